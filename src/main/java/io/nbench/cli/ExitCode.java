@@ -1,0 +1,21 @@
+package io.nbench.cli;
+
+/** nbench's exit codes (SPEC section 5); the first that applies wins. */
+public final class ExitCode {
+
+    /** Success. */
+    public static final int OK = 0;
+    /** Could not run or was aborted: cannot connect, server died, results could not be written. */
+    public static final int COULD_NOT_RUN = 1;
+    /** Usage error: bad option or value. */
+    public static final int USAGE = 2;
+    /** A {@code --threshold} was breached. */
+    public static final int THRESHOLD = 3;
+    /** Ran to the end but FAILED: errors over {@code --max-errors}, responses outstanding. */
+    public static final int FAILED = 4;
+    /** Interrupted by SIGINT/SIGTERM; the partial result is still printed. */
+    public static final int INTERRUPTED = 130;
+
+    private ExitCode() {
+    }
+}

@@ -1,0 +1,29 @@
+package io.nbench.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "nbench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        sortOptions = false,
+        description = "Honest benchmarks of JVM network transports: which transport, configuration or handler "
+                + "design is faster, and by how much.",
+        subcommands = {ServerCommand.class, ClientCommand.class, ListCommand.class},
+        footer = {"", "Examples:",
+            "  nbench server --impl mina &",
+            "  nbench client --threads 50 --msgs 50000 --size 5k",
+            "  nbench list",
+            "", "Exit codes: 0 ok, 1 could not run or aborted, 2 usage error, 3 threshold breached, "
+                + "4 ran but FAILED, 130 interrupted."})
+final class NbenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("nbench: a command is required: server, client or list (see 'nbench --help')");
+        return ExitCode.USAGE;
+    }
+}

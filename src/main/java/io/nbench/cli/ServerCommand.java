@@ -1,0 +1,116 @@
+package io.nbench.cli;
+
+import io.nbench.server.ServerMetrics;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerSettings;
+import io.nbench.units.Durations;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.StringJoiner;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "server", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs a benchmark server with one transport until SIGINT/SIGTERM or --duration, then prints "
+                + "its metrics. The first line of output says where it listens (with --port 0, the port chosen).",
+        footer = {"", "Examples:",
+            "  nbench server                                  # netty on 127.0.0.1:7007, framed protocol",
+            "  nbench server --impl mina --port 9000",
+            "  nbench server --protocol echo --io-threads 2",
+            "  nbench server --bind 0.0.0.0                   # serve remote clients (explicit on purpose)",
+            "  nbench server --port 0 --duration 30s          # any free port, stop after 30 s"})
+final class ServerCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TransportOptions transport;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+            description = "Address to listen on (default: ${DEFAULT-VALUE}; remote clients need an explicit 0.0.0.0).")
+    String bind;
+
+    @Option(names = "--max-frame", paramLabel = "SIZE", defaultValue = "16m", converter = Converters.Size.class,
+            description = "Largest request payload and response length accepted (default: ${DEFAULT-VALUE}); a "
+                    + "larger request closes its connection as a protocol error.")
+    int maxFrame;
+
+    @Option(names = "--duration", paramLabel = "D", converter = Converters.Time.class,
+            description = "Stop after this long (default: run until SIGINT/SIGTERM).")
+    Duration duration;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (transport.port < 0 || transport.port > 65535) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--port " + transport.port + " is not a TCP port: use 0 to 65535");
+        }
+        if (duration != null && duration.isNegative()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--duration must not be negative");
+        }
+        ResolvedTransport resolved;
+        try {
+            resolved = ResolvedTransport.resolve(spec, transport);
+        } catch (ResolvedTransport.CouldNotRun e) {
+            err.println("nbench server: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
+        ServerMetrics metrics = new ServerMetrics(err);
+        ServerSettings settings = new ServerSettings(new InetSocketAddress(bind, transport.port), transport.protocol,
+                transport.socket(), maxFrame, resolved.options());
+        RunningServer server;
+        try {
+            server = resolved.transport().startServer(settings, metrics);
+        } catch (IOException e) {
+            err.println("nbench server: " + e.getMessage() + (e.getMessage() != null && e.getMessage().contains("in use")
+                    ? ": stop the process using the port or choose another --port" : ""));
+            return ExitCode.COULD_NOT_RUN;
+        }
+        StringJoiner config = new StringJoiner(", ");
+        server.effectiveConfig().forEach((k, v) -> config.add(k + "=" + v));
+        out.println("nbench server: " + resolved.transport().name() + " listening on "
+                + server.address().getHostString() + ":" + server.address().getPort() + ", protocol "
+                + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
+                + (duration != null ? ", for " + Durations.format(duration) : ""));
+        out.println("  transport: " + config);
+        out.flush();
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop(server, metrics, out);
+            stopped.countDown();
+        }, "nbench-server-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            if (duration != null) {
+                stopped.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+            } else {
+                stopped.await();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (stopped.getCount() > 0) {
+            // --duration elapsed: stop here rather than in the hook.
+            Runtime.getRuntime().removeShutdownHook(hook);
+            stop(server, metrics, out);
+        }
+        return ExitCode.OK;
+    }
+
+    private static void stop(RunningServer server, ServerMetrics metrics, PrintWriter out) {
+        server.close();
+        metrics.print(out);
+    }
+}

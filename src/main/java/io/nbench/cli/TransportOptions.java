@@ -1,0 +1,58 @@
+package io.nbench.cli;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.transport.SocketSettings;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options shared by client and server: transport, port, protocol, sockets, {@code -O}. */
+final class TransportOptions {
+
+    @Option(names = "--impl", paramLabel = "NAME", defaultValue = "netty",
+            description = "Transport (default: ${DEFAULT-VALUE}); see nbench list.")
+    String impl;
+
+    @Option(names = "--port", paramLabel = "N", defaultValue = "7007", description = "TCP port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--protocol", paramLabel = "framed|echo", defaultValue = "framed",
+            converter = ProtocolConverter.class,
+            description = "Wire protocol: framed (length, response length, id) or echo (RFC 862). Default: ${DEFAULT-VALUE}.")
+    Protocol protocol;
+
+    @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
+            description = "I/O threads (event loops, selector loops); 0 = number of cores.")
+    int ioThreads;
+
+    @Option(names = "--tcp-nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "TCP_NODELAY on every socket (default: on; --no-tcp-nodelay turns it off).")
+    boolean tcpNoDelay;
+
+    @Option(names = "--sndbuf", paramLabel = "SIZE", converter = Converters.Size.class, defaultValue = "0",
+            description = "SO_SNDBUF, e.g. 256k; 0 = OS default.")
+    int sndbuf;
+
+    @Option(names = "--rcvbuf", paramLabel = "SIZE", converter = Converters.Size.class, defaultValue = "0",
+            description = "SO_RCVBUF, e.g. 256k; 0 = OS default.")
+    int rcvbuf;
+
+    @Option(names = "-O", paramLabel = "KEY=VALUE", mapFallbackValue = "",
+            description = "Transport-specific option, repeatable, e.g. -O netty.io=epoll; nbench list shows them.")
+    Map<String, String> transportOptions = new LinkedHashMap<>();
+
+    SocketSettings socket() {
+        return new SocketSettings(ioThreads, tcpNoDelay, sndbuf, rcvbuf);
+    }
+
+    static final class ProtocolConverter implements picocli.CommandLine.ITypeConverter<Protocol> {
+        @Override
+        public Protocol convert(String value) {
+            try {
+                return Protocol.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.nbench.load;
+
+import io.nbench.protocol.Protocol;
+import java.util.List;
+
+/**
+ * A closed-loop workload, fully resolved.
+ *
+ * @param threads            sender threads (threads driver); with the io driver the message quota is
+ *                           still {@code threads * msgsPerThread}
+ * @param connections        connections opened before the first iteration
+ * @param msgsPerThread      messages each thread sends per iteration (0 when {@code iterationNanos > 0})
+ * @param iterationNanos     time-based iterations when &gt; 0
+ * @param warmup             warmup iterations (reported, not summarized)
+ * @param iterations         measured iterations
+ * @param size               request payload bytes
+ * @param responseSize       response payload bytes asked for (framed; 0 = one-way)
+ * @param window             permits per connection: messages in flight
+ * @param measure            rtt or send
+ * @param driver             threads or io
+ * @param timeoutNanos       a message without its completion after this is a timeout error
+ * @param verify             response payload checking
+ * @param protocol           framed or echo
+ * @param percentiles        percentiles to report
+ */
+public record LoadSpec(int threads, int connections, long msgsPerThread, long iterationNanos, int warmup,
+                       int iterations, int size, int responseSize, int window, Measure measure, Driver driver,
+                       long timeoutNanos, Verify verify, Protocol protocol, List<Double> percentiles) {
+
+    public boolean timeBased() {
+        return iterationNanos > 0;
+    }
+
+    /** Messages sent per count-based iteration, over all threads. */
+    public long messagesPerIteration() {
+        return (long) threads * msgsPerThread;
+    }
+
+    /** Whether each message expects a response on the wire. */
+    public boolean expectsResponse() {
+        return protocol == Protocol.ECHO || responseSize > 0;
+    }
+}

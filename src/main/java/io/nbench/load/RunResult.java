@@ -1,0 +1,29 @@
+package io.nbench.load;
+
+import io.nbench.stats.ErrorCounts;
+import io.nbench.stats.IterationResult;
+import io.nbench.stats.Summary;
+import io.nbench.transport.ErrorKind;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a client run produced.
+ *
+ * @param spec           the workload
+ * @param iterations     warmup and measured iterations in order (the last one partial if the run was cut short)
+ * @param summary        over measured iterations
+ * @param errors         errors of the whole run, warmup included, by class
+ * @param lateResponses  responses that arrived after their message had timed out, or with an unknown id
+ * @param firstErrors    the first message seen for each error class, to name the cause
+ * @param abortReason    why the run stopped early, or null
+ * @param interrupted    stopped by SIGINT/SIGTERM
+ */
+public record RunResult(LoadSpec spec, List<IterationResult> iterations, Summary summary, ErrorCounts.Snapshot errors,
+                        long lateResponses, Map<ErrorKind, String> firstErrors, String abortReason,
+                        boolean interrupted) {
+
+    public boolean aborted() {
+        return abortReason != null;
+    }
+}

@@ -1,0 +1,96 @@
+package io.nbench.load;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A sender of the threads driver: the seeds' model. It owns one or more connections (or shares one with
+ * other senders when there are fewer connections than threads), and for each message takes a permit
+ * from one of them, parking when none has a permit. Parking is a flag plus {@link LockSupport#park}, so
+ * waiting allocates nothing (a {@code java.util.concurrent.Semaphore} allocates a queue node each time it
+ * blocks).
+ */
+final class SenderThread extends Thread {
+
+    private final BenchmarkRun run;
+    private final LoadConnection[] connections;
+    private int next;
+    /** Set while this thread parks waiting for a permit; read by the threads that release permits. */
+    volatile boolean parked;
+
+    SenderThread(BenchmarkRun run, int index, LoadConnection[] connections) {
+        super("nbench-sender-" + index);
+        setDaemon(true);
+        this.run = run;
+        this.connections = connections;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (run.awaitIterationStart()) {
+                long quota = run.spec.timeBased() ? Long.MAX_VALUE : run.spec.msgsPerThread();
+                for (long n = 0; n < quota; n++) {
+                    LoadConnection c = acquire();
+                    if (c == null) {
+                        break;
+                    }
+                    c.sendOne();
+                }
+                run.senderFinished();
+            }
+        } catch (RuntimeException | Error e) {
+            run.abort("sender thread failed: " + e);
+            run.senderFinished();
+        }
+    }
+
+    /** A connection of ours holding a permit for us, or null when sending must stop. */
+    private LoadConnection acquire() {
+        LoadConnection[] cs = connections;
+        for (;;) {
+            if (run.stopSending) {
+                return null;
+            }
+            LoadConnection c = tryAll(cs);
+            if (c != null) {
+                return c;
+            }
+            if (allDead(cs)) {
+                return null;
+            }
+            parked = true;
+            c = tryAll(cs); // re-check after publishing the flag: a release in between sees it
+            if (c != null) {
+                parked = false;
+                return c;
+            }
+            LockSupport.parkNanos(this, 50_000_000L);
+            parked = false;
+        }
+    }
+
+    private LoadConnection tryAll(LoadConnection[] cs) {
+        int n = cs.length;
+        for (int k = 0; k < n; k++) {
+            int i = next + k;
+            if (i >= n) {
+                i -= n;
+            }
+            LoadConnection c = cs[i];
+            if (!c.dead && c.tryAcquire()) {
+                next = i + 1 == n ? 0 : i + 1;
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static boolean allDead(LoadConnection[] cs) {
+        for (LoadConnection c : cs) {
+            if (!c.dead) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

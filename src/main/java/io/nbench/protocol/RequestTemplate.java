@@ -1,0 +1,136 @@
+package io.nbench.protocol;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The request one connection sends, encoded once: transports copy {@link #bytes()} into their own
+ * buffer and write the message id as 8 big-endian bytes at each offset of {@link #idOffsets()} (the
+ * framed header's id and, when the payload holds 8 bytes, the payload's first 8 bytes). Stamping the id
+ * into the payload lets the client verify that a response belongs to the message it is credited to,
+ * and lets echo responses be matched by id when the size allows.
+ *
+ * <p>The rest of the payload is a pseudo-random pattern seeded per connection, so a response delivered
+ * on the wrong connection fails verification.
+ */
+public final class RequestTemplate {
+
+    private final Protocol protocol;
+    private final int payloadSize;
+    private final int responseLength;
+    private final byte[] payload;
+    private final byte[] bytes;
+    private final int[] idOffsets;
+
+    private RequestTemplate(Protocol protocol, int payloadSize, int responseLength, long seed) {
+        this.protocol = protocol;
+        this.payloadSize = payloadSize;
+        this.responseLength = protocol == Protocol.ECHO ? payloadSize : responseLength;
+        this.payload = pattern(payloadSize, seed);
+        if (protocol == Protocol.FRAMED) {
+            ByteBuffer b = ByteBuffer.allocate(Framed.REQUEST_HEADER + payloadSize);
+            b.putInt(Framed.requestFrameLength(payloadSize)).putInt(responseLength).putLong(0).put(payload);
+            this.bytes = b.array();
+            this.idOffsets = payloadSize >= 8 ? new int[] {Framed.REQUEST_ID_OFFSET, Framed.REQUEST_HEADER}
+                    : new int[] {Framed.REQUEST_ID_OFFSET};
+        } else {
+            this.bytes = payload.clone();
+            this.idOffsets = payloadSize >= 8 ? new int[] {0} : new int[0];
+        }
+    }
+
+    /** A framed request of {@code payloadSize} bytes asking for {@code responseLength} bytes back. */
+    public static RequestTemplate framed(int payloadSize, int responseLength, long seed) {
+        return new RequestTemplate(Protocol.FRAMED, payloadSize, responseLength, seed);
+    }
+
+    /** An echo message of {@code size} bytes. */
+    public static RequestTemplate echo(int size, long seed) {
+        return new RequestTemplate(Protocol.ECHO, size, size, seed);
+    }
+
+    public static RequestTemplate of(Protocol protocol, int payloadSize, int responseLength, long seed) {
+        return new RequestTemplate(protocol, payloadSize, responseLength, seed);
+    }
+
+    public Protocol protocol() {
+        return protocol;
+    }
+
+    /** Request payload size (the echo message size). */
+    public int payloadSize() {
+        return payloadSize;
+    }
+
+    /** Bytes of response payload asked for (echo: the message size; 0 = one-way). */
+    public int responseLength() {
+        return responseLength;
+    }
+
+    /** The whole encoded request with id 0; do not modify. */
+    public byte[] bytes() {
+        return bytes;
+    }
+
+    /** Total bytes on the wire for one request. */
+    public int wireLength() {
+        return bytes.length;
+    }
+
+    /** Offsets within {@link #bytes()} where the id goes; do not modify. */
+    public int[] idOffsets() {
+        return idOffsets;
+    }
+
+    /** Whether the payload carries the id in its first 8 bytes. */
+    public boolean payloadCarriesId() {
+        return payloadSize >= 8;
+    }
+
+    /** Writes the request with {@code id} into {@code target} at {@code offset}, for array-based transports. */
+    public void encode(long id, byte[] target, int offset) {
+        System.arraycopy(bytes, 0, target, offset, bytes.length);
+        for (int at : idOffsets) {
+            putLong(target, offset + at, id);
+        }
+    }
+
+    /** The request payload byte at {@code index} for a message with {@code id}. */
+    public byte payloadByte(long id, int index) {
+        if (index < 8 && payloadSize >= 8) {
+            return (byte) (id >>> (56 - 8 * index));
+        }
+        return payload[index];
+    }
+
+    /**
+     * The byte a correct response carries at {@code index}: the request's payload truncated or
+     * zero-padded to the response length.
+     */
+    public byte expectedResponseByte(long id, int index) {
+        return index < payloadSize ? payloadByte(id, index) : 0;
+    }
+
+    /** The pattern bytes (no id), for tests. */
+    public byte[] patternCopy() {
+        return Arrays.copyOf(payload, payload.length);
+    }
+
+    static void putLong(byte[] target, int at, long value) {
+        for (int i = 0; i < 8; i++) {
+            target[at + i] = (byte) (value >>> (56 - 8 * i));
+        }
+    }
+
+    private static byte[] pattern(int size, long seed) {
+        byte[] p = new byte[size];
+        long x = seed * 0x9E3779B97F4A7C15L + 0x632BE59BD9B4E019L;
+        for (int i = 0; i < size; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            p[i] = (byte) x;
+        }
+        return p;
+    }
+}

@@ -1,0 +1,149 @@
+package io.nbench.report;
+
+import io.nbench.load.LoadSpec;
+import io.nbench.load.RunListener;
+import io.nbench.load.RunResult;
+import io.nbench.stats.ErrorCounts;
+import io.nbench.stats.IterationResult;
+import io.nbench.stats.Percentiles;
+import io.nbench.stats.StudentT;
+import io.nbench.stats.Summary;
+import io.nbench.transport.ErrorKind;
+import io.nbench.units.Durations;
+import io.nbench.units.Sizes;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * The text output: a header with environment and configuration, one line per iteration as it ends, and
+ * the SUMMARY block of SPEC section 5, keeping the seeds' shape.
+ */
+public final class TextReport implements RunListener {
+
+    private static final String RULE = "================================================";
+
+    private final PrintWriter out;
+    private final LoadSpec spec;
+    private final boolean quiet;
+    private final int total;
+
+    public TextReport(PrintWriter out, LoadSpec spec, boolean quiet) {
+        this.out = out;
+        this.spec = spec;
+        this.quiet = quiet;
+        this.total = spec.warmup() + spec.iterations();
+    }
+
+    /** The header; {@code transport} is e.g. "netty" and {@code transportConfig} its effective settings. */
+    public void header(String target, String transport, Map<String, String> transportConfig, String writtenEvent) {
+        Map<String, String> env = Environment.capture();
+        out.println("nbench " + env.get("nbench") + " client: " + transport + " -> " + target + ", protocol "
+                + spec.protocol().label());
+        out.println("  transport: " + joinMap(transportConfig));
+        out.println("  jvm: " + env.get("jvm") + "; flags: " + env.get("jvm-flags"));
+        out.println("  machine: " + env.get("cpu") + "; " + env.get("os"));
+        String load = spec.timeBased()
+                ? Durations.format(Duration.ofNanos(spec.iterationNanos())) + " per iteration"
+                : Units.count(spec.msgsPerThread()) + " msgs/thread per iteration ("
+                + Units.count(spec.messagesPerIteration()) + " in all)";
+        out.println("  load: closed loop, driver " + spec.driver().label() + ", " + spec.threads() + " threads, "
+                + spec.connections() + " connections, window " + spec.window() + ", " + load);
+        out.println("  message: request " + Sizes.format(spec.size()) + ", response "
+                + (spec.expectsResponse() ? Sizes.format(spec.protocol() == io.nbench.protocol.Protocol.ECHO
+                        ? spec.size() : spec.responseSize()) : "none (one-way)")
+                + "; measure " + spec.measure().label()
+                + (spec.measure() == io.nbench.load.Measure.SEND ? " (" + writtenEvent + ")" : " (request hand-off to response complete)")
+                + "; verify " + spec.verify().label() + "; timeout " + Durations.format(Duration.ofNanos(spec.timeoutNanos())));
+        out.println("  iterations: " + spec.warmup() + " warmup + " + spec.iterations()
+                + " measured; latency in µs; throughput counts request payload sent");
+        out.flush();
+    }
+
+    private static String joinMap(Map<String, String> m) {
+        StringJoiner j = new StringJoiner(", ");
+        m.forEach((k, v) -> j.add(k + "=" + v));
+        return j.toString();
+    }
+
+    @Override
+    public void onIteration(IterationResult r) {
+        if (quiet) {
+            return;
+        }
+        String label = (r.warmup() ? "Warmup " : "Iteration ") + r.index() + "/" + (r.warmup() ? spec.warmup() : spec.iterations());
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("%-16s", label + ":"));
+        sb.append(String.format("%12s msgs %8s s %10s msg/s %9s MiB/s |", Units.count(r.messages()),
+                Units.seconds(r.wallNanos()), Units.rate(r.messagesPerSecond()), Units.mib(r.mibPerSecond())));
+        for (double p : spec.percentiles()) {
+            sb.append(' ').append(Percentiles.label(p)).append(' ').append(Units.micros(r.percentile(p)));
+        }
+        sb.append(" | errors ").append(errors(r.errors()));
+        if (r.partial()) {
+            sb.append(" (partial)");
+        }
+        out.println(sb);
+        out.flush();
+    }
+
+    public void summary(RunResult result) {
+        Summary s = result.summary();
+        out.println(RULE);
+        out.println("SUMMARY RESULTS");
+        out.println(RULE);
+        if (s.iterations() == 0) {
+            out.println("No measured iteration completed.");
+        } else {
+            List<Double> ps = spec.percentiles();
+            out.println("All " + s.iterations() + " iterations merged (" + Units.count(s.messages()) + " msgs):");
+            StringJoiner merged = new StringJoiner(", ");
+            for (double p : ps) {
+                merged.add((p >= 100 ? "max" : Percentiles.label(p)) + ": " + Units.micros(s.mergedPercentile(p)) + " µs");
+            }
+            out.println(merged);
+            out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI):");
+            StringJoiner means = new StringJoiner(", ");
+            boolean wide = false;
+            for (double p : ps) {
+                StudentT.Interval ci = s.meanPercentile(p);
+                means.add(Percentiles.label(p) + ": " + Units.micros(ci.mean()) + " µs ± " + halfWidth(ci.halfWidth()));
+                wide |= ci.widerThan(0.10);
+            }
+            out.println(means);
+            StudentT.Interval tp = s.throughput();
+            out.println("Throughput: " + Units.rate(tp.mean()) + " ± "
+                    + (Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()))
+                    + " msg/s (99.9% CI, N=" + tp.n() + "), " + Units.mib(s.mibPerSecond()) + " MiB/s");
+            if (tp.widerThan(0.10) || wide) {
+                out.println("Warning: an interval is wider than 10% of its mean: the machine was noisy or N is small; "
+                        + "repeat, use more iterations or --forks.");
+            }
+            if (s.iterations() < 2) {
+                out.println("Note: one measured iteration gives no interval; use --iterations 2 or more.");
+            }
+        }
+        out.println("Errors: " + errors(result.errors()) + (result.lateResponses() > 0
+                ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : ""));
+        for (Map.Entry<ErrorKind, String> e : result.firstErrors().entrySet()) {
+            out.println("  first " + e.getKey().label() + " error: " + e.getValue());
+        }
+        out.println(RULE);
+        out.flush();
+    }
+
+    private static String halfWidth(double nanos) {
+        return Double.isNaN(nanos) ? "n/a" : Units.micros(nanos);
+    }
+
+    static String errors(ErrorCounts.Snapshot errors) {
+        if (errors.total() == 0) {
+            return "0";
+        }
+        StringJoiner j = new StringJoiner(" ", errors.total() + " (", ")");
+        errors.nonZero().forEach((k, v) -> j.add(k.label() + "=" + v));
+        return j.toString();
+    }
+}

@@ -1,0 +1,35 @@
+package io.nbench.report;
+
+import java.util.Locale;
+
+/** Number formats of the text output: latency in µs, counts with thousands separators. */
+public final class Units {
+
+    private Units() {
+    }
+
+    /** Nanoseconds as µs: one decimal below 100 µs, whole numbers with separators above. */
+    public static String micros(double nanos) {
+        double us = nanos / 1000.0;
+        if (us < 100) {
+            return String.format(Locale.ROOT, "%.1f", us);
+        }
+        return String.format(Locale.ROOT, "%,d", Math.round(us));
+    }
+
+    public static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    public static String rate(double perSecond) {
+        return String.format(Locale.ROOT, "%,d", Math.round(perSecond));
+    }
+
+    public static String mib(double mibPerSecond) {
+        return String.format(Locale.ROOT, "%,.1f", mibPerSecond);
+    }
+
+    public static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e9);
+    }
+}

@@ -1,0 +1,90 @@
+package io.nbench.server;
+
+import io.nbench.transport.ServerEvents;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The server's counters, fed by transports from their I/O threads. {@link LongAdder}s keep the hot path
+ * lock-free and free of contention between I/O threads. Protocol errors are logged one line each, at
+ * most one line per second (the rest are counted and summarized).
+ */
+public final class ServerMetrics implements ServerEvents {
+
+    private final LongAdder open = new LongAdder();
+    private final LongAdder total = new LongAdder();
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder bytesIn = new LongAdder();
+    private final LongAdder bytesOut = new LongAdder();
+    private final LongAdder protocolErrors = new LongAdder();
+    private final AtomicLong lastLogNanos = new AtomicLong(System.nanoTime() - 2_000_000_000L);
+    private final LongAdder suppressed = new LongAdder();
+    private final PrintWriter log;
+    private final long startNanos = System.nanoTime();
+
+    public ServerMetrics(PrintWriter log) {
+        this.log = log;
+    }
+
+    @Override
+    public void connectionOpened() {
+        open.increment();
+        total.increment();
+    }
+
+    @Override
+    public void connectionClosed() {
+        open.decrement();
+    }
+
+    @Override
+    public void requestServed(int requestBytes, int responseBytes) {
+        requests.increment();
+        bytesIn.add(requestBytes);
+        bytesOut.add(responseBytes);
+    }
+
+    @Override
+    public void echoed(int bytes) {
+        bytesIn.add(bytes);
+        bytesOut.add(bytes);
+    }
+
+    @Override
+    public void protocolError(String remote, String message) {
+        protocolErrors.increment();
+        long now = System.nanoTime();
+        long last = lastLogNanos.get();
+        if (now - last >= 1_000_000_000L && lastLogNanos.compareAndSet(last, now)) {
+            long more = suppressed.sumThenReset();
+            log.println("nbench server: protocol error from " + remote + ": " + message + "; connection closed"
+                    + (more > 0 ? " (" + more + " more since the last line)" : ""));
+            log.flush();
+        } else {
+            suppressed.increment();
+        }
+    }
+
+    public long protocolErrors() {
+        return protocolErrors.sum();
+    }
+
+    public long requests() {
+        return requests.sum();
+    }
+
+    public long openConnections() {
+        return open.sum();
+    }
+
+    /** The report printed when the server stops. */
+    public void print(PrintWriter out) {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        out.printf(Locale.ROOT, "server metrics after %.1f s: connections %,d total (%,d open), requests %,d, "
+                        + "bytes in %,d, bytes out %,d, protocol errors %,d%n",
+                seconds, total.sum(), open.sum(), requests.sum(), bytesIn.sum(), bytesOut.sum(), protocolErrors.sum());
+        out.flush();
+    }
+}

@@ -1,0 +1,34 @@
+package io.nbench.stats;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * One iteration's figures.
+ *
+ * @param index        1-based within its kind (warmup or measured)
+ * @param warmup       warmup iterations are reported but not summarized
+ * @param messages     messages completed (responses in rtt mode, writes in send mode)
+ * @param wallNanos    from the iteration's start to its last completion (or its time boundary)
+ * @param payloadBytes request payload bytes per message, for MiB/s
+ * @param latency      the iteration's latency histogram in ns
+ * @param errors       errors by class during the iteration
+ * @param clamped      values beyond the histogram's range, recorded as its maximum
+ * @param partial      cut short (run aborted or interrupted)
+ */
+public record IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
+                              Histogram latency, ErrorCounts.Snapshot errors, long clamped,
+                              boolean partial) {
+
+    public double messagesPerSecond() {
+        return wallNanos == 0 ? 0 : messages * 1e9 / wallNanos;
+    }
+
+    public double mibPerSecond() {
+        return messagesPerSecond() * payloadBytes / (1024.0 * 1024.0);
+    }
+
+    /** The latency at a percentile in ns; 100 means the true maximum. */
+    public long percentile(double p) {
+        return Percentiles.valueAt(latency, p);
+    }
+}

@@ -1,0 +1,26 @@
+package io.nbench.stats;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
+
+/**
+ * The one place histogram ranges are decided, so every histogram nbench creates can be added to every
+ * other. Values are nanoseconds from 1 ns to one hour at 3 significant digits (0.1 % resolution).
+ */
+public final class LatencyHistograms {
+
+    /** The largest value recorded; larger values are clamped to it and counted. One hour in ns. */
+    public static final long MAX_NANOS = 3_600_000_000_000L;
+    public static final int SIGNIFICANT_DIGITS = 3;
+
+    private LatencyHistograms() {
+    }
+
+    public static Histogram newHistogram() {
+        return new Histogram(1, MAX_NANOS, SIGNIFICANT_DIGITS);
+    }
+
+    public static SingleWriterRecorder newRecorder() {
+        return new SingleWriterRecorder(1, MAX_NANOS, SIGNIFICANT_DIGITS);
+    }
+}

@@ -1,0 +1,96 @@
+package io.nbench.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The summary over measured iterations. The headline is the merged histogram of every measured
+ * iteration (so p100 is the true maximum and high percentiles are not averaged away); beside it, for
+ * comparison with the seeds, the mean of each per-iteration percentile and the throughput mean, each with
+ * its 99.9 % Student-t interval.
+ */
+public final class Summary {
+
+    private final List<IterationResult> measured;
+    private final Histogram merged;
+    private final List<Double> percentiles;
+
+    public Summary(List<IterationResult> iterations, List<Double> percentiles) {
+        this.measured = new ArrayList<>();
+        for (IterationResult r : iterations) {
+            if (!r.warmup()) {
+                measured.add(r);
+            }
+        }
+        this.percentiles = percentiles;
+        this.merged = LatencyHistograms.newHistogram();
+        for (IterationResult r : measured) {
+            merged.add(r.latency());
+        }
+    }
+
+    public int iterations() {
+        return measured.size();
+    }
+
+    public List<IterationResult> measured() {
+        return measured;
+    }
+
+    public List<Double> percentiles() {
+        return percentiles;
+    }
+
+    public Histogram merged() {
+        return merged;
+    }
+
+    public long messages() {
+        long n = 0;
+        for (IterationResult r : measured) {
+            n += r.messages();
+        }
+        return n;
+    }
+
+    public ErrorCounts.Snapshot errors() {
+        ErrorCounts.Snapshot total = ErrorCounts.Snapshot.ZERO;
+        for (IterationResult r : measured) {
+            total = total.plus(r.errors());
+        }
+        return total;
+    }
+
+    /** The merged value at a percentile, in ns. */
+    public long mergedPercentile(double p) {
+        return Percentiles.valueAt(merged, p);
+    }
+
+    /** Mean over iterations of the per-iteration value at percentile p (ns), with its interval. */
+    public StudentT.Interval meanPercentile(double p) {
+        double[] values = new double[measured.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = measured.get(i).percentile(p);
+        }
+        return StudentT.interval(values);
+    }
+
+    /** Mean messages per second over iterations, with its interval. */
+    public StudentT.Interval throughput() {
+        double[] values = new double[measured.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = measured.get(i).messagesPerSecond();
+        }
+        return StudentT.interval(values);
+    }
+
+    /** Mean MiB/s of request payload over iterations. */
+    public double mibPerSecond() {
+        double sum = 0;
+        for (IterationResult r : measured) {
+            sum += r.mibPerSecond();
+        }
+        return measured.isEmpty() ? 0 : sum / measured.size();
+    }
+}

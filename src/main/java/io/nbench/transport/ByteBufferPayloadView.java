@@ -1,0 +1,35 @@
+package io.nbench.transport;
+
+import java.nio.ByteBuffer;
+
+/** A reusable {@link PayloadView} over a region of a {@link ByteBuffer}, for NIO-based transports. */
+public final class ByteBufferPayloadView implements PayloadView {
+
+    private ByteBuffer buffer;
+    private int offset;
+    private int length;
+
+    /** Points this view at {@code length} bytes of {@code buffer} starting at absolute {@code offset}. */
+    public ByteBufferPayloadView wrap(ByteBuffer buffer, int offset, int length) {
+        this.buffer = buffer;
+        this.offset = offset;
+        this.length = length;
+        return this;
+    }
+
+    @Override
+    public int length() {
+        return length;
+    }
+
+    @Override
+    public byte getByte(int index) {
+        return buffer.get(offset + index);
+    }
+
+    @Override
+    public long getLong(int index) {
+        // ByteBuffer's absolute getLong honours the buffer's byte order; nbench buffers are big-endian.
+        return buffer.getLong(offset + index);
+    }
+}

@@ -1,0 +1,27 @@
+package io.nbench.transport;
+
+import io.nbench.protocol.RequestTemplate;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.Map;
+
+/** The client side of a transport: shared event loops or threads, from which connections are opened. */
+public interface ClientTransport extends AutoCloseable {
+
+    /**
+     * Opens one connection and returns once it is established (bounded by the connect timeout).
+     *
+     * @param template the request this connection sends (size, response length, protocol, payload)
+     * @param handler  receives this connection's events; never called before this method returns
+     * @throws IOException with a message naming the cause (refused, unknown host, timed out)
+     */
+    ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
+            throws IOException;
+
+    /** Effective configuration for the output header, e.g. {@code io=epoll, allocator=adaptive}. */
+    Map<String, String> effectiveConfig();
+
+    /** Closes every connection and releases threads; waits for them to end. */
+    @Override
+    void close();
+}

@@ -1,0 +1,23 @@
+package io.nbench.transport;
+
+/** Error classes counted separately in every result. */
+public enum ErrorKind {
+    /** Could not connect, or a reconnect failed. */
+    CONNECT,
+    /** Reading failed or the peer closed with requests outstanding. */
+    READ,
+    /** Writing failed. */
+    WRITE,
+    /** No response within {@code --timeout}. */
+    TIMEOUT,
+    /** The peer broke the wire protocol (bad frame, unknown id). */
+    PROTOCOL,
+    /** The server answered with status "rejected" (its executor queue was full). */
+    REJECTED,
+    /** A response payload differed from what was sent ({@code --verify}). */
+    INTEGRITY;
+
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

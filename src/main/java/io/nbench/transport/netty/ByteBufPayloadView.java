@@ -1,0 +1,34 @@
+package io.nbench.transport.netty;
+
+import io.nbench.transport.PayloadView;
+import io.netty.buffer.ByteBuf;
+
+/** A reusable {@link PayloadView} over a region of a {@link ByteBuf}; one per connection. */
+final class ByteBufPayloadView implements PayloadView {
+
+    private ByteBuf buf;
+    private int offset;
+    private int length;
+
+    ByteBufPayloadView wrap(ByteBuf buf, int offset, int length) {
+        this.buf = buf;
+        this.offset = offset;
+        this.length = length;
+        return this;
+    }
+
+    @Override
+    public int length() {
+        return length;
+    }
+
+    @Override
+    public byte getByte(int index) {
+        return buf.getByte(offset + index);
+    }
+
+    @Override
+    public long getLong(int index) {
+        return buf.getLong(offset + index);
+    }
+}

@@ -1,0 +1,97 @@
+package io.nbench.transport.netty;
+
+import io.nbench.protocol.Framed;
+import io.nbench.transport.ServerEvents;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+
+/**
+ * Server side of the framed protocol, as a Netty user would write it: a {@link ByteToMessageDecoder}
+ * that checks each header as soon as its bytes arrive (so an oversized frame is refused before its
+ * payload is read), answers complete requests straight from the cumulation buffer and flushes once per
+ * read batch. Responses go out in request order.
+ */
+final class FramedServerDecoder extends ByteToMessageDecoder {
+
+    private final int maxFrame;
+    private final ServerEvents events;
+
+    FramedServerDecoder(int maxFrame, ServerEvents events) {
+        this.maxFrame = maxFrame;
+        this.events = events;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        events.connectionOpened();
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        events.connectionClosed();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (in.isReadable()) {
+            int r = in.readerIndex();
+            int readable = in.readableBytes();
+            if (readable < 4) {
+                return;
+            }
+            long frameLength = in.getUnsignedInt(r);
+            String bad = Framed.checkFrameLength(frameLength, maxFrame);
+            if (bad == null && readable >= 8) {
+                bad = Framed.checkResponseLength(in.getUnsignedInt(r + 4), maxFrame);
+            }
+            if (bad != null) {
+                events.protocolError(String.valueOf(ctx.channel().remoteAddress()), bad);
+                in.skipBytes(readable);
+                ctx.close();
+                return;
+            }
+            long total = 4 + frameLength;
+            if (readable < total) {
+                return;
+            }
+            int responseLength = (int) in.getUnsignedInt(r + 4);
+            int payload = (int) (frameLength - Framed.MIN_REQUEST_FRAME);
+            if (responseLength > 0) {
+                long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
+                ByteBuf response = ctx.alloc().ioBuffer(Framed.RESPONSE_HEADER + responseLength);
+                response.writeInt(Framed.responseFrameLength(Framed.STATUS_OK, responseLength));
+                response.writeLong(id);
+                response.writeByte(Framed.STATUS_OK);
+                int copy = Math.min(payload, responseLength);
+                response.writeBytes(in, r + Framed.REQUEST_HEADER, copy);
+                response.writeZero(responseLength - copy);
+                ctx.write(response, ctx.voidPromise());
+            }
+            in.skipBytes((int) total);
+            events.requestServed((int) total, responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        ctx.flush();
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        // Stop reading while the peer does not read its responses, so one slow client cannot make the
+        // server buffer without bound.
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+}

@@ -1,0 +1,86 @@
+package io.nbench.transport.netty;
+
+import io.nbench.protocol.Framed;
+import io.nbench.protocol.Protocol;
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.transport.ClientConnection;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.ConnectionHandler;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.FixedLengthFrameDecoder;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** The Netty client: {@code --io-threads} event loops shared by all connections, round-robin. */
+final class NettyClient implements ClientTransport {
+
+    private final ClientSettings settings;
+    private final NettyConfig config;
+    private final EventLoopGroup group;
+    private final Bootstrap base;
+
+    NettyClient(ClientSettings settings) {
+        this.settings = settings;
+        this.config = new NettyConfig(settings.options(), settings.socket());
+        this.group = new MultiThreadIoEventLoopGroup(config.ioThreads, new DefaultThreadFactory("nbench-netty-client", true),
+                config.io.io().handlerFactory());
+        this.base = new Bootstrap().group(group).channel(config.io.io().socketChannel())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
+                        settings.connectTimeout().toMillis()));
+        config.applyChannelOptions(base::option);
+    }
+
+    @Override
+    public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
+            throws IOException {
+        NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten());
+        Bootstrap b = base.clone().handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                if (settings.protocol() == Protocol.ECHO) {
+                    ch.pipeline().addLast(new FixedLengthFrameDecoder(template.payloadSize()));
+                } else {
+                    // frameLength counts the bytes after it; strip it and hand on id, status, payload.
+                    ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(
+                            settings.maxFrame() + Framed.RESPONSE_FIXED, 0, 4, 0, 4));
+                }
+                ch.pipeline().addLast(connection);
+            }
+        });
+        ChannelFuture f = b.connect(remote);
+        if (!f.awaitUninterruptibly(settings.connectTimeout().toMillis() + 1000)) {
+            f.cancel(false);
+            throw new IOException("connect timed out after " + settings.connectTimeout().toMillis() + " ms");
+        }
+        if (!f.isSuccess()) {
+            Throwable cause = f.cause();
+            String message = cause instanceof ConnectException && cause.getMessage() != null
+                    && cause.getMessage().contains("refused") ? "Connection refused" : String.valueOf(cause.getMessage());
+            throw new IOException(message, cause);
+        }
+        connection.attach(f.channel());
+        return connection;
+    }
+
+    @Override
+    public Map<String, String> effectiveConfig() {
+        return config.describe();
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+}

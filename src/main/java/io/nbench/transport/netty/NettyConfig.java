@@ -1,0 +1,78 @@
+package io.nbench.transport.netty;
+
+import io.nbench.transport.OptionValues;
+import io.nbench.transport.SocketSettings;
+import io.netty.buffer.AdaptiveByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.RecvByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/** The resolved netty.* options and shared socket settings, applied the same way by client and server. */
+final class NettyConfig {
+
+    final NettyIo.Choice io;
+    final String allocatorName;
+    final ByteBufAllocator allocator;
+    final String recvName;
+    final SocketSettings socket;
+    final int ioThreads;
+
+    NettyConfig(OptionValues options, SocketSettings socket) {
+        this.io = NettyIo.choose(options.string(NettyTransport.IO));
+        this.allocatorName = options.string(NettyTransport.ALLOCATOR);
+        this.allocator = switch (allocatorName) {
+            case "pooled" -> PooledByteBufAllocator.DEFAULT;
+            case "unpooled" -> UnpooledByteBufAllocator.DEFAULT;
+            default -> new AdaptiveByteBufAllocator();
+        };
+        this.recvName = options.string(NettyTransport.RECV);
+        this.socket = socket;
+        this.ioThreads = socket.ioThreadsOr(Runtime.getRuntime().availableProcessors());
+    }
+
+    RecvByteBufAllocator recvAllocator() {
+        if (recvName.startsWith("fixed:")) {
+            return new FixedRecvByteBufAllocator(NettyTransport.fixedRecvSize(recvName));
+        }
+        return new AdaptiveRecvByteBufAllocator();
+    }
+
+    /** Applies the per-connection options through {@code option} (Bootstrap.option or childOption). */
+    void applyChannelOptions(BiConsumer<ChannelOption<Object>, Object> option) {
+        set(option, ChannelOption.TCP_NODELAY, socket.tcpNoDelay());
+        set(option, ChannelOption.ALLOCATOR, allocator);
+        set(option, ChannelOption.RCVBUF_ALLOCATOR, recvAllocator());
+        if (socket.sndbuf() > 0) {
+            set(option, ChannelOption.SO_SNDBUF, socket.sndbuf());
+        }
+        if (socket.rcvbuf() > 0) {
+            set(option, ChannelOption.SO_RCVBUF, socket.rcvbuf());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void set(BiConsumer<ChannelOption<Object>, Object> option, ChannelOption<T> key, T value) {
+        option.accept((ChannelOption<Object>) (ChannelOption<?>) key, value);
+    }
+
+    Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("io", io.describe());
+        m.put("io-threads", Integer.toString(ioThreads));
+        m.put("allocator", allocatorName);
+        m.put("recv", recvName);
+        m.put("unsafe", Boolean.toString(PlatformDependent.hasUnsafe()));
+        m.put("tcp-nodelay", Boolean.toString(socket.tcpNoDelay()));
+        m.put("sndbuf", socket.sndbuf() > 0 ? Integer.toString(socket.sndbuf()) : "os-default");
+        m.put("rcvbuf", socket.rcvbuf() > 0 ? Integer.toString(socket.rcvbuf()) : "os-default");
+        return m;
+    }
+}

@@ -1,0 +1,93 @@
+package io.nbench.transport.netty;
+
+import io.nbench.transport.Availability;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import io.nbench.units.Sizes;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportOption;
+import java.io.IOException;
+import java.util.List;
+
+/** Netty 4.2 over TCP: {@code MultiThreadIoEventLoopGroup} with epoll, io_uring or NIO. */
+public final class NettyTransport implements Transport {
+
+    static final String IO = "netty.io";
+    static final String ALLOCATOR = "netty.allocator";
+    static final String RECV = "netty.recv";
+
+    private static final List<TransportOption> OPTIONS = List.of(
+            TransportOption.choice(IO, "auto", List.of("auto", "nio", "epoll", "io_uring"),
+                    "I/O type; auto = the first available of epoll, io_uring, nio (the output says which ran)"),
+            TransportOption.choice(ALLOCATOR, "adaptive", List.of("adaptive", "pooled", "unpooled"),
+                    "ByteBuf allocator: Netty 4.2's adaptive default, the pooled arena allocator, or unpooled"),
+            new TransportOption(RECV, "adaptive", "adaptive|fixed:SIZE",
+                    "receive buffer sizing: AdaptiveRecvByteBufAllocator or a fixed size per read",
+                    text -> {
+                        if (!text.equals("adaptive")) {
+                            fixedRecvSize(text);
+                        }
+                        return text;
+                    }));
+
+    static int fixedRecvSize(String text) {
+        if (!text.startsWith("fixed:")) {
+            throw new IllegalArgumentException("expected adaptive or fixed:SIZE, e.g. fixed:64k");
+        }
+        long size = Sizes.parse(text.substring("fixed:".length()));
+        if (size < 64) {
+            throw new IllegalArgumentException("a fixed receive buffer must hold at least 64 bytes");
+        }
+        return (int) size;
+    }
+
+    @Override
+    public String name() {
+        return "netty";
+    }
+
+    @Override
+    public String description() {
+        return "Netty 4.2, MultiThreadIoEventLoopGroup with epoll, io_uring or NIO";
+    }
+
+    @Override
+    public Availability availability() {
+        return Availability.yes();
+    }
+
+    @Override
+    public List<String> details() {
+        List<String> lines = new java.util.ArrayList<>();
+        for (NettyIo io : NettyIo.values()) {
+            String why = io.unavailableReason();
+            lines.add("netty.io=" + io.label + ": " + (why == null ? "available" : "unavailable (" + why + ")"));
+        }
+        lines.add("netty.io=auto picks: " + NettyIo.choose("auto").io().label);
+        return lines;
+    }
+
+    @Override
+    public List<TransportOption> options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public String writtenEvent() {
+        return "the write's ChannelPromise completed: Netty handed the bytes to the kernel (write/writev, "
+                + "or the io_uring send completion)";
+    }
+
+    @Override
+    public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
+        return NettyServer.start(settings, events);
+    }
+
+    @Override
+    public ClientTransport newClient(ClientSettings settings) {
+        return new NettyClient(settings);
+    }
+}

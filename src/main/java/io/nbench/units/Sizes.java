@@ -1,0 +1,59 @@
+package io.nbench.units;
+
+import java.util.Locale;
+
+/** Byte sizes as users write them: {@code 512}, {@code 5k} (KiB), {@code 1m} (MiB), {@code 1g} (GiB). */
+public final class Sizes {
+
+    private Sizes() {
+    }
+
+    /** Parses a size; throws {@link IllegalArgumentException} with a one-line reason. */
+    public static long parse(String text) {
+        String s = text.trim().toLowerCase(Locale.ROOT);
+        if (s.endsWith("ib")) {
+            s = s.substring(0, s.length() - 2);
+        } else if (s.endsWith("b") && s.length() > 1 && !Character.isDigit(s.charAt(s.length() - 2))) {
+            s = s.substring(0, s.length() - 1);
+        } else if (s.endsWith("b")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        long unit = 1;
+        if (!s.isEmpty()) {
+            switch (s.charAt(s.length() - 1)) {
+                case 'k' -> unit = 1024L;
+                case 'm' -> unit = 1024L * 1024;
+                case 'g' -> unit = 1024L * 1024 * 1024;
+                default -> unit = 1;
+            }
+            if (unit != 1) {
+                s = s.substring(0, s.length() - 1);
+            }
+        }
+        if (s.isEmpty() || !s.chars().allMatch(Character::isDigit) || s.length() > 12) {
+            throw new IllegalArgumentException("'" + text + "' is not a size: use bytes or a k/m/g suffix, e.g. 512, 5k, 1m");
+        }
+        long value = Long.parseLong(s) * unit;
+        if (value > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("'" + text + "' is too large: sizes must be below 2g");
+        }
+        return value;
+    }
+
+    /** Formats a byte count the way the output states sizes: 1 KiB, 5 KiB, 1.5 MiB, 100 B. */
+    public static String format(long bytes) {
+        if (bytes >= 1024L * 1024 && bytes % (1024L * 1024) == 0) {
+            return bytes / (1024L * 1024) + " MiB";
+        }
+        if (bytes >= 1024 && bytes % 1024 == 0) {
+            return bytes / 1024 + " KiB";
+        }
+        if (bytes >= 1024L * 1024) {
+            return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024));
+        }
+        if (bytes >= 1024) {
+            return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+        }
+        return bytes + " B";
+    }
+}
