@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "client", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Connects to a server and runs the benchmark: warmup and measured iterations in a closed "
-                + "loop, one line per iteration, then a summary with 99.9% confidence intervals.",
+                + "loop, one line per iteration, then a summary with 99.9%% confidence intervals.",
         footer = {"", "Examples:",
             "  nbench client                                          # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
@@ -99,7 +99,8 @@ final class ClientCommand implements Callable<Integer> {
     Duration timeout;
 
     @Option(names = "--connect-timeout", paramLabel = "D", defaultValue = "5s", converter = Converters.Time.class,
-            description = "Bound on each connect (default: ${DEFAULT-VALUE}).")
+            description = "Bound on each connect; a refused first connection is retried until then, so a client "
+                    + "started together with its server waits for it (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 
     @Option(names = "--verify", paramLabel = "none|sample|full", defaultValue = "sample",
@@ -268,7 +269,7 @@ final class ClientCommand implements Callable<Integer> {
         }
         return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
                 iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, window,
-                measure, driver, timeout.toNanos(), verify, protocol, ps);
+                measure, driver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, ps);
     }
 
     private ParameterException usage(String message) {

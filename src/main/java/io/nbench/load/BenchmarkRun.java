@@ -107,7 +107,7 @@ public final class BenchmarkRun {
             RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
             LoadConnection c = new LoadConnection(i, this, template, spec.window(), spec.measure() == Measure.SEND);
             try {
-                c.transport = transport.connect(remote, template, c);
+                c.transport = i == 0 ? connectFirst(transport, remote, template, c) : transport.connect(remote, template, c);
             } catch (IOException e) {
                 connections = java.util.Arrays.copyOf(cs, i);
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
@@ -117,6 +117,26 @@ public final class BenchmarkRun {
             liveConnections.incrementAndGet();
         }
         connections = cs;
+    }
+
+    /**
+     * The first connection retries "refused" until the connect timeout passes: a client started together
+     * with its server ({@code nbench server & nbench client}) waits for it to listen.
+     */
+    private io.nbench.transport.ClientConnection connectFirst(ClientTransport transport, InetSocketAddress remote,
+            RequestTemplate template, LoadConnection c) throws IOException {
+        long deadline = System.nanoTime() + spec.connectTimeoutNanos();
+        for (;;) {
+            try {
+                return transport.connect(remote, template, c);
+            } catch (IOException e) {
+                boolean refused = String.valueOf(e.getMessage()).contains("refused");
+                if (!refused || System.nanoTime() + 100_000_000L > deadline || abortReason != null) {
+                    throw e;
+                }
+                LockSupport.parkNanos(100_000_000L);
+            }
+        }
     }
 
     private static String describe(InetSocketAddress a) {
