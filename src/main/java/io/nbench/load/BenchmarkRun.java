@@ -1,6 +1,8 @@
 package io.nbench.load;
 
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.resources.ResourceSnapshot;
+import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
@@ -256,6 +258,7 @@ public final class BenchmarkRun {
     private Histogram iterationHistogram;
     private ErrorCounts.Snapshot iterationErrors;
     private long iterationClamped;
+    private ResourceSnapshot iterationResources;
     private long intervalStart;
     private ErrorCounts.Snapshot intervalErrors;
     private long nextTick = Long.MAX_VALUE;
@@ -273,6 +276,7 @@ public final class BenchmarkRun {
         iterationHistogram = LatencyHistograms.newHistogram();
         iterationErrors = errors.snapshot();
         iterationClamped = clamped();
+        iterationResources = ResourceSnapshot.take();
         intervalStart = start;
         intervalErrors = iterationErrors;
         nextTick = start + TICK_NANOS;
@@ -307,10 +311,11 @@ public final class BenchmarkRun {
     }
 
     private void endIteration(List<IterationResult> results, long end, long start, boolean partial) {
+        ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
         closeInterval(end);
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
                 iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
-                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial);
+                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage);
         results.add(r);
         listener.onIteration(r);
     }
