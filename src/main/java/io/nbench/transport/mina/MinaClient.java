@@ -41,7 +41,7 @@ final class MinaClient implements ClientTransport {
     MinaClient(ClientSettings settings, MinaConfig config) {
         this.settings = settings;
         this.config = config;
-        config.applyBufferDefaults();
+        config.applyJvmGlobals();
         if (config.vmpipe) {
             ExecutorService service = MinaThreads.pool("nbench-mina-vmpipe-client");
             pools.add(service);

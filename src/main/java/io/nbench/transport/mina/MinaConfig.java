@@ -50,12 +50,13 @@ final class MinaConfig {
     }
 
     /**
-     * Sets MINA's buffer defaults. {@code IoBuffer.setUseDirectBuffer} and {@code IoBuffer.setAllocator}
+     * Sets MINA's JVM-global state: the exception monitor and the buffer defaults. {@code IoBuffer.setUseDirectBuffer} and {@code IoBuffer.setAllocator}
      * are static, JVM-global state: every MINA service in this JVM (client and server in one process
      * included) allocates with whatever was set last. nbench sets them once when a MINA transport
      * starts, and the effective configuration reports what is really in force.
      */
-    void applyBufferDefaults() {
+    void applyJvmGlobals() {
+        QuietExceptionMonitor.install();
         synchronized (MinaConfig.class) {
             IoBuffer.setUseDirectBuffer(direct);
             IoBufferAllocator current = IoBuffer.getAllocator();

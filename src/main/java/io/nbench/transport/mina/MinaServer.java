@@ -46,7 +46,7 @@ final class MinaServer implements RunningServer {
     }
 
     static MinaServer start(ServerSettings settings, ServerEvents events, MinaConfig config) throws IOException {
-        config.applyBufferDefaults();
+        config.applyJvmGlobals();
         List<ExecutorService> pools = new ArrayList<>();
         IoAcceptor acceptor;
         SimpleIoProcessorPool<NioSession> processors = null;
@@ -105,6 +105,11 @@ final class MinaServer implements RunningServer {
     /** The acceptor's statistics, for tests. */
     IoServiceStatistics statistics() {
         return acceptor.getStatistics();
+    }
+
+    /** The open sessions, for tests. */
+    java.util.Collection<IoSession> sessions() {
+        return acceptor.getManagedSessions().values();
     }
 
     @Override
