@@ -49,7 +49,7 @@ final class NettyConfig {
     void applyChannelOptions(BiConsumer<ChannelOption<Object>, Object> option) {
         set(option, ChannelOption.TCP_NODELAY, socket.tcpNoDelay());
         set(option, ChannelOption.ALLOCATOR, allocator);
-        set(option, ChannelOption.RCVBUF_ALLOCATOR, recvAllocator());
+        set(option, ChannelOption.RECVBUF_ALLOCATOR, recvAllocator());
         if (socket.sndbuf() > 0) {
             set(option, ChannelOption.SO_SNDBUF, socket.sndbuf());
         }
