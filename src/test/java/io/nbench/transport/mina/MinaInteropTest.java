@@ -30,8 +30,11 @@ class MinaInteropTest {
 
     private static final Map<String, Map<Protocol, RunningServer>> SERVERS = new HashMap<>();
 
+    private static java.util.Set<Thread> threadsBefore;
+
     @BeforeAll
     static void start() throws Exception {
+        threadsBefore = MinaTestKit.liveThreads();
         for (String impl : List.of("mina", "netty")) {
             Map<Protocol, RunningServer> byProtocol = new EnumMap<>(Protocol.class);
             for (Protocol p : Protocol.values()) {
@@ -48,7 +51,7 @@ class MinaInteropTest {
                 s.close();
             }
         }
-        assertTrue(MinaTestKit.await(() -> MinaTestKit.minaThreads().isEmpty(), 5000), MinaTestKit.minaThreads()::toString);
+        MinaTestKit.assertNoNewMinaThreads(threadsBefore);
     }
 
     static Stream<Arguments> cases() {

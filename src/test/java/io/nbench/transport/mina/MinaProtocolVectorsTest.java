@@ -46,8 +46,11 @@ class MinaProtocolVectorsTest {
     private static MinaTestKit.CountingEvents events;
     private static RunningServer server;
 
+    private static java.util.Set<Thread> threadsBefore;
+
     @BeforeAll
     static void start() throws Exception {
+        threadsBefore = MinaTestKit.liveThreads();
         events = new MinaTestKit.CountingEvents();
         server = MinaTestKit.server("mina", Protocol.FRAMED, events, Map.of());
     }
@@ -55,7 +58,7 @@ class MinaProtocolVectorsTest {
     @AfterAll
     static void stop() throws Exception {
         server.close();
-        assertTrue(MinaTestKit.await(() -> MinaTestKit.minaThreads().isEmpty(), 5000), MinaTestKit.minaThreads()::toString);
+        MinaTestKit.assertNoNewMinaThreads(threadsBefore);
     }
 
     static byte[] concat(byte[]... parts) {

@@ -27,9 +27,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(60)
 class MinaStatisticsTest {
 
+    private java.util.Set<Thread> threadsBefore;
+
+    @org.junit.jupiter.api.BeforeEach
+    void snapshotThreads() {
+        threadsBefore = MinaTestKit.liveThreads();
+    }
+
     @AfterEach
     void noThreadsLeft() throws Exception {
-        assertTrue(MinaTestKit.await(() -> MinaTestKit.minaThreads().isEmpty(), 5000), MinaTestKit.minaThreads()::toString);
+        MinaTestKit.assertNoNewMinaThreads(threadsBefore);
     }
 
     /**

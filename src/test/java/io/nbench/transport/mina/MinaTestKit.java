@@ -3,6 +3,7 @@ package io.nbench.transport.mina;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.load.BenchmarkRun;
 import io.nbench.load.Driver;
@@ -23,8 +24,10 @@ import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -67,7 +70,7 @@ final class MinaTestKit {
     static LoadSpec spec(int threads, int connections, long msgs, int warmup, int iterations, int size, int responseSize,
                          int window, Measure measure, Driver driver, Protocol protocol) {
         return new LoadSpec(threads, connections, msgs, 0, warmup, iterations, size, responseSize, window, measure,
-                driver, TimeUnit.SECONDS.toNanos(10), Verify.FULL, protocol, PERCENTILES);
+                driver, TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(5), Verify.FULL, protocol, PERCENTILES);
     }
 
     /** Runs the engine and checks the run was clean and counted every message exactly. */
@@ -95,12 +98,23 @@ final class MinaTestKit {
         return true;
     }
 
-    /** Threads MINA (or nbench's MINA transport) started that are still alive. */
-    static List<String> minaThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+    /** Live threads now; servers shared by other test classes (testkit.TestServers) run all along. */
+    static Set<Thread> liveThreads() {
+        return new HashSet<>(Thread.getAllStackTraces().keySet());
+    }
+
+    /** MINA threads (as MINA and nbench name them) alive now that were not alive in {@code before}. */
+    static List<String> newMinaThreads(Set<Thread> before) {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).filter(t -> !before.contains(t))
+                .map(Thread::getName)
                 .filter(n -> n.startsWith("nbench-mina") || n.startsWith("NioProcessor") || n.startsWith("NioSocket")
                         || n.startsWith("VmPipe"))
                 .sorted().toList();
+    }
+
+    /** Asserts (waiting a bounded time for threads to finish) that no MINA thread started since {@code before}. */
+    static void assertNoNewMinaThreads(Set<Thread> before) throws InterruptedException {
+        assertTrue(await(() -> newMinaThreads(before).isEmpty(), 5000), () -> "left running: " + newMinaThreads(before));
     }
 
     /** Counts what a server reports. */

@@ -40,9 +40,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(60)
 class MinaTransportTest {
 
+    private java.util.Set<Thread> threadsBefore;
+
+    @org.junit.jupiter.api.BeforeEach
+    void snapshotThreads() {
+        threadsBefore = MinaTestKit.liveThreads();
+    }
+
     @AfterEach
     void noThreadsLeft() throws Exception {
-        assertTrue(MinaTestKit.await(() -> MinaTestKit.minaThreads().isEmpty(), 5000), MinaTestKit.minaThreads()::toString);
+        MinaTestKit.assertNoNewMinaThreads(threadsBefore);
     }
 
     @Test
