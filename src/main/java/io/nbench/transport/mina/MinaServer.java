@@ -81,9 +81,12 @@ final class MinaServer implements RunningServer {
             server.close();
             String where = config.vmpipe ? "vmpipe:" + settings.bind().getPort()
                     : settings.bind().getHostString() + ":" + settings.bind().getPort();
-            Throwable cause = e.getCause() != null && e.getMessage() != null && e.getMessage().startsWith("Failed to bind")
-                    ? e.getCause() : e;
-            throw new IOException("cannot listen on " + where + ": " + cause.getMessage(), e);
+            // MINA wraps the JDK's BindException ("Address already in use") in "Error while binding on ...".
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            throw new IOException("cannot listen on " + where + ": " + MinaClientHandler.oneLine(root), e);
         }
         SocketAddress local = acceptor.getLocalAddress();
         InetSocketAddress address = local instanceof VmPipeAddress vm
