@@ -37,6 +37,9 @@ final class MinaClientConnection implements ClientConnection {
         this.idTrailer = notifyWritten && idOffsets.length == 0;
         this.idAt = idOffsets.length > 0 ? idOffsets[0] : bytes.length;
         boolean echo = template.protocol() == Protocol.ECHO;
+        if (echo && template.payloadSize() < 1) {
+            throw new IllegalArgumentException("echo messages need at least 1 byte: responses are counted per message size");
+        }
         this.decoder = new ClientDecoder(handler, echo, template.payloadSize(), maxFrame);
     }
 
