@@ -140,8 +140,20 @@ final class ClientCommand implements Callable<Integer> {
         for (var it : result.iterations()) {
             messages += it.messages();
         }
+        java.util.List<String> failures = new java.util.ArrayList<>();
         if (limit.exceeded(errors, messages + errors)) {
-            out.println("Result: FAIL: " + errors + " errors > --max-errors " + output.maxErrors);
+            failures.add(errors + " errors > --max-errors " + output.maxErrors);
+        }
+        if (result.summary().rateMissedIterations() > 0) {
+            failures.add("target rate missed by more than 1% in " + result.summary().rateMissedIterations()
+                    + " iteration(s)");
+        }
+        if (result.spec().openLoop() && result.errors().get(io.nbench.transport.ErrorKind.TIMEOUT) > 0) {
+            failures.add(result.errors().get(io.nbench.transport.ErrorKind.TIMEOUT)
+                    + " responses outstanding past --timeout");
+        }
+        if (!failures.isEmpty()) {
+            out.println("Result: FAIL: " + String.join("; ", failures));
             return ExitCode.FAILED;
         }
         out.println("Result: PASS");

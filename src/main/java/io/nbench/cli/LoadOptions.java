@@ -50,6 +50,16 @@ final class LoadOptions {
             description = "Messages in flight per connection: the semaphore's permits (default: ${DEFAULT-VALUE}).")
     int window;
 
+    @Option(names = "--rate", paramLabel = "R", converter = Converters.Rate.class,
+            description = "Open loop: R messages/s in all (e.g. 50k), split evenly over connections; latency is measured "
+                    + "from each message's intended send time (corrected for coordinated omission).")
+    Double rate;
+
+    @Option(names = "--max-inflight", paramLabel = "N", defaultValue = "1000",
+            description = "Open loop: messages in flight per connection at most; a due message waits (counted) "
+                    + "beyond it (default: ${DEFAULT-VALUE}).")
+    int maxInflight;
+
     @Option(names = "--measure", paramLabel = "rtt|send", defaultValue = "rtt",
             description = "rtt: until the response is complete; send: until the request is written to the kernel. Default: ${DEFAULT-VALUE}.")
     Measure measure;
@@ -114,12 +124,19 @@ final class LoadOptions {
         if (measure == Measure.RTT && protocol == Protocol.FRAMED && response == 0) {
             throw usage(spec, "--response-size 0 (one-way) gives no response to time: use --measure send");
         }
+        if (maxInflight < 1) {
+            throw usage(spec, "--max-inflight must be at least 1");
+        }
+        if (rate != null && measure == Measure.SEND) {
+            throw usage(spec, "--rate (open loop) measures responses: use --measure rtt");
+        }
         if (timeout.toNanos() <= 0 || connectTimeout.toNanos() <= 0) {
             throw usage(spec, "--timeout and --connect-timeout must be positive");
         }
         return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
                 iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, window,
-                measure, driver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles);
+                measure, driver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles,
+                rate == null ? 0 : rate, maxInflight);
     }
 
     private static ParameterException usage(CommandSpec spec, String message) {

@@ -1,10 +1,13 @@
 package io.nbench.load;
 
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.resources.ResourceSnapshot;
+import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.LatencyHistograms;
+import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ErrorKind;
@@ -56,13 +59,13 @@ public final class BenchmarkRun {
     private volatile Thread coordinator;
 
     private LoadConnection[] connections = new LoadConnection[0];
-    private SenderThread[] senders = new SenderThread[0];
+    private Sender[] senders = new Sender[0];
     private Phaser phaser;
     private Thread watchdog;
 
     public BenchmarkRun(LoadSpec spec, RunListener listener) {
         this.spec = spec;
-        this.ioDriver = spec.driver() == Driver.IO;
+        this.ioDriver = spec.driver() == Driver.IO && !spec.openLoop();
         this.verify = spec.verify();
         this.listener = listener;
     }
@@ -107,7 +110,8 @@ public final class BenchmarkRun {
         LoadConnection[] cs = new LoadConnection[spec.connections()];
         for (int i = 0; i < cs.length; i++) {
             RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
-            LoadConnection c = new LoadConnection(i, this, template, spec.window(), spec.measure() == Measure.SEND);
+            LoadConnection c = new LoadConnection(i, this, template, spec.permits(), spec.measure() == Measure.SEND,
+                    spec.openLoop());
             try {
                 c.transport = i == 0 ? connectFirst(transport, remote, template, c) : transport.connect(remote, template, c);
             } catch (IOException e) {
@@ -145,12 +149,15 @@ public final class BenchmarkRun {
         return a.getHostString() + ":" + a.getPort();
     }
 
-    /** Threads driver: thread t owns connections t, t+T, ... or, with fewer connections, shares one. */
+    /**
+     * Threads driver: thread t owns connections t, t+T, ... or, with fewer connections, shares one.
+     * Open loop: min(T, C) pacers, pacer p paces connections p, p+P, ...
+     */
     private void startSenders() {
-        int threads = spec.threads();
+        int threads = spec.openLoop() ? Math.min(spec.threads(), connections.length) : spec.threads();
         int conns = connections.length;
-        senders = new SenderThread[threads];
-        List<List<SenderThread>> waitersOf = new ArrayList<>();
+        senders = new Sender[threads];
+        List<List<Sender>> waitersOf = new ArrayList<>();
         for (int c = 0; c < conns; c++) {
             waitersOf.add(new ArrayList<>());
         }
@@ -163,16 +170,17 @@ public final class BenchmarkRun {
             } else {
                 mine.add(connections[t % conns]);
             }
-            senders[t] = new SenderThread(this, t, mine.toArray(new LoadConnection[0]));
+            LoadConnection[] owned = mine.toArray(new LoadConnection[0]);
+            senders[t] = spec.openLoop() ? new PacerThread(this, t, owned) : new SenderThread(this, t, owned);
             for (LoadConnection c : mine) {
                 waitersOf.get(c.index).add(senders[t]);
             }
         }
         for (int c = 0; c < conns; c++) {
-            connections[c].waiters = waitersOf.get(c).toArray(new SenderThread[0]);
+            connections[c].waiters = waitersOf.get(c).toArray(new Sender[0]);
         }
         phaser = new Phaser(threads + 1);
-        for (SenderThread s : senders) {
+        for (Sender s : senders) {
             s.start();
         }
     }
@@ -217,21 +225,27 @@ public final class BenchmarkRun {
 
     private void runTimed(List<IterationResult> results) {
         long boundary = beginIteration(0);
+        long from = boundary;
         if (ioDriver) {
             kick(false);
         } else {
             awaitPhase();
         }
         for (int i = 0; i < total(); i++) {
-            long from = i == 0 ? boundary : beginIteration(i, boundary);
-            boundary = from + spec.iterationNanos();
+            if (i > 0) {
+                beginIteration(i, from);
+            }
+            boundary += spec.iterationNanos(); // nominal boundaries never drift
             long now;
             while ((now = System.nanoTime()) < boundary && abortReason == null) {
                 LockSupport.parkNanos(Math.min(boundary, nextTick) - now);
                 tick();
             }
+            // The slice ends when the coordinator flips it (a little after the nominal boundary), so
+            // wall time, messages and sends are all counted over the same span.
             boolean cut = abortReason != null;
-            endIteration(results, cut ? now : boundary, from, cut);
+            endIteration(results, now, from, cut);
+            from = now;
             if (cut) {
                 break;
             }
@@ -254,8 +268,11 @@ public final class BenchmarkRun {
     private long runStartEpochMillis = System.currentTimeMillis();
     private int iteration;
     private Histogram iterationHistogram;
+    private Histogram iterationUncorrected;
+    private Histogram iterationLag;
     private ErrorCounts.Snapshot iterationErrors;
     private long iterationClamped;
+    private ResourceSnapshot iterationResources;
     private long intervalStart;
     private ErrorCounts.Snapshot intervalErrors;
     private long nextTick = Long.MAX_VALUE;
@@ -271,8 +288,11 @@ public final class BenchmarkRun {
         }
         iteration = i;
         iterationHistogram = LatencyHistograms.newHistogram();
+        iterationUncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+        iterationLag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
         iterationErrors = errors.snapshot();
         iterationClamped = clamped();
+        iterationResources = ResourceSnapshot.take();
         intervalStart = start;
         intervalErrors = iterationErrors;
         nextTick = start + TICK_NANOS;
@@ -290,7 +310,7 @@ public final class BenchmarkRun {
     private void closeInterval(long end) {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : allContexts) {
-            c.drainInto(h);
+            c.drainInto(h, iterationUncorrected, iterationLag);
         }
         iterationHistogram.add(h);
         ErrorCounts.Snapshot now = errors.snapshot();
@@ -308,9 +328,21 @@ public final class BenchmarkRun {
 
     private void endIteration(List<IterationResult> results, long end, long start, boolean partial) {
         closeInterval(end);
+        long sent = 0;
+        long hits = 0;
+        if (spec.openLoop()) {
+            for (Sender s : senders) {
+                long[] d = ((PacerThread) s).takeCounts();
+                sent += d[0];
+                hits += d[1];
+            }
+        }
+        ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
+        OpenLoopFigures open = spec.openLoop()
+                ? new OpenLoopFigures(spec.rate(), sent, hits, iterationUncorrected, iterationLag) : null;
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
                 iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
-                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial);
+                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage, open);
         results.add(r);
         listener.onIteration(r);
     }
@@ -390,7 +422,7 @@ public final class BenchmarkRun {
     ThreadContext contextFor(Thread thread) {
         ThreadContext c = contexts.get();
         if (c == null) {
-            c = new ThreadContext(thread);
+            c = new ThreadContext(thread, spec.openLoop());
             contexts.set(c);
             allContexts.add(c);
         }
@@ -442,7 +474,7 @@ public final class BenchmarkRun {
                 c.transport.close();
             }
         }
-        for (SenderThread s : senders) {
+        for (Sender s : senders) {
             joinQuietly(s);
         }
         if (watchdog != null) {

@@ -43,6 +43,9 @@ final class LoadConnection implements ConnectionHandler {
     final AtomicInteger permits;
     private final long[] slotIds;
     private final long[] slotStart;
+    /** Open loop: each message's intended send time. */
+    private final long[] slotIntended;
+    private final boolean openLoop;
     private final int slotBits;
     private final int slotMask;
     private final AtomicLong sequence = new AtomicLong(1);
@@ -53,13 +56,15 @@ final class LoadConnection implements ConnectionHandler {
     volatile ClientConnection transport;
     volatile boolean dead;
     /** Sender threads that may wait on this connection's permits; set before the first iteration. */
-    SenderThread[] waiters = new SenderThread[0];
+    Sender[] waiters = new Sender[0];
     /** The coordinator, while it waits for this connection to drain. */
     volatile Thread drainWaiter;
     /** Last thread context used on this connection: a racy cache, checked by owner. */
     private ThreadContext cached;
 
-    LoadConnection(int index, BenchmarkRun run, RequestTemplate template, int window, boolean measureSend) {
+    LoadConnection(int index, BenchmarkRun run, RequestTemplate template, int window, boolean measureSend,
+                   boolean openLoop) {
+        this.openLoop = openLoop;
         this.index = index;
         this.run = run;
         this.template = template;
@@ -73,6 +78,7 @@ final class LoadConnection implements ConnectionHandler {
         this.slotMask = capacity - 1;
         this.slotIds = new long[capacity];
         this.slotStart = new long[capacity];
+        this.slotIntended = openLoop ? new long[capacity] : null;
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -102,7 +108,7 @@ final class LoadConnection implements ConnectionHandler {
     }
 
     private void wakeWaiters() {
-        for (SenderThread w : waiters) {
+        for (Sender w : waiters) {
             if (w.parked) {
                 LockSupport.unpark(w);
             }
@@ -152,6 +158,23 @@ final class LoadConnection implements ConnectionHandler {
         long id = (seq << slotBits) | slot;
         slotStart[slot] = System.nanoTime();
         SLOTS.setRelease(slotIds, slot, id);
+        transmit(slot, id);
+    }
+
+    /** Open loop: sends one message meant to go at {@code intended}; records how late it goes. */
+    void sendOne(long intended) {
+        long seq = sequence.getAndIncrement();
+        int slot = claimSlot((int) seq);
+        long id = (seq << slotBits) | slot;
+        long now = System.nanoTime();
+        slotStart[slot] = now;
+        slotIntended[slot] = intended;
+        SLOTS.setRelease(slotIds, slot, id);
+        context().recordLag(now - intended);
+        transmit(slot, id);
+    }
+
+    private void transmit(int slot, long id) {
         ClientConnection c = transport;
         if (dead || c == null) {
             fail(slot, id, ErrorKind.WRITE);
@@ -182,17 +205,32 @@ final class LoadConnection implements ConnectionHandler {
         }
     }
 
-    /** Claims completion of {@code id}: its start time, or -1 if it is not in flight (late or unknown). */
-    private long finish(long id) {
+    /**
+     * Claims completion of {@code id} at time {@code now} and records its latency when {@code record};
+     * false if it is not in flight (late or unknown). The slot's times are read before it is freed: once
+     * free, a sender may reuse it.
+     */
+    private boolean finish(long id, long now, boolean record, ThreadContext ctx) {
         if (id <= 0) {
-            return -1;
+            return false;
         }
         int slot = (int) (id & slotMask);
         if ((long) SLOTS.getAcquire(slotIds, slot) != id) {
-            return -1;
+            return false;
         }
         long start = slotStart[slot];
-        return SLOTS.compareAndSet(slotIds, slot, id, FREE) ? start : -1;
+        long intended = openLoop ? slotIntended[slot] : start;
+        if (!SLOTS.compareAndSet(slotIds, slot, id, FREE)) {
+            return false;
+        }
+        if (record) {
+            if (openLoop) {
+                ctx.record(now - intended, now - start);
+            } else {
+                ctx.record(now - start);
+            }
+        }
+        return true;
     }
 
     /** Echo responses carry no id: take the stamp in the payload, or the oldest message in flight. */
@@ -229,18 +267,16 @@ final class LoadConnection implements ConnectionHandler {
             }
             return;
         }
-        long start = finish(id);
-        if (start < 0) {
+        boolean ok = status == Framed.STATUS_OK && verified(id, payload);
+        if (!finish(id, now, ok, ctx)) {
             run.lateResponses.increment();
             return;
         }
         if (status == Framed.STATUS_REJECTED) {
             run.errors.add(ErrorKind.REJECTED);
-        } else if (!verified(id, payload)) {
+        } else if (!ok) {
             run.errors.add(ErrorKind.INTEGRITY);
             run.noteError(ErrorKind.INTEGRITY, "response payload differs from the request on connection " + index);
-        } else {
-            ctx.record(now - start);
         }
         complete(ctx);
     }
@@ -264,12 +300,9 @@ final class LoadConnection implements ConnectionHandler {
         }
         long now = System.nanoTime();
         ThreadContext ctx = context();
-        long start = finish(id);
-        if (start < 0) {
-            return;
+        if (finish(id, now, true, ctx)) {
+            complete(ctx);
         }
-        ctx.record(now - start);
-        complete(ctx);
     }
 
     @Override

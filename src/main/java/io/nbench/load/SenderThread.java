@@ -9,17 +9,14 @@ import java.util.concurrent.locks.LockSupport;
  * waiting allocates nothing (a {@code java.util.concurrent.Semaphore} allocates a queue node each time it
  * blocks).
  */
-final class SenderThread extends Thread {
+final class SenderThread extends Sender {
 
     private final BenchmarkRun run;
     private final LoadConnection[] connections;
     private int next;
-    /** Set while this thread parks waiting for a permit; read by the threads that release permits. */
-    volatile boolean parked;
 
     SenderThread(BenchmarkRun run, int index, LoadConnection[] connections) {
         super("nbench-sender-" + index);
-        setDaemon(true);
         this.run = run;
         this.connections = connections;
     }
