@@ -70,7 +70,8 @@ final class MinaTestKit {
     static LoadSpec spec(int threads, int connections, long msgs, int warmup, int iterations, int size, int responseSize,
                          int window, Measure measure, Driver driver, Protocol protocol) {
         return new LoadSpec(threads, connections, msgs, 0, warmup, iterations, size, responseSize, window, measure,
-                driver, TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(5), Verify.FULL, protocol, PERCENTILES);
+                driver, TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(5), Verify.FULL, protocol, PERCENTILES,
+                0, 1000, 1, 0, 0);
     }
 
     /** Runs the engine and checks the run was clean and counted every message exactly. */
