@@ -1,7 +1,10 @@
 package io.nbench.load;
 
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.resources.ResourceSnapshot;
+import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
+import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Summary;
@@ -17,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -90,7 +94,7 @@ public final class BenchmarkRun {
         Map<ErrorKind, String> first = new EnumMap<>(ErrorKind.class);
         first.putAll(firstErrors);
         return new RunResult(spec, List.copyOf(results), new Summary(results, spec.percentiles()),
-                errors.snapshot(), lateResponses.sum(), first, abortReason, interrupted);
+                errors.snapshot(), lateResponses.sum(), first, abortReason, interrupted, runStartEpochMillis);
     }
 
     /** Stops the run from another thread (SIGINT): the current iteration is cut and reported. */
@@ -107,7 +111,7 @@ public final class BenchmarkRun {
             RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
             LoadConnection c = new LoadConnection(i, this, template, spec.window(), spec.measure() == Measure.SEND);
             try {
-                c.transport = transport.connect(remote, template, c);
+                c.transport = i == 0 ? connectFirst(transport, remote, template, c) : transport.connect(remote, template, c);
             } catch (IOException e) {
                 connections = java.util.Arrays.copyOf(cs, i);
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
@@ -117,6 +121,26 @@ public final class BenchmarkRun {
             liveConnections.incrementAndGet();
         }
         connections = cs;
+    }
+
+    /**
+     * The first connection retries "refused" until the connect timeout passes: a client started together
+     * with its server ({@code nbench server & nbench client}) waits for it to listen.
+     */
+    private io.nbench.transport.ClientConnection connectFirst(ClientTransport transport, InetSocketAddress remote,
+            RequestTemplate template, LoadConnection c) throws IOException {
+        long deadline = System.nanoTime() + spec.connectTimeoutNanos();
+        for (;;) {
+            try {
+                return transport.connect(remote, template, c);
+            } catch (IOException e) {
+                boolean refused = String.valueOf(e.getMessage()).contains("refused");
+                if (!refused || System.nanoTime() + 100_000_000L > deadline || abortReason != null) {
+                    throw e;
+                }
+                LockSupport.parkNanos(100_000_000L);
+            }
+        }
     }
 
     private static String describe(InetSocketAddress a) {
@@ -181,38 +205,35 @@ public final class BenchmarkRun {
 
     private void runCounted(List<IterationResult> results) {
         for (int i = 0; i < total() && abortReason == null; i++) {
-            Baseline before = baseline();
-            long start = System.nanoTime();
+            long start = beginIteration(i);
             if (ioDriver) {
                 kick(true);
             } else {
-                phaser.arriveAndAwaitAdvance(); // senders start
-                phaser.arriveAndAwaitAdvance(); // senders have sent their quota
+                awaitPhase(); // senders start
+                awaitPhase(); // senders have sent their quota
             }
             drain();
-            long end = System.nanoTime();
-            report(results, i, end - start, before, abortReason != null);
+            endIteration(results, System.nanoTime(), start, abortReason != null);
         }
     }
 
     private void runTimed(List<IterationResult> results) {
-        long start = System.nanoTime();
+        long boundary = beginIteration(0);
         if (ioDriver) {
             kick(false);
         } else {
-            phaser.arriveAndAwaitAdvance();
+            awaitPhase();
         }
-        long boundary = start;
         for (int i = 0; i < total(); i++) {
-            Baseline before = baseline();
-            long from = boundary;
+            long from = i == 0 ? boundary : beginIteration(i, boundary);
             boundary = from + spec.iterationNanos();
             long now;
             while ((now = System.nanoTime()) < boundary && abortReason == null) {
-                LockSupport.parkNanos(Math.min(boundary - now, 50_000_000L));
+                LockSupport.parkNanos(Math.min(boundary, nextTick) - now);
+                tick();
             }
             boolean cut = abortReason != null;
-            report(results, i, (cut ? now : boundary) - from, before, cut);
+            endIteration(results, cut ? now : boundary, from, cut);
             if (cut) {
                 break;
             }
@@ -223,9 +244,98 @@ public final class BenchmarkRun {
                 c.remaining.set(0);
             }
         } else {
-            phaser.arriveAndAwaitAdvance();
+            awaitPhase();
         }
         drain();
+    }
+
+    // ---- iteration and interval bookkeeping (coordinator thread only) ------------------------------
+
+    private static final long TICK_NANOS = 1_000_000_000L;
+    private long runStart;
+    private long runStartEpochMillis = System.currentTimeMillis();
+    private int iteration;
+    private Histogram iterationHistogram;
+    private ErrorCounts.Snapshot iterationErrors;
+    private long iterationClamped;
+    private ResourceSnapshot iterationResources;
+    private long intervalStart;
+    private ErrorCounts.Snapshot intervalErrors;
+    private long nextTick = Long.MAX_VALUE;
+
+    private long beginIteration(int i) {
+        return beginIteration(i, System.nanoTime());
+    }
+
+    private long beginIteration(int i, long start) {
+        if (i == 0) {
+            runStart = start;
+            runStartEpochMillis = System.currentTimeMillis() - (System.nanoTime() - start) / 1_000_000L;
+        }
+        iteration = i;
+        iterationHistogram = LatencyHistograms.newHistogram();
+        iterationErrors = errors.snapshot();
+        iterationClamped = clamped();
+        iterationResources = ResourceSnapshot.take();
+        intervalStart = start;
+        intervalErrors = iterationErrors;
+        nextTick = start + TICK_NANOS;
+        return start;
+    }
+
+    /** Called by every coordinator wait loop: closes the current one-second slice when it is due. */
+    private void tick() {
+        long now = System.nanoTime();
+        if (now >= nextTick) {
+            closeInterval(now);
+        }
+    }
+
+    private void closeInterval(long end) {
+        Histogram h = LatencyHistograms.newHistogram();
+        for (ThreadContext c : allContexts) {
+            c.drainInto(h);
+        }
+        iterationHistogram.add(h);
+        ErrorCounts.Snapshot now = errors.snapshot();
+        boolean warmup = iteration < spec.warmup();
+        listener.onInterval(new IntervalResult(index(iteration), warmup, intervalStart - runStart, end - runStart, h,
+                now.minus(intervalErrors)));
+        intervalErrors = now;
+        intervalStart = end;
+        nextTick = end + TICK_NANOS;
+    }
+
+    private int index(int i) {
+        return i < spec.warmup() ? i + 1 : i - spec.warmup() + 1;
+    }
+
+    private void endIteration(List<IterationResult> results, long end, long start, boolean partial) {
+        ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
+        closeInterval(end);
+        IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
+                iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
+                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage);
+        results.add(r);
+        listener.onIteration(r);
+    }
+
+    /** Arrives at the senders' barrier and waits for them, closing one-second slices meanwhile. */
+    private void awaitPhase() {
+        int phase = phaser.arrive();
+        for (;;) {
+            long wait = Math.max(1, nextTick - System.nanoTime());
+            try {
+                phaser.awaitAdvanceInterruptibly(phase, wait, TimeUnit.NANOSECONDS);
+                return;
+            } catch (TimeoutException e) {
+                tick();
+            } catch (InterruptedException e) {
+                abort("interrupted");
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Io driver: gives each connection its quota and fills its window; I/O threads send the rest. */
@@ -263,19 +373,13 @@ public final class BenchmarkRun {
                                 + " ms after the last send");
                         return;
                     }
-                    LockSupport.parkNanos(10_000_000L);
+                    LockSupport.parkNanos(Math.max(1, Math.min(10_000_000L, nextTick - System.nanoTime())));
+                    tick();
                 }
             } finally {
                 c.drainWaiter = null;
             }
         }
-    }
-
-    private record Baseline(ErrorCounts.Snapshot errors, long clamped) {
-    }
-
-    private Baseline baseline() {
-        return new Baseline(errors.snapshot(), clamped());
     }
 
     private long clamped() {
@@ -284,19 +388,6 @@ public final class BenchmarkRun {
             n += c.clamped.get();
         }
         return n;
-    }
-
-    private void report(List<IterationResult> results, int i, long wallNanos, Baseline before, boolean partial) {
-        Histogram h = LatencyHistograms.newHistogram();
-        for (ThreadContext c : allContexts) {
-            c.drainInto(h);
-        }
-        boolean warmup = i < spec.warmup();
-        int index = warmup ? i + 1 : i - spec.warmup() + 1;
-        IterationResult r = new IterationResult(index, warmup, h.getTotalCount(), wallNanos, spec.size(), h,
-                errors.snapshot().minus(before.errors()), clamped() - before.clamped(), partial);
-        results.add(r);
-        listener.onIteration(r);
     }
 
     // ---- events from connections ------------------------------------------------------------------

@@ -88,9 +88,12 @@ final class LoadConnection implements ConnectionHandler {
         return false;
     }
 
-    /** All permits are back (nothing in flight), or the connection is gone. */
+    /**
+     * All permits are back: nothing in flight. A closed connection gets here too, once {@link #onClosed}
+     * has failed its messages (and, if it was the last one, aborted the run first).
+     */
     boolean drained() {
-        return dead || permits.get() >= window;
+        return permits.get() >= window;
     }
 
     private void releasePermit() {
@@ -285,8 +288,8 @@ final class LoadConnection implements ConnectionHandler {
             failAll(null);
             return;
         }
+        run.connectionLost(this); // before the permits come back, so the coordinator sees the abort
         failAll(ErrorKind.READ);
-        run.connectionLost(this);
     }
 
     /** Fails every message in flight (counting each as {@code kind} unless null) and returns their permits. */

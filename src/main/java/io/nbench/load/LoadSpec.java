@@ -19,13 +19,15 @@ import java.util.List;
  * @param measure            rtt or send
  * @param driver             threads or io
  * @param timeoutNanos       a message without its completion after this is a timeout error
+ * @param connectTimeoutNanos bound on each connect; a refused first connection is retried until it
+ *                           passes, so a client started together with its server waits for it
  * @param verify             response payload checking
  * @param protocol           framed or echo
  * @param percentiles        percentiles to report
  */
 public record LoadSpec(int threads, int connections, long msgsPerThread, long iterationNanos, int warmup,
                        int iterations, int size, int responseSize, int window, Measure measure, Driver driver,
-                       long timeoutNanos, Verify verify, Protocol protocol, List<Double> percentiles) {
+                       long timeoutNanos, long connectTimeoutNanos, Verify verify, Protocol protocol, List<Double> percentiles) {
 
     public boolean timeBased() {
         return iterationNanos > 0;

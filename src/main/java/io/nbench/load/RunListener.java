@@ -1,15 +1,20 @@
 package io.nbench.load;
 
+import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
 
 /** Progress of a run, for reporters that print as results come in. */
 public interface RunListener {
 
-    /** Every connection is open; {@code transportConfig} is what the client transport really uses. */
+    /** Every connection is open. */
     default void onConnected(int connections) {
     }
 
     default void onIteration(IterationResult iteration) {
+    }
+
+    /** A slice of at most one second ended (every iteration is cut into such slices; the last may be shorter). */
+    default void onInterval(IntervalResult interval) {
     }
 
     RunListener NONE = new RunListener() {

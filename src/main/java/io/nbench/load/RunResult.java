@@ -18,10 +18,11 @@ import java.util.Map;
  * @param firstErrors    the first message seen for each error class, to name the cause
  * @param abortReason    why the run stopped early, or null
  * @param interrupted    stopped by SIGINT/SIGTERM
+ * @param startEpochMillis wall-clock time the first iteration started (interval times are relative to it)
  */
 public record RunResult(LoadSpec spec, List<IterationResult> iterations, Summary summary, ErrorCounts.Snapshot errors,
                         long lateResponses, Map<ErrorKind, String> firstErrors, String abortReason,
-                        boolean interrupted) {
+                        boolean interrupted, long startEpochMillis) {
 
     public boolean aborted() {
         return abortReason != null;

@@ -3,6 +3,7 @@ package io.nbench.report;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
+import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.Percentiles;
@@ -82,6 +83,7 @@ public final class TextReport implements RunListener {
             sb.append(' ').append(Percentiles.label(p)).append(' ').append(Units.micros(r.percentile(p)));
         }
         sb.append(" | errors ").append(errors(r.errors()));
+        sb.append(" | ").append(resources(r));
         if (r.partial()) {
             sb.append(" (partial)");
         }
@@ -121,6 +123,22 @@ public final class TextReport implements RunListener {
                 out.println("Warning: an interval is wider than 10% of its mean: the machine was noisy or N is small; "
                         + "repeat, use more iterations or --forks.");
             }
+            out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core, gc "
+                    + s.measured().stream().mapToLong(r -> r.resources().gcCount()).sum() + " collections ("
+                    + s.measured().stream().mapToLong(r -> r.resources().gcMillis()).sum() + " ms), alloc "
+                    + bytesOrNa(s.mean(IterationResult::allocatedPerMessage)) + "/msg; machine steal "
+                    + percent(s.mean(r -> r.resources().stealPercent())) + ", others "
+                    + percent(s.mean(r -> r.resources().othersPercent())) + " of all cores");
+            long disturbed = s.measured().stream().filter(r -> r.resources().disturbed()).count();
+            if (disturbed > 0) {
+                out.println("Warning: " + disturbed + " iteration(s) DISTURBED: the hypervisor took over "
+                        + Math.round(ResourceUsage.DISTURBED_STEAL_PERCENT) + "% of the CPU; repeat on a quieter machine.");
+            }
+            long saturated = s.measured().stream().filter(r -> r.resources().clientSaturated()).count();
+            if (saturated > 0) {
+                out.println("Warning: the client used nearly every core in " + saturated + " iteration(s): these figures "
+                        + "may be the load generator's limit, not the server's.");
+            }
             if (s.iterations() < 2) {
                 out.println("Note: one measured iteration gives no interval; use --iterations 2 or more.");
             }
@@ -132,6 +150,35 @@ public final class TextReport implements RunListener {
         }
         out.println(RULE);
         out.flush();
+    }
+
+    /** Client CPU (% of one core), GC, allocation per message, machine steal and others; flags. */
+    static String resources(IterationResult r) {
+        ResourceUsage u = r.resources();
+        StringBuilder sb = new StringBuilder();
+        sb.append("cpu ").append(Double.isNaN(u.cpuPercent()) ? "n/a" : Math.round(u.cpuPercent()) + "%");
+        sb.append(" gc ").append(u.gcCount()).append('/').append(u.gcMillis()).append("ms");
+        double alloc = r.allocatedPerMessage();
+        sb.append(" alloc ").append(alloc < 0 ? "n/a" : Units.bytes(alloc)).append("/msg");
+        if (!Double.isNaN(u.stealPercent())) {
+            sb.append(" steal ").append(Math.round(u.stealPercent())).append("% others ")
+                    .append(Math.round(u.othersPercent())).append('%');
+        }
+        if (u.disturbed()) {
+            sb.append(" DISTURBED");
+        }
+        if (u.clientSaturated()) {
+            sb.append(" CLIENT-SATURATED");
+        }
+        return sb.toString();
+    }
+
+    private static String percent(double v) {
+        return Double.isNaN(v) ? "n/a" : Math.round(v) + "%";
+    }
+
+    private static String bytesOrNa(double v) {
+        return Double.isNaN(v) || v < 0 ? "n/a" : Units.bytes(v);
     }
 
     private static String halfWidth(double nanos) {

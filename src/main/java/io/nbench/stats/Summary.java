@@ -85,6 +85,20 @@ public final class Summary {
         return StudentT.interval(values);
     }
 
+    /** Mean of a per-iteration figure over measured iterations, skipping unknown (NaN or negative) values. */
+    public double mean(java.util.function.ToDoubleFunction<IterationResult> figure) {
+        double sum = 0;
+        int n = 0;
+        for (IterationResult r : measured) {
+            double v = figure.applyAsDouble(r);
+            if (!Double.isNaN(v) && v >= 0) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
     /** Mean MiB/s of request payload over iterations. */
     public double mibPerSecond() {
         double sum = 0;

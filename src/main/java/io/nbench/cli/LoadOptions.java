@@ -1,0 +1,128 @@
+package io.nbench.cli;
+
+import io.nbench.load.Driver;
+import io.nbench.load.LoadSpec;
+import io.nbench.load.Measure;
+import io.nbench.load.Verify;
+import io.nbench.protocol.Protocol;
+import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The client's load options: target, threads, connections, messages, iterations, timing. */
+final class LoadOptions {
+
+    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "4", description = "Sender threads (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--connections", paramLabel = "N",
+            description = "Connections (default: = --threads). Fewer: threads share them; more: each thread owns several.")
+    Integer connections;
+
+    @Option(names = "--msgs", paramLabel = "N",
+            description = "Messages per thread per iteration (default: 10000). Excludes --iteration-time.")
+    Long msgs;
+
+    @Option(names = "--iteration-time", paramLabel = "D", converter = Converters.Time.class,
+            description = "Time-based iterations instead of --msgs: back-to-back slices of one continuous run.")
+    Duration iterationTime;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "3", description = "Warmup iterations (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "10", description = "Measured iterations (default: ${DEFAULT-VALUE}).")
+    int iterations;
+
+    @Option(names = "--size", paramLabel = "SIZE", defaultValue = "1k", converter = Converters.Size.class,
+            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = "--response-size", paramLabel = "SIZE", converter = Converters.Size.class,
+            description = "Response payload size (default: = --size; 0 with --measure send); 0 = one-way.")
+    Integer responseSize;
+
+    @Option(names = "--window", paramLabel = "N", defaultValue = "1",
+            description = "Messages in flight per connection: the semaphore's permits (default: ${DEFAULT-VALUE}).")
+    int window;
+
+    @Option(names = "--measure", paramLabel = "rtt|send", defaultValue = "rtt",
+            description = "rtt: until the response is complete; send: until the request is written to the kernel. Default: ${DEFAULT-VALUE}.")
+    Measure measure;
+
+    @Option(names = "--driver", paramLabel = "threads|io", defaultValue = "io",
+            description = "Who sends the next message when a permit returns: the sender threads (the seeds' model) "
+                    + "or the I/O thread that released it (no thread hand-off). Default: ${DEFAULT-VALUE}.")
+    Driver driver;
+
+    @Option(names = "--timeout", paramLabel = "D", defaultValue = "10s", converter = Converters.Time.class,
+            description = "A message not completed within this is a timeout error (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--connect-timeout", paramLabel = "D", defaultValue = "5s", converter = Converters.Time.class,
+            description = "Bound on each connect; a refused first connection is retried until then, so a client "
+                    + "started together with its server waits for it (default: ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
+    @Option(names = "--verify", paramLabel = "none|sample|full", defaultValue = "sample",
+            description = "Response payload checks: sample = length and id of each, every byte of 1 in 64 (default: ${DEFAULT-VALUE}).")
+    Verify verify;
+
+    /** The resolved workload; bad combinations are usage errors. */
+    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles) {
+        if (threads < 1) {
+            throw usage(spec, "--threads must be at least 1");
+        }
+        int conns = connections == null ? threads : connections;
+        if (conns < 1) {
+            throw usage(spec, "--connections must be at least 1");
+        }
+        if (msgs != null && iterationTime != null) {
+            throw usage(spec, "--msgs and --iteration-time exclude each other: choose count-based or time-based iterations");
+        }
+        long perThread = msgs == null ? 10_000 : msgs;
+        if (iterationTime == null && perThread < 1) {
+            throw usage(spec, "--msgs must be at least 1");
+        }
+        if (iterationTime != null && iterationTime.toNanos() < 1_000_000) {
+            throw usage(spec, "--iteration-time must be at least 1ms");
+        }
+        if (warmup < 0 || iterations < 1) {
+            throw usage(spec, "--iterations must be at least 1 and --warmup at least 0");
+        }
+        if (window < 1) {
+            throw usage(spec, "--window must be at least 1");
+        }
+        if (transport.port < 1 || transport.port > 65535) {
+            throw usage(spec, "--port " + transport.port + " is not a TCP port: use 1 to 65535");
+        }
+        Protocol protocol = transport.protocol;
+        int response = responseSize != null ? responseSize : (measure == Measure.SEND ? 0 : size);
+        if (protocol == Protocol.ECHO) {
+            if (size < 1) {
+                throw usage(spec, "--protocol echo needs --size of at least 1 byte");
+            }
+            if (responseSize != null && responseSize != size) {
+                throw usage(spec, "--protocol echo answers with exactly what was sent: --response-size cannot differ from --size");
+            }
+            response = size;
+        }
+        if (measure == Measure.RTT && protocol == Protocol.FRAMED && response == 0) {
+            throw usage(spec, "--response-size 0 (one-way) gives no response to time: use --measure send");
+        }
+        if (timeout.toNanos() <= 0 || connectTimeout.toNanos() <= 0) {
+            throw usage(spec, "--timeout and --connect-timeout must be positive");
+        }
+        return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
+                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, window,
+                measure, driver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles);
+    }
+
+    private static ParameterException usage(CommandSpec spec, String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

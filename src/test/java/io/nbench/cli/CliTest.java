@@ -1,0 +1,174 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.testkit.ScriptedServer;
+import io.nbench.testkit.TestServers;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The command line as a user runs it: output, stderr and exit codes. */
+class CliTest {
+
+    record Outcome(int code, String out, String err) {
+    }
+
+    static Outcome run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    static String port(Protocol protocol) {
+        return Integer.toString(TestServers.get("netty", protocol).address().getPort());
+    }
+
+    @Test
+    void versionIsFastAndNamesTheJvm() {
+        Outcome o = run("--version");
+        assertEquals(0, o.code());
+        assertTrue(o.out().startsWith("nbench "), o.out());
+        assertTrue(o.out().contains("JVM:"));
+        assertEquals("", o.err());
+    }
+
+    @Test
+    void helpShowsExamples() {
+        Outcome o = run("client", "--help");
+        assertEquals(0, o.code());
+        assertTrue(o.out().contains("Examples:"));
+        assertTrue(o.out().contains("--iteration-time"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "client --size 5x",
+        "client --timeout 10parsecs",
+        "client --threads 0",
+        "client --window 0",
+        "client --msgs 10 --iteration-time 1s",
+        "client --impl nosuch",
+        "client -O nosuch.key=1",
+        "client -O netty.io=carrier-pigeon",
+        "client --measure sideways",
+        "client --protocol smoke",
+        "client --percentiles 0,50",
+        "client --max-errors lots",
+        "client --response-size 0",
+        "client --protocol echo --size 0",
+        "server --port 70000",
+        "server --max-frame 1q",
+        "client --no-such-option",
+        "",
+    })
+    void badInputIsOneLineUsageErrorWithExit2(String line) {
+        Outcome o = run(line.isEmpty() ? new String[0] : line.split(" "));
+        assertEquals(ExitCode.USAGE, o.code(), () -> line + " -> " + o.err());
+        assertEquals(1, o.err().strip().lines().count(), () -> "one line: " + o.err());
+        assertTrue(o.err().startsWith("nbench: "), o.err());
+        assertEquals("", o.out());
+    }
+
+    @Test
+    void connectionRefusedIsExit1WithTheFix() throws Exception {
+        int free;
+        try (ServerSocket s = new ServerSocket(0)) {
+            free = s.getLocalPort();
+        }
+        Outcome o = run("client", "--port", Integer.toString(free), "--msgs", "10", "--connect-timeout", "500ms");
+        assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.err());
+        assertTrue(o.err().contains("Connection refused"), o.err());
+        assertTrue(o.err().contains("nbench server"), "names the fix: " + o.err());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+    }
+
+    @Test
+    void unknownHostIsExit1() {
+        Outcome o = run("client", "--host", "no-such-host.invalid", "--msgs", "10");
+        assertEquals(ExitCode.COULD_NOT_RUN, o.code());
+        assertTrue(o.err().contains("unknown host"), o.err());
+    }
+
+    @Test
+    void clientRunPrintsIterationsAndSummaryWithEmptyStderr() {
+        Outcome o = run("client", "--port", port(Protocol.FRAMED), "--threads", "3", "--msgs", "300", "--warmup", "1",
+                "--iterations", "3", "--size", "5k");
+        assertEquals(0, o.code(), o.err());
+        assertEquals("", o.err());
+        assertTrue(o.out().contains("Warmup 1/1:"), o.out());
+        assertEquals(3, o.out().lines().filter(l -> l.startsWith("Iteration ")).count(), o.out());
+        assertTrue(o.out().contains("SUMMARY RESULTS"));
+        assertTrue(o.out().contains("All 3 iterations merged (2,700 msgs)"), o.out());
+        assertTrue(o.out().contains("Mean Result for 3 iterations (99.9% CI)"));
+        assertTrue(o.out().contains("Throughput: "));
+        assertTrue(o.out().contains("Result: PASS"));
+    }
+
+    @Test
+    void measureSendOneWayAndTimeBasedIterations() {
+        Outcome o = run("client", "--port", port(Protocol.FRAMED), "--measure", "send", "--threads", "2", "--window", "10",
+                "--iteration-time", "200ms", "--warmup", "1", "--iterations", "2", "--driver", "threads");
+        assertEquals(0, o.code(), o.err());
+        assertTrue(o.out().contains("response none (one-way)"), o.out());
+        assertTrue(o.out().contains("measure send"), o.out());
+    }
+
+    @Test
+    void moreConnectionsThanThreadsAndFewer() {
+        for (String[] shape : new String[][] {{"2", "6"}, {"6", "2"}}) {
+            Outcome o = run("client", "--port", port(Protocol.FRAMED), "--threads", shape[0], "--connections", shape[1],
+                    "--msgs", "100", "--warmup", "0", "--iterations", "2", "--driver", "threads");
+            assertEquals(0, o.code(), o.err());
+            int messages = Integer.parseInt(shape[0]) * 100 * 2;
+            assertTrue(o.out().contains("(" + String.format("%,d", messages) + " msgs)"), o.out());
+        }
+    }
+
+    @Test
+    void errorsOverMaxErrorsFailWithExit4() throws Exception {
+        try (ScriptedServer silent = new ScriptedServer(i -> ScriptedServer.Action.SILENT)) {
+            Outcome o = run("client", "--port", Integer.toString(silent.address().getPort()), "--threads", "1",
+                    "--msgs", "2", "--warmup", "0", "--iterations", "1", "--timeout", "100ms");
+            assertEquals(ExitCode.FAILED, o.code(), o.out() + o.err());
+            assertTrue(o.out().contains("timeout=2"), o.out());
+            assertTrue(o.out().contains("Result: FAIL"), o.out());
+            Outcome tolerated = run("client", "--port", Integer.toString(silent.address().getPort()), "--threads", "1",
+                    "--msgs", "2", "--warmup", "0", "--iterations", "1", "--timeout", "100ms", "--max-errors", "2");
+            assertEquals(ExitCode.OK, tolerated.code(), tolerated.out());
+        }
+    }
+
+    @Test
+    void serverRunsForDurationOnAFreePortAndPrintsMetrics() {
+        Outcome o = run("server", "--port", "0", "--duration", "300ms");
+        assertEquals(0, o.code(), o.err());
+        assertTrue(o.out().startsWith("nbench server: netty listening on 127.0.0.1:"), o.out());
+        assertTrue(o.out().contains("server metrics after"), o.out());
+        assertEquals("", o.err());
+    }
+
+    @Test
+    void serverPortInUseIsExit1() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Outcome o = run("server", "--port", Integer.toString(taken.getLocalPort()), "--duration", "100ms");
+            assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.out());
+            assertTrue(o.err().contains("choose another --port"), o.err());
+        }
+    }
+
+    @Test
+    void listShowsEveryTransportAndItsOptions() {
+        Outcome o = run("list");
+        assertEquals(0, o.code());
+        assertTrue(o.out().contains("netty  [available]"), o.out());
+        assertTrue(o.out().contains("-O netty.io=auto|nio|epoll|io_uring"), o.out());
+        assertTrue(o.out().contains("--measure send:"), o.out());
+    }
+}

@@ -1,0 +1,98 @@
+package io.nbench.testkit;
+
+import io.nbench.load.BenchmarkRun;
+import io.nbench.load.Driver;
+import io.nbench.load.LoadSpec;
+import io.nbench.load.Measure;
+import io.nbench.load.RunFailure;
+import io.nbench.load.RunListener;
+import io.nbench.load.RunResult;
+import io.nbench.load.Verify;
+import io.nbench.protocol.Protocol;
+import io.nbench.stats.Percentiles;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.SocketSettings;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+
+/** Small, bounded client runs through the real engine, for tests. */
+public final class Runs {
+
+    private Runs() {
+    }
+
+    /** A builder of small workloads with test-friendly defaults: 2 threads, 2 connections, 200 msgs, 1+2 iterations. */
+    public static Workload workload() {
+        return new Workload();
+    }
+
+    public static final class Workload {
+        public int threads = 2;
+        public int connections = 2;
+        public long msgs = 200;
+        public long iterationNanos = 0;
+        public int warmup = 1;
+        public int iterations = 2;
+        public int size = 100;
+        public int responseSize = -1;
+        public int window = 1;
+        public Measure measure = Measure.RTT;
+        public Driver driver = Driver.IO;
+        public Duration timeout = Duration.ofSeconds(10);
+        public Verify verify = Verify.FULL;
+        public Protocol protocol = Protocol.FRAMED;
+        public Map<String, String> options = Map.of();
+
+        public Workload threads(int n) { threads = n; return this; }
+        public Workload connections(int n) { connections = n; return this; }
+        public Workload msgs(long n) { msgs = n; return this; }
+        public Workload iterationTime(Duration d) { iterationNanos = d.toNanos(); msgs = 0; return this; }
+        public Workload warmup(int n) { warmup = n; return this; }
+        public Workload iterations(int n) { iterations = n; return this; }
+        public Workload size(int n) { size = n; return this; }
+        public Workload responseSize(int n) { responseSize = n; return this; }
+        public Workload window(int n) { window = n; return this; }
+        public Workload measure(Measure m) { measure = m; return this; }
+        public Workload driver(Driver d) { driver = d; return this; }
+        public Workload timeout(Duration d) { timeout = d; return this; }
+        public Workload verify(Verify v) { verify = v; return this; }
+        public Workload protocol(Protocol p) { protocol = p; return this; }
+        public Workload options(Map<String, String> o) { options = o; return this; }
+
+        public LoadSpec spec() {
+            int response = protocol == Protocol.ECHO ? size
+                    : responseSize >= 0 ? responseSize : (measure == Measure.SEND ? 0 : size);
+            return new LoadSpec(threads, connections, msgs, iterationNanos, warmup, iterations, size, response, window,
+                    measure, driver, timeout.toNanos(), Duration.ofSeconds(5).toNanos(), verify, protocol,
+                    Percentiles.DEFAULT);
+        }
+
+        /** Runs this workload with client transport {@code client} against {@code server}. */
+        public RunResult run(String client, InetSocketAddress server) {
+            LoadSpec spec = spec();
+            TransportRegistry registry = TransportRegistry.load();
+            Transport t = registry.get(client);
+            ClientSettings settings = new ClientSettings(protocol, new SocketSettings(2, true, 0, 0),
+                    Duration.ofSeconds(5), measure == Measure.SEND, TestServers.MAX_FRAME,
+                    registry.resolveOptions(t, options));
+            try (ClientTransport ct = t.newClient(settings)) {
+                return new BenchmarkRun(spec, RunListener.NONE).execute(ct, server);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (RunFailure e) {
+                throw new AssertionError(e.getMessage(), e);
+            }
+        }
+
+        /** Messages a complete run of this workload must count over its measured iterations. */
+        public long expectedMessages() {
+            return (long) threads * msgs * iterations;
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.nbench.testkit;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+
+/**
+ * A framed-protocol server that misbehaves on purpose, for testing how the client copes: per request
+ * (numbered from 0 across all connections) a script says to answer, stay silent, answer late, reject,
+ * corrupt the payload or close every connection. Plain blocking sockets, one thread per connection;
+ * {@link #close()} stops everything.
+ */
+public final class ScriptedServer implements AutoCloseable {
+
+    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS }
+
+    private final ServerSocket listener;
+    private final IntFunction<Action> script;
+    private final AtomicInteger requests = new AtomicInteger();
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    public ScriptedServer(IntFunction<Action> script) throws IOException {
+        this.script = script;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::accept, "scripted-accept");
+        acceptor.setDaemon(true);
+        threads.add(acceptor);
+        acceptor.start();
+    }
+
+    public InetSocketAddress address() {
+        return new InetSocketAddress(listener.getInetAddress(), listener.getLocalPort());
+    }
+
+    public int requests() {
+        return requests.get();
+    }
+
+    private void accept() {
+        while (!closed) {
+            try {
+                Socket s = listener.accept();
+                s.setTcpNoDelay(true);
+                sockets.add(s);
+                Thread t = new Thread(() -> serve(s), "scripted-conn");
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        try (s) {
+            DataInputStream in = new DataInputStream(s.getInputStream());
+            DataOutputStream out = new DataOutputStream(s.getOutputStream());
+            while (!closed) {
+                int frameLength = in.readInt();
+                int responseLength = in.readInt();
+                long id = in.readLong();
+                byte[] payload = in.readNBytes(frameLength - 12);
+                Action action = script.apply(requests.getAndIncrement());
+                switch (action) {
+                    case SILENT -> {
+                        continue;
+                    }
+                    case CLOSE_ALL -> {
+                        closeConnections();
+                        return;
+                    }
+                    case DELAY_400MS -> sleep(400);
+                    default -> {
+                    }
+                }
+                if (responseLength == 0) {
+                    continue;
+                }
+                if (action == Action.REJECT) {
+                    out.writeInt(9);
+                    out.writeLong(id);
+                    out.writeByte(1);
+                } else {
+                    byte[] response = new byte[responseLength];
+                    System.arraycopy(payload, 0, response, 0, Math.min(payload.length, responseLength));
+                    if (action == Action.CORRUPT) {
+                        response[responseLength - 1] ^= 0x5A;
+                    }
+                    out.writeInt(9 + responseLength);
+                    out.writeLong(id);
+                    out.writeByte(0);
+                    out.write(response);
+                }
+                out.flush();
+            }
+        } catch (IOException e) {
+            // peer closed or we closed: done
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void closeConnections() {
+        for (Socket s : sockets) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        closeConnections();
+        for (Thread t : threads) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
