@@ -156,6 +156,7 @@ public abstract class ClientContract {
 
     @Test
     void closeStopsEveryThread() throws Exception {
+        java.util.Set<Thread> before = TransportTesting.threadsNamed("nbench-" + transport().name());
         Recorder recorder = new Recorder();
         try (RunningServer server = TransportTesting.startServer(netty, Protocol.FRAMED, ServerEvents.NONE)) {
             ClientTransport client = TransportTesting.newClient(transport(), Protocol.FRAMED, false);
@@ -165,7 +166,7 @@ public abstract class ClientContract {
             client.close();
             assertEquals(1, recorder.closes.get(), "onClosed once, before close() returns");
         }
-        assertEquals(java.util.Set.of(), TransportTesting.threadsNamed("nbench-" + transport().name()));
+        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed("nbench-" + transport().name(), before));
     }
 
     /** Records a connection's events for assertions. */

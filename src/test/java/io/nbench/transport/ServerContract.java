@@ -238,6 +238,7 @@ public abstract class ServerContract {
 
     @Test
     void closeStopsEveryThreadAndConnection() throws Exception {
+        java.util.Set<Thread> before = TransportTesting.threadsNamed("nbench-" + transport().name());
         InetSocketAddress a = start(Protocol.FRAMED);
         Socket s = connect(a);
         exchange(s, REQ1, RESP1);
@@ -246,6 +247,6 @@ public abstract class ServerContract {
         assertClosedByPeer(s);
         s.close();
         assertTrue(events.closed.tryAcquire(1, 10, TimeUnit.SECONDS));
-        assertEquals(java.util.Set.of(), TransportTesting.threadsNamed("nbench-" + transport().name()));
+        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed("nbench-" + transport().name(), before));
     }
 }

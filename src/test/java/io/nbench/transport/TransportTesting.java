@@ -9,6 +9,7 @@ import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.Runs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -48,8 +48,9 @@ public final class TransportTesting {
     /** One engine workload, small enough for a 2-core machine shared with other builds. */
     public record Case(Protocol protocol, int size, int responseSize, int window, Driver driver, Measure measure) {
         public LoadSpec spec(int threads, int connections, long msgs) {
-            return new LoadSpec(threads, connections, msgs, 0, 1, 2, size, protocol == Protocol.ECHO ? size : responseSize,
-                    window, measure, driver, TimeUnit.SECONDS.toNanos(10), Verify.FULL, protocol, List.of(50.0, 99.0));
+            return Runs.workload().threads(threads).connections(connections).msgs(msgs).warmup(1).iterations(2)
+                    .size(size).responseSize(responseSize).window(window).measure(measure).driver(driver)
+                    .verify(Verify.FULL).protocol(protocol).spec();
         }
 
         @Override
@@ -92,9 +93,16 @@ public final class TransportTesting {
     }
 
     /** Live platform threads whose name starts with {@code prefix} (virtual threads are not listed by the JVM). */
-    public static Set<String> threadsNamed(String prefix) {
+    public static Set<Thread> threadsNamed(String prefix) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.isAlive() && t.getName().startsWith(prefix))
-                .map(Thread::getName).collect(Collectors.toSet());
+                .collect(Collectors.toSet());
+    }
+
+    /** The threads named {@code prefix} alive now that were not in {@code before} (other tests share servers). */
+    public static Set<String> newThreadsNamed(String prefix, Set<Thread> before) {
+        Set<Thread> now = threadsNamed(prefix);
+        now.removeAll(before);
+        return now.stream().map(Thread::getName).collect(Collectors.toSet());
     }
 
     /** Server events counted for assertions; protocol errors and closes can be awaited. */
