@@ -41,9 +41,11 @@ class OpenLoopTest {
             Histogram uncorrected = it.openLoop().uncorrected();
 
             assertTrue(Percentiles.valueAt(corrected, 100) >= 300 * MS, "corrected max covers the pause");
+            // About 300 of 1000 messages were due during the pause; more wait while the client catches up
+            // (one in flight: one round trip each), how many depends on the machine's round trip.
             double delayed = fractionAbove(corrected, 20 * MS);
-            assertTrue(delayed > 0.15 && delayed < 0.40,
-                    "about 300 of 1000 messages waited on the pause (corrected): " + delayed);
+            assertTrue(delayed > 0.25 && delayed < 0.9,
+                    "at least the messages due during the pause waited (corrected): " + delayed);
             assertTrue(Percentiles.valueAt(corrected, 90) >= 50 * MS, "corrected p90 reflects the pause");
 
             assertTrue(fractionAbove(uncorrected, 20 * MS) < 0.02,
