@@ -46,11 +46,17 @@ class OpenLoopTest {
             double delayed = fractionAbove(corrected, 20 * MS);
             assertTrue(delayed > 0.25 && delayed < 0.9,
                     "at least the messages due during the pause waited (corrected): " + delayed);
-            assertTrue(Percentiles.valueAt(corrected, 90) >= 50 * MS, "corrected p90 reflects the pause");
+            long correctedP90 = Percentiles.valueAt(corrected, 90);
+            assertTrue(correctedP90 >= 50 * MS, "corrected p90 reflects the pause: " + correctedP90 / MS + " ms");
 
-            assertTrue(fractionAbove(uncorrected, 20 * MS) < 0.02,
-                    "uncorrected latency hides the pause: only the stalled request itself waited");
-            assertTrue(Percentiles.valueAt(uncorrected, 90) < 20 * MS, "uncorrected p90 looks fine");
+            // Uncorrected, only the stalled request itself waited: relative bounds, so a busy machine's own
+            // hiccups do not decide the test.
+            double uncorrectedDelayed = fractionAbove(uncorrected, 20 * MS);
+            assertTrue(uncorrectedDelayed < delayed / 5, "uncorrected latency hides the pause: " + uncorrectedDelayed
+                    + " of messages above 20 ms against " + delayed + " corrected");
+            long uncorrectedP90 = Percentiles.valueAt(uncorrected, 90);
+            assertTrue(uncorrectedP90 < correctedP90 / 5, "uncorrected p90 looks fine: " + uncorrectedP90 / 1000
+                    + " µs against " + correctedP90 / 1000 + " µs corrected");
             assertTrue(it.openLoop().maxInflightHits() > 100, "messages waited for the in-flight cap");
             assertTrue(Percentiles.valueAt(it.openLoop().sendLag(), 100) >= 250 * MS, "the send lag shows the wait");
         }
