@@ -46,9 +46,24 @@ final class LoadOptions {
             description = "Response payload size (default: = --size; 0 with --measure send); 0 = one-way.")
     Integer responseSize;
 
-    @Option(names = "--window", paramLabel = "N", defaultValue = "1",
-            description = "Messages in flight per connection: the semaphore's permits (default: ${DEFAULT-VALUE}).")
-    int window;
+    @Option(names = "--window", paramLabel = "N",
+            description = "Messages in flight per connection: the semaphore's permits (default: 1; with --batch, "
+                    + "batch x threads per connection).")
+    Integer window;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
+            description = "Each thread sends N messages, then waits for all N (seed 004's future client; threads "
+                    + "driver). Default: ${DEFAULT-VALUE} (off).")
+    int batch;
+
+    @Option(names = "--requests-per-connection", paramLabel = "N", defaultValue = "0",
+            description = "Reconnect after N requests (1 = ab without -k); reconnect times are a histogram of their "
+                    + "own. Threads driver, one owner thread per connection. Default: ${DEFAULT-VALUE} (keep).")
+    int requestsPerConnection;
+
+    @Option(names = "--connect-rate", paramLabel = "R", converter = Converters.Rate.class,
+            description = "Open the connections at most R per second (ramp-up before the first iteration).")
+    Double connectRate;
 
     @Option(names = "--rate", paramLabel = "R", converter = Converters.Rate.class,
             description = "Open loop: R messages/s in all (e.g. 50k), split evenly over connections; latency is measured "
@@ -64,9 +79,10 @@ final class LoadOptions {
             description = "rtt: until the response is complete; send: until the request is written to the kernel. Default: ${DEFAULT-VALUE}.")
     Measure measure;
 
-    @Option(names = "--driver", paramLabel = "threads|io", defaultValue = "io",
+    @Option(names = "--driver", paramLabel = "threads|io",
             description = "Who sends the next message when a permit returns: the sender threads (the seeds' model) "
-                    + "or the I/O thread that released it (no thread hand-off). Default: ${DEFAULT-VALUE}.")
+                    + "or the I/O thread that released it (no thread hand-off). Default: io; threads with --batch "
+                    + "or --requests-per-connection, which need a sender thread to wait or reconnect.")
     Driver driver;
 
     @Option(names = "--timeout", paramLabel = "D", defaultValue = "10s", converter = Converters.Time.class,
@@ -104,7 +120,25 @@ final class LoadOptions {
         if (warmup < 0 || iterations < 1) {
             throw usage(spec, "--iterations must be at least 1 and --warmup at least 0");
         }
-        if (window < 1) {
+        if (batch < 1) {
+            throw usage(spec, "--batch must be at least 1");
+        }
+        if (requestsPerConnection < 0) {
+            throw usage(spec, "--requests-per-connection must be 0 (keep connections) or more");
+        }
+        boolean needsThreads = batch > 1 || requestsPerConnection > 0;
+        if (needsThreads && driver == Driver.IO) {
+            throw usage(spec, (batch > 1 ? "--batch" : "--requests-per-connection")
+                    + " needs sender threads that wait or reconnect: use --driver threads (or leave --driver out)");
+        }
+        Driver effectiveDriver = driver != null ? driver : needsThreads ? Driver.THREADS : Driver.IO;
+        if (requestsPerConnection > 0 && conns < threads) {
+            throw usage(spec, "--requests-per-connection needs at least as many --connections as --threads: each "
+                    + "thread reconnects its own connections");
+        }
+        int effectiveWindow = window != null ? window
+                : batch > 1 ? batch * (int) Math.ceil((double) threads / conns) : 1;
+        if (effectiveWindow < 1) {
             throw usage(spec, "--window must be at least 1");
         }
         if (transport.port < 1 || transport.port > 65535) {
@@ -127,6 +161,10 @@ final class LoadOptions {
         if (maxInflight < 1) {
             throw usage(spec, "--max-inflight must be at least 1");
         }
+        if (rate != null && (batch > 1 || requestsPerConnection > 0)) {
+            throw usage(spec, "--rate (open loop) paces every message itself: --batch and --requests-per-connection "
+                    + "are closed-loop options");
+        }
         if (rate != null && measure == Measure.SEND) {
             throw usage(spec, "--rate (open loop) measures responses: use --measure rtt");
         }
@@ -134,9 +172,9 @@ final class LoadOptions {
             throw usage(spec, "--timeout and --connect-timeout must be positive");
         }
         return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
-                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, window,
-                measure, driver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles,
-                rate == null ? 0 : rate, maxInflight);
+                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, effectiveWindow,
+                measure, effectiveDriver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles,
+                rate == null ? 0 : rate, maxInflight, batch, requestsPerConnection, connectRate == null ? 0 : connectRate);
     }
 
     private static ParameterException usage(CommandSpec spec, String message) {

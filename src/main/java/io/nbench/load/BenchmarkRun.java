@@ -106,14 +106,34 @@ public final class BenchmarkRun {
 
     // ---- set-up -----------------------------------------------------------------------------------
 
+    private ClientTransport clientTransport;
+    private InetSocketAddress remote;
+
+    /** Churn: reconnects {@code c} on the calling sender thread, timing the connect. */
+    void reconnect(LoadConnection c) {
+        c.reconnect(clientTransport, remote, contextFor(Thread.currentThread()));
+    }
+
     private void connect(ClientTransport transport, InetSocketAddress remote) throws RunFailure {
+        this.clientTransport = transport;
+        this.remote = remote;
         LoadConnection[] cs = new LoadConnection[spec.connections()];
+        long rampStart = System.nanoTime();
         for (int i = 0; i < cs.length; i++) {
+            if (spec.connectRate() > 0) {
+                // Ramp-up: connection i opens no earlier than i / rate after the first.
+                long due = rampStart + (long) (i * 1e9 / spec.connectRate());
+                long wait;
+                while ((wait = due - System.nanoTime()) > 0 && abortReason == null) {
+                    LockSupport.parkNanos(wait);
+                }
+            }
             RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
             LoadConnection c = new LoadConnection(i, this, template, spec.permits(), spec.measure() == Measure.SEND,
                     spec.openLoop());
             try {
-                c.transport = i == 0 ? connectFirst(transport, remote, template, c) : transport.connect(remote, template, c);
+                c.transport = i == 0 ? connectFirst(transport, remote, template, c)
+                        : transport.connect(remote, template, c.link());
             } catch (IOException e) {
                 connections = java.util.Arrays.copyOf(cs, i);
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
@@ -134,7 +154,7 @@ public final class BenchmarkRun {
         long deadline = System.nanoTime() + spec.connectTimeoutNanos();
         for (;;) {
             try {
-                return transport.connect(remote, template, c);
+                return transport.connect(remote, template, c.link());
             } catch (IOException e) {
                 boolean refused = String.valueOf(e.getMessage()).contains("refused");
                 if (!refused || System.nanoTime() + 100_000_000L > deadline || abortReason != null) {
@@ -270,6 +290,7 @@ public final class BenchmarkRun {
     private Histogram iterationHistogram;
     private Histogram iterationUncorrected;
     private Histogram iterationLag;
+    private Histogram iterationConnects;
     private ErrorCounts.Snapshot iterationErrors;
     private long iterationClamped;
     private ResourceSnapshot iterationResources;
@@ -290,6 +311,7 @@ public final class BenchmarkRun {
         iterationHistogram = LatencyHistograms.newHistogram();
         iterationUncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
         iterationLag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+        iterationConnects = spec.churn() ? LatencyHistograms.newHistogram() : null;
         iterationErrors = errors.snapshot();
         iterationClamped = clamped();
         iterationResources = ResourceSnapshot.take();
@@ -311,6 +333,9 @@ public final class BenchmarkRun {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : allContexts) {
             c.drainInto(h, iterationUncorrected, iterationLag);
+            if (iterationConnects != null) {
+                c.drainConnectsInto(iterationConnects);
+            }
         }
         iterationHistogram.add(h);
         ErrorCounts.Snapshot now = errors.snapshot();
@@ -342,7 +367,8 @@ public final class BenchmarkRun {
                 ? new OpenLoopFigures(spec.rate(), sent, hits, iterationUncorrected, iterationLag) : null;
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
                 iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
-                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage, open);
+                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage, open,
+                iterationConnects);
         results.add(r);
         listener.onIteration(r);
     }
@@ -422,7 +448,7 @@ public final class BenchmarkRun {
     ThreadContext contextFor(Thread thread) {
         ThreadContext c = contexts.get();
         if (c == null) {
-            c = new ThreadContext(thread, spec.openLoop());
+            c = new ThreadContext(thread, spec.openLoop(), spec.churn());
             contexts.set(c);
             allContexts.add(c);
         }

@@ -43,6 +43,8 @@ final class LoadConnection implements ConnectionHandler {
     final AtomicInteger permits;
     private final long[] slotIds;
     private final long[] slotStart;
+    /** Batch mode only: the sender each message belongs to, told when its message is done. */
+    private final Sender[] slotOwner;
     /** Open loop: each message's intended send time. */
     private final long[] slotIntended;
     private final boolean openLoop;
@@ -79,6 +81,7 @@ final class LoadConnection implements ConnectionHandler {
         this.slotIds = new long[capacity];
         this.slotStart = new long[capacity];
         this.slotIntended = openLoop ? new long[capacity] : null;
+        this.slotOwner = run.spec.batch() > 1 ? new Sender[capacity] : null;
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -153,9 +156,17 @@ final class LoadConnection implements ConnectionHandler {
 
     /** Sends one message; the caller holds a permit for it. */
     void sendOne() {
+        sendOne((Sender) null);
+    }
+
+    /** Sends one message for {@code owner} (batch mode: the owner waits for its batch to complete). */
+    void sendOne(Sender owner) {
         long seq = sequence.getAndIncrement();
         int slot = claimSlot((int) seq);
         long id = (seq << slotBits) | slot;
+        if (slotOwner != null) {
+            slotOwner[slot] = owner;
+        }
         slotStart[slot] = System.nanoTime();
         SLOTS.setRelease(slotIds, slot, id);
         transmit(slot, id);
@@ -198,8 +209,23 @@ final class LoadConnection implements ConnectionHandler {
         throw new IllegalStateException("more messages in flight than the window allows on connection " + index);
     }
 
+    /**
+     * Frees the slot if it still holds {@code id}; the one place a message ends, so its batch owner (if
+     * any) hears of it exactly once.
+     */
+    private boolean free(int slot, long id) {
+        Sender owner = slotOwner != null ? slotOwner[slot] : null;
+        if (!SLOTS.compareAndSet(slotIds, slot, id, FREE)) {
+            return false;
+        }
+        if (owner != null) {
+            owner.messageDone();
+        }
+        return true;
+    }
+
     private void fail(int slot, long id, ErrorKind kind) {
-        if (SLOTS.compareAndSet(slotIds, slot, id, FREE)) {
+        if (free(slot, id)) {
             run.errors.add(kind);
             releasePermit();
         }
@@ -220,7 +246,7 @@ final class LoadConnection implements ConnectionHandler {
         }
         long start = slotStart[slot];
         long intended = openLoop ? slotIntended[slot] : start;
-        if (!SLOTS.compareAndSet(slotIds, slot, id, FREE)) {
+        if (!free(slot, id)) {
             return false;
         }
         if (record) {
@@ -247,6 +273,70 @@ final class LoadConnection implements ConnectionHandler {
             }
         }
         return oldest == Long.MAX_VALUE ? -1 : oldest;
+    }
+
+    // ---- connection lifecycle ---------------------------------------------------------------------
+
+    /** Messages sent on the current transport connection (churn: reconnect after N). Owner thread only. */
+    int sentOnConnection;
+    private volatile int generation;
+
+    /**
+     * The handler to give the transport for a new connection: it forwards events only while that
+     * connection is this one's current, so the close of a connection replaced by churn is not an error.
+     */
+    ConnectionHandler link() {
+        int gen = generation;
+        return new ConnectionHandler() {
+            @Override
+            public void onResponse(long id, int status, PayloadView payload) {
+                LoadConnection.this.onResponse(id, status, payload);
+            }
+
+            @Override
+            public void onWritten(long id) {
+                LoadConnection.this.onWritten(id);
+            }
+
+            @Override
+            public void onError(ErrorKind kind, String message) {
+                if (generation == gen) {
+                    LoadConnection.this.onError(kind, message);
+                }
+            }
+
+            @Override
+            public void onClosed() {
+                if (generation == gen) {
+                    LoadConnection.this.onClosed();
+                }
+            }
+        };
+    }
+
+    /**
+     * Churn: replaces an idle connection with a new one, timing the connect. On failure the connection
+     * is counted as a connect error and closed for the rest of the run.
+     */
+    void reconnect(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
+                   ThreadContext ctx) {
+        ClientConnection old = transport;
+        generation++;
+        if (old != null) {
+            old.close();
+        }
+        long t0 = System.nanoTime();
+        try {
+            transport = transportFactory.connect(remote, template, link());
+            ctx.recordConnect(System.nanoTime() - t0);
+            sentOnConnection = 0;
+        } catch (java.io.IOException e) {
+            run.errors.add(ErrorKind.CONNECT);
+            run.noteError(ErrorKind.CONNECT, "reconnect of connection " + index + " failed: " + e.getMessage());
+            dead = true;
+            run.connectionLost(this);
+            wakeWaiters();
+        }
     }
 
     // ---- transport events -------------------------------------------------------------------------
@@ -329,7 +419,7 @@ final class LoadConnection implements ConnectionHandler {
     private void failAll(ErrorKind kind) {
         for (int i = 0; i <= slotMask; i++) {
             long v = (long) SLOTS.getAcquire(slotIds, i);
-            if (v > 0 && SLOTS.compareAndSet(slotIds, i, v, FREE)) {
+            if (v > 0 && free(i, v)) {
                 if (kind != null) {
                     run.errors.add(kind);
                 }
@@ -344,7 +434,7 @@ final class LoadConnection implements ConnectionHandler {
         int expired = 0;
         for (int i = 0; i <= slotMask; i++) {
             long v = (long) SLOTS.getAcquire(slotIds, i);
-            if (v > 0 && now - slotStart[i] > timeoutNanos && SLOTS.compareAndSet(slotIds, i, v, FREE)) {
+            if (v > 0 && now - slotStart[i] > timeoutNanos && free(i, v)) {
                 expired++;
                 run.errors.add(ErrorKind.TIMEOUT);
                 complete(ctx);

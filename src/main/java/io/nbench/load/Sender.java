@@ -9,6 +9,16 @@ abstract class Sender extends Thread {
     /** Set while this thread parks waiting for a permit; read by the threads that release permits. */
     volatile boolean parked;
 
+    /** Batch mode: this sender's messages not yet done. */
+    final java.util.concurrent.atomic.AtomicInteger outstanding = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Batch mode: one of this sender's messages is done (answered, failed or timed out). */
+    void messageDone() {
+        if (outstanding.decrementAndGet() == 0 && parked) {
+            java.util.concurrent.locks.LockSupport.unpark(this);
+        }
+    }
+
     Sender(String name) {
         super(name);
         setDaemon(true);

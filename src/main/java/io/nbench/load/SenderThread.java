@@ -26,12 +26,28 @@ final class SenderThread extends Sender {
         try {
             while (run.awaitIterationStart()) {
                 long quota = run.spec.timeBased() ? Long.MAX_VALUE : run.spec.msgsPerThread();
+                int batch = run.spec.batch();
+                int inBatch = 0;
                 for (long n = 0; n < quota; n++) {
+                    if (batch > 1 && inBatch == batch) {
+                        awaitBatch();
+                        inBatch = 0;
+                    }
                     LoadConnection c = acquire();
                     if (c == null) {
                         break;
                     }
-                    c.sendOne();
+                    if (batch > 1) {
+                        outstanding.incrementAndGet();
+                        inBatch++;
+                        c.sendOne(this);
+                    } else {
+                        c.sendOne();
+                    }
+                    c.sentOnConnection++;
+                }
+                if (batch > 1) {
+                    awaitBatch();
                 }
                 run.senderFinished();
             }
@@ -66,14 +82,35 @@ final class SenderThread extends Sender {
         }
     }
 
+    /** Batch mode: waits until every message of the batch just sent is done. */
+    private void awaitBatch() {
+        while (outstanding.get() > 0 && !run.stopSending) {
+            parked = true;
+            if (outstanding.get() == 0) {
+                parked = false;
+                return;
+            }
+            LockSupport.parkNanos(this, 50_000_000L);
+            parked = false;
+        }
+    }
+
     private LoadConnection tryAll(LoadConnection[] cs) {
         int n = cs.length;
+        int perConnection = run.spec.requestsPerConnection();
         for (int k = 0; k < n; k++) {
             int i = next + k;
             if (i >= n) {
                 i -= n;
             }
             LoadConnection c = cs[i];
+            if (perConnection > 0 && c.sentOnConnection >= perConnection && !c.dead) {
+                // Churn: this connection has sent its share; replace it once its last answer is in.
+                if (!c.drained()) {
+                    continue;
+                }
+                run.reconnect(c);
+            }
             if (!c.dead && c.tryAcquire()) {
                 next = i + 1 == n ? 0 : i + 1;
                 return c;

@@ -20,7 +20,10 @@ final class ThreadContext {
     /** Open loop only: latency from the actual send (uncorrected), and send lag (actual - intended). */
     final SingleWriterRecorder uncorrected;
     final SingleWriterRecorder sendLag;
+    /** Churn only: connect latency of reconnects made by this thread. */
+    final SingleWriterRecorder connects;
     final AtomicLong clamped = new AtomicLong();
+    private Histogram recycledConnects;
     private Histogram recycled;
     private Histogram recycledUncorrected;
     private Histogram recycledLag;
@@ -31,8 +34,9 @@ final class ThreadContext {
     private int head;
     private int tail;
 
-    ThreadContext(Thread owner, boolean openLoop) {
+    ThreadContext(Thread owner, boolean openLoop, boolean churn) {
         this.owner = owner;
+        this.connects = churn ? LatencyHistograms.newRecorder() : null;
         this.uncorrected = openLoop ? LatencyHistograms.newRecorder() : null;
         this.sendLag = openLoop ? LatencyHistograms.newRecorder() : null;
     }
@@ -51,6 +55,17 @@ final class ThreadContext {
     /** Open loop: how late a message was sent. */
     void recordLag(long nanos) {
         sendLag.recordValue(clamp(nanos));
+    }
+
+    void recordConnect(long nanos) {
+        connects.recordValue(clamp(nanos));
+    }
+
+    /** Reader side: connect latencies recorded since the last call. */
+    void drainConnectsInto(Histogram target) {
+        if (connects != null) {
+            recycledConnects = drain(connects, recycledConnects, target);
+        }
     }
 
     private long clamp(long nanos) {

@@ -60,7 +60,13 @@ public final class TextReport implements RunListener {
                     + "uncorrected: from its actual send; send lag: actual - intended");
         } else {
             out.println("  load: closed loop, driver " + spec.driver().label() + ", " + spec.threads() + " threads, "
-                    + spec.connections() + " connections, window " + spec.window() + ", " + load);
+                    + spec.connections() + " connections, window " + spec.window() + ", " + load
+                    + (spec.batch() > 1 ? ", batches of " + spec.batch() + " per thread" : ""));
+        }
+        if (spec.churn() || spec.connectRate() > 0) {
+            out.println("  connections: " + (spec.churn() ? "reconnect after " + spec.requestsPerConnection()
+                    + " request(s)" : "kept") + (spec.connectRate() > 0 ? ", opened at most "
+                    + Units.rate(spec.connectRate()) + "/s" : ""));
         }
         out.println("  message: request " + Sizes.format(spec.size()) + ", response "
                 + (spec.expectsResponse() ? Sizes.format(spec.protocol() == io.nbench.protocol.Protocol.ECHO
@@ -106,6 +112,11 @@ public final class TextReport implements RunListener {
                 sb.append(" inflight-cap waits ").append(Units.count(o.maxInflightHits()));
             }
         }
+        if (r.connectLatency() != null) {
+            sb.append(" | connects ").append(Units.count(r.connectLatency().getTotalCount()))
+                    .append(" p50 ").append(Units.micros(Percentiles.valueAt(r.connectLatency(), 50)))
+                    .append(" p99 ").append(Units.micros(Percentiles.valueAt(r.connectLatency(), 99)));
+        }
         sb.append(" | ").append(resources(r));
         if (r.partial()) {
             sb.append(" (partial)");
@@ -136,6 +147,12 @@ public final class TextReport implements RunListener {
                         ? "; MISSED by more than 1% in " + s.rateMissedIterations() + " iteration(s)" : "")
                         + "; in-flight cap waits " + Units.count(s.measured().stream()
                         .mapToLong(r -> r.openLoop().maxInflightHits()).sum()));
+            }
+            if (spec.churn()) {
+                org.HdrHistogram.Histogram connects = io.nbench.stats.LatencyHistograms.newHistogram();
+                s.measured().forEach(r -> connects.add(r.connectLatency()));
+                out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
+                        + percentiles(connects, ps));
             }
             out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI):");
             StringJoiner means = new StringJoiner(", ");
@@ -173,6 +190,11 @@ public final class TextReport implements RunListener {
             if (s.iterations() < 2) {
                 out.println("Note: one measured iteration gives no interval; use --iterations 2 or more.");
             }
+        }
+        long clamped = result.iterations().stream().mapToLong(IterationResult::clamped).sum();
+        if (clamped > 0) {
+            out.println("Note: " + Units.count(clamped) + " value(s) beyond the histogram's range (1 hour) were recorded "
+                    + "as its maximum.");
         }
         out.println("Errors: " + errors(result.errors()) + (result.lateResponses() > 0
                 ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : ""));

@@ -41,14 +41,22 @@ class OpenLoopTest {
             Histogram uncorrected = it.openLoop().uncorrected();
 
             assertTrue(Percentiles.valueAt(corrected, 100) >= 300 * MS, "corrected max covers the pause");
+            // About 300 of 1000 messages were due during the pause; more wait while the client catches up
+            // (one in flight: one round trip each), how many depends on the machine's round trip.
             double delayed = fractionAbove(corrected, 20 * MS);
-            assertTrue(delayed > 0.15 && delayed < 0.40,
-                    "about 300 of 1000 messages waited on the pause (corrected): " + delayed);
-            assertTrue(Percentiles.valueAt(corrected, 90) >= 50 * MS, "corrected p90 reflects the pause");
+            assertTrue(delayed > 0.25 && delayed < 0.9,
+                    "at least the messages due during the pause waited (corrected): " + delayed);
+            long correctedP90 = Percentiles.valueAt(corrected, 90);
+            assertTrue(correctedP90 >= 50 * MS, "corrected p90 reflects the pause: " + correctedP90 / MS + " ms");
 
-            assertTrue(fractionAbove(uncorrected, 20 * MS) < 0.02,
-                    "uncorrected latency hides the pause: only the stalled request itself waited");
-            assertTrue(Percentiles.valueAt(uncorrected, 90) < 20 * MS, "uncorrected p90 looks fine");
+            // Uncorrected, only the stalled request itself waited: relative bounds, so a busy machine's own
+            // hiccups do not decide the test.
+            double uncorrectedDelayed = fractionAbove(uncorrected, 20 * MS);
+            assertTrue(uncorrectedDelayed < delayed / 5, "uncorrected latency hides the pause: " + uncorrectedDelayed
+                    + " of messages above 20 ms against " + delayed + " corrected");
+            long uncorrectedP90 = Percentiles.valueAt(uncorrected, 90);
+            assertTrue(uncorrectedP90 < correctedP90 / 5, "uncorrected p90 looks fine: " + uncorrectedP90 / 1000
+                    + " µs against " + correctedP90 / 1000 + " µs corrected");
             assertTrue(it.openLoop().maxInflightHits() > 100, "messages waited for the in-flight cap");
             assertTrue(Percentiles.valueAt(it.openLoop().sendLag(), 100) >= 250 * MS, "the send lag shows the wait");
         }
