@@ -5,8 +5,11 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.sweep.Combination;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -17,8 +20,9 @@ final class LoadOptions {
     @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "4", description = "Sender threads (default: ${DEFAULT-VALUE}).")
-    int threads;
+    @Option(names = "--threads", paramLabel = "N[,N...]", defaultValue = "4", split = ",",
+            description = "Sender threads (default: ${DEFAULT-VALUE}); a list sweeps.")
+    List<Integer> threads;
 
     @Option(names = "--connections", paramLabel = "N",
             description = "Connections (default: = --threads). Fewer: threads share them; more: each thread owns several.")
@@ -38,17 +42,18 @@ final class LoadOptions {
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "10", description = "Measured iterations (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--size", paramLabel = "SIZE", defaultValue = "1k", converter = Converters.Size.class,
-            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}).")
-    int size;
+    @Option(names = "--size", paramLabel = "SIZE[,SIZE...]", defaultValue = "1k", split = ",",
+            converter = Converters.Size.class,
+            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}); a list sweeps.")
+    List<Integer> size;
 
     @Option(names = "--response-size", paramLabel = "SIZE", converter = Converters.Size.class,
             description = "Response payload size (default: = --size; 0 with --measure send); 0 = one-way.")
     Integer responseSize;
 
-    @Option(names = "--window", paramLabel = "N", defaultValue = "1",
-            description = "Messages in flight per connection: the semaphore's permits (default: ${DEFAULT-VALUE}).")
-    int window;
+    @Option(names = "--window", paramLabel = "N[,N...]", defaultValue = "1", split = ",",
+            description = "Messages in flight per connection: the semaphore's permits (default: ${DEFAULT-VALUE}); a list sweeps.")
+    List<Integer> window;
 
     @Option(names = "--measure", paramLabel = "rtt|send", defaultValue = "rtt",
             description = "rtt: until the response is complete; send: until the request is written to the kernel. Default: ${DEFAULT-VALUE}.")
@@ -72,8 +77,27 @@ final class LoadOptions {
             description = "Response payload checks: sample = length and id of each, every byte of 1 in 64 (default: ${DEFAULT-VALUE}).")
     Verify verify;
 
-    /** The resolved workload; bad combinations are usage errors. */
-    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles) {
+    /**
+     * The swept load options with their values, in column order (each a dimension of the sweep even with
+     * one value, so every result names them). Sizes are in bytes.
+     */
+    Map<String, List<String>> sweepDimensions() {
+        Map<String, List<String>> d = new LinkedHashMap<>();
+        d.put("size", strings(size));
+        d.put("threads", strings(threads));
+        d.put("window", strings(window));
+        return d;
+    }
+
+    private static List<String> strings(List<Integer> values) {
+        return values.stream().map(String::valueOf).toList();
+    }
+
+    /** The resolved workload of one sweep combination; bad combinations are usage errors. */
+    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles, Combination combination) {
+        int threads = combination.intValue("threads");
+        int size = combination.intValue("size");
+        int window = combination.intValue("window");
         if (threads < 1) {
             throw usage(spec, "--threads must be at least 1");
         }
