@@ -50,9 +50,11 @@ final class ClientOutputs {
     private final ProgressLine progress;
     private final HdrIntervalLog hdrLog;
     private final PercentileFiles hgrm;
+    private final int combinations;
 
     private ClientOutputs(CommandSpec spec, OutputOptions options, PrintWriter out, PrintWriter err, CsvReport csv,
-                          NdjsonStream ndjson, ProgressLine progress, HdrIntervalLog hdrLog, PercentileFiles hgrm) {
+                          NdjsonStream ndjson, ProgressLine progress, HdrIntervalLog hdrLog, PercentileFiles hgrm,
+                          int combinations) {
         this.spec = spec;
         this.options = options;
         this.out = out;
@@ -62,6 +64,7 @@ final class ClientOutputs {
         this.progress = progress;
         this.hdrLog = hdrLog;
         this.hgrm = hgrm;
+        this.combinations = combinations;
     }
 
     /** A result file cannot be written: exit 1 with this one-line message. */
@@ -105,7 +108,7 @@ final class ClientOutputs {
         }
         NdjsonStream ndjson = o.format == OutputOptions.Format.NDJSON ? new NdjsonStream(out) : null;
         ProgressLine progress = o.progressEnabled() ? new ProgressLine(err, combinations) : null;
-        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm);
+        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations);
     }
 
     private static void check(String option, Path file) throws CannotWrite {
@@ -138,17 +141,19 @@ final class ClientOutputs {
         if (hdrLog != null) {
             listeners.add(hdrLog.forCombination(c));
         }
-        return new ForCombination(c, report, new CompositeListener(listeners));
+        return new ForCombination(c, number, report, new CompositeListener(listeners));
     }
 
     /** The outputs of one combination. */
     final class ForCombination {
         private final Combination combination;
+        private final int number;
         private final TextReport report;
         private final RunListener listener;
 
-        ForCombination(Combination combination, TextReport report, RunListener listener) {
+        ForCombination(Combination combination, int number, TextReport report, RunListener listener) {
             this.combination = combination;
+            this.number = number;
             this.report = report;
             this.listener = listener;
         }
@@ -159,6 +164,9 @@ final class ClientOutputs {
 
         void header(String target, String transport, Map<String, String> config, String writtenEvent) {
             if (report != null) {
+                if (combinations > 1) {
+                    out.println("Combination " + number + "/" + combinations + ": " + combination.name());
+                }
                 report.header(target, transport, config, writtenEvent);
             }
         }
