@@ -13,6 +13,7 @@ import io.nbench.sweep.Combination;
 import io.nbench.sweep.Sweep;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
+import io.nbench.transport.ErrorKind;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
 import io.nbench.transport.TransportRegistry;
@@ -193,7 +194,10 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--measure send needs a written-to-kernel event, which transport " + resolved.transport().name()
                     + " does not have: use --measure rtt");
         }
-        return new Planned(c, resolved, spec);
+        // A window left to its default is named by the value actually used.
+        Combination named = LoadOptions.DEFAULT_WINDOW.equals(c.get("window"))
+                ? c.with("window", Integer.toString(spec.window())) : c;
+        return new Planned(named, resolved, spec);
     }
 
     private CombinationResult runOne(Planned p, int number, InetSocketAddress remote, String target,
@@ -243,9 +247,19 @@ final class ClientCommand implements Callable<Integer> {
                 messages += it.messages();
             }
             if (limit.exceeded(errors, messages + errors)) {
+                reasons.add(errors + " errors > --max-errors " + output.maxErrors);
+            }
+            long missed = result.summary().rateMissedIterations();
+            if (missed > 0) {
+                reasons.add("target rate missed by more than 1% in " + missed + " iteration(s)");
+            }
+            long outstanding = result.errors().get(ErrorKind.TIMEOUT);
+            if (result.spec().openLoop() && outstanding > 0) {
+                reasons.add(outstanding + " responses outstanding past --timeout");
+            }
+            if (!reasons.isEmpty()) {
                 status = Status.FAIL;
                 code = ExitCode.FAILED;
-                reasons.add(errors + " errors > --max-errors " + output.maxErrors);
             }
         }
         for (Threshold.Outcome o : judged) {

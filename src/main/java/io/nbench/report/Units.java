@@ -29,6 +29,17 @@ public final class Units {
         return String.format(Locale.ROOT, "%,.1f", mibPerSecond);
     }
 
+    /** A byte count that may be fractional (bytes per message): 0 B, 0.4 B, 87 B, 1.2 KiB. */
+    public static String bytes(double b) {
+        if (b < 10) {
+            return String.format(Locale.ROOT, "%.1f B", b);
+        }
+        if (b < 1024) {
+            return String.format(Locale.ROOT, "%d B", Math.round(b));
+        }
+        return String.format(Locale.ROOT, "%.1f KiB", b / 1024);
+    }
+
     public static String seconds(long nanos) {
         return String.format(Locale.ROOT, "%.3f", nanos / 1e9);
     }

@@ -1,5 +1,6 @@
 package io.nbench.stats;
 
+import io.nbench.resources.ResourceUsage;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -14,10 +15,15 @@ import org.HdrHistogram.Histogram;
  * @param errors       errors by class during the iteration
  * @param clamped      values beyond the histogram's range, recorded as its maximum
  * @param partial      cut short (run aborted or interrupted)
+ * @param resources    the client's CPU, GC and allocation, and the machine's CPU, during the iteration
+ * @param openLoop     open-loop figures (uncorrected latency, send lag, rate), or null in the closed loop;
+ *                     in the open loop {@code latency} is corrected for coordinated omission
+ * @param connectLatency with {@code --requests-per-connection}: the time each reconnect took (ns), else null
  */
 public record IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
                               Histogram latency, ErrorCounts.Snapshot errors, long clamped,
-                              boolean partial) {
+                              boolean partial, ResourceUsage resources,
+                              OpenLoopFigures openLoop, Histogram connectLatency) {
 
     public double messagesPerSecond() {
         return wallNanos == 0 ? 0 : messages * 1e9 / wallNanos;
@@ -25,6 +31,11 @@ public record IterationResult(int index, boolean warmup, long messages, long wal
 
     public double mibPerSecond() {
         return messagesPerSecond() * payloadBytes / (1024.0 * 1024.0);
+    }
+
+    /** Heap bytes the client allocated per completed message (JMH's gc.alloc.rate.norm), -1 if unknown. */
+    public double allocatedPerMessage() {
+        return resources.allocatedPerMessage(messages);
     }
 
     /** The latency at a percentile in ns; 100 means the true maximum. */

@@ -30,6 +30,32 @@ public final class Summary {
         }
     }
 
+    /** Open loop: merged uncorrected latency of measured iterations, or null in the closed loop. */
+    public Histogram mergedUncorrected() {
+        return mergeOpen(true);
+    }
+
+    /** Open loop: merged send lag of measured iterations, or null in the closed loop. */
+    public Histogram mergedSendLag() {
+        return mergeOpen(false);
+    }
+
+    private Histogram mergeOpen(boolean uncorrected) {
+        if (measured.isEmpty() || measured.get(0).openLoop() == null) {
+            return null;
+        }
+        Histogram h = LatencyHistograms.newHistogram();
+        for (IterationResult r : measured) {
+            h.add(uncorrected ? r.openLoop().uncorrected() : r.openLoop().sendLag());
+        }
+        return h;
+    }
+
+    /** Open loop: measured iterations whose achieved rate missed the target by more than 1 %. */
+    public long rateMissedIterations() {
+        return measured.stream().filter(r -> r.openLoop() != null && r.openLoop().missed(r.wallNanos())).count();
+    }
+
     public int iterations() {
         return measured.size();
     }
@@ -83,6 +109,20 @@ public final class Summary {
             values[i] = measured.get(i).messagesPerSecond();
         }
         return StudentT.interval(values);
+    }
+
+    /** Mean of a per-iteration figure over measured iterations, skipping unknown (NaN or negative) values. */
+    public double mean(java.util.function.ToDoubleFunction<IterationResult> figure) {
+        double sum = 0;
+        int n = 0;
+        for (IterationResult r : measured) {
+            double v = figure.applyAsDouble(r);
+            if (!Double.isNaN(v) && v >= 0) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
     }
 
     /** Mean MiB/s of request payload over iterations. */

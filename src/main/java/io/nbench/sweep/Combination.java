@@ -29,6 +29,13 @@ public record Combination(Map<String, String> keys) {
         return Integer.parseInt(v);
     }
 
+    /** The same combination with one key's value replaced (in place, keeping the order). */
+    public Combination with(String key, String value) {
+        Map<String, String> m = new LinkedHashMap<>(keys);
+        m.replace(key, value);
+        return new Combination(m);
+    }
+
     /** {@code impl=netty,size=1024,threads=4,window=1}: for people. */
     public String name() {
         return join(",", "=");

@@ -50,7 +50,8 @@ class StatisticsTest {
         for (long v : values) {
             h.recordValue(v);
         }
-        return new IterationResult(index, warmup, values.length, wallNanos, 1024, h, ErrorCounts.Snapshot.ZERO, 0, false);
+        return new IterationResult(index, warmup, values.length, wallNanos, 1024, h, ErrorCounts.Snapshot.ZERO, 0, false,
+                io.nbench.resources.ResourceUsage.UNKNOWN, null, null);
     }
 
     @Test

@@ -20,7 +20,7 @@ import java.util.function.IntFunction;
  */
 public final class ScriptedServer implements AutoCloseable {
 
-    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS }
+    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS, PAUSE_300MS }
 
     private final ServerSocket listener;
     private final IntFunction<Action> script;
@@ -81,6 +81,7 @@ public final class ScriptedServer implements AutoCloseable {
                         return;
                     }
                     case DELAY_400MS -> sleep(400);
+                    case PAUSE_300MS -> sleep(300);
                     default -> {
                     }
                 }

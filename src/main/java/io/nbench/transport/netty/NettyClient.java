@@ -1,7 +1,5 @@
 package io.nbench.transport.netty;
 
-import io.nbench.protocol.Framed;
-import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
@@ -14,8 +12,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.FixedLengthFrameDecoder;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -45,17 +41,10 @@ final class NettyClient implements ClientTransport {
     @Override
     public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
             throws IOException {
-        NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten());
+        NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(), settings.maxFrame());
         Bootstrap b = base.clone().handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-                if (settings.protocol() == Protocol.ECHO) {
-                    ch.pipeline().addLast(new FixedLengthFrameDecoder(template.payloadSize()));
-                } else {
-                    // frameLength counts the bytes after it; strip it and hand on id, status, payload.
-                    ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(
-                            settings.maxFrame() + Framed.RESPONSE_FIXED, 0, 4, 0, 4));
-                }
                 ch.pipeline().addLast(connection);
             }
         });

@@ -9,21 +9,22 @@ import io.nbench.transport.ErrorKind;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
+import java.util.List;
 
 /**
- * One Netty client connection: encodes requests into pooled buffers and turns decoded response frames
- * into {@link ConnectionHandler} events.
+ * One Netty client connection: encodes requests into pooled buffers and decodes responses into
+ * {@link ConnectionHandler} events.
  *
  * <p>Sends issued from this channel's event loop while it is processing reads (the io driver sending
  * the next message from a response callback) are written without a flush and flushed once when the read
  * batch completes, like Netty's flush consolidation: one syscall for all responses of a read rather than
  * one per message.
  */
-final class NettyClientConnection extends ChannelInboundHandlerAdapter implements ClientConnection {
+final class NettyClientConnection extends ByteToMessageDecoder implements ClientConnection {
 
     private final RequestTemplate template;
     private final ConnectionHandler handler;
@@ -31,14 +32,16 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     private final boolean echo;
     private final byte[] bytes;
     private final int[] idOffsets;
+    private final int maxFrame;
     private final ByteBufPayloadView view = new ByteBufPayloadView();
     private volatile Channel channel;
     /** Event loop only: inside channelRead, before channelReadComplete. */
     private boolean inRead;
     private boolean flushPending;
 
-    NettyClientConnection(RequestTemplate template, ConnectionHandler handler, boolean notifyWritten) {
+    NettyClientConnection(RequestTemplate template, ConnectionHandler handler, boolean notifyWritten, int maxFrame) {
         this.template = template;
+        this.maxFrame = maxFrame;
         this.handler = handler;
         this.notifyWritten = notifyWritten;
         this.echo = template.protocol() == Protocol.ECHO;
@@ -85,46 +88,62 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         }
     }
 
+    /**
+     * Decodes responses in place in the cumulation buffer: no slice or frame object per response (a
+     * {@code LengthFieldBasedFrameDecoder} allocates a slice per frame with the adaptive allocator), and
+     * the handler sees the payload where it lies.
+     */
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         inRead = true;
-        ByteBuf frame = (ByteBuf) msg;
-        try {
-            int r = frame.readerIndex();
-            int n = frame.readableBytes();
-            if (echo) {
-                handler.onResponse(ConnectionHandler.UNKNOWN_ID, Framed.STATUS_OK, view.wrap(frame, r, n));
-                return;
+        if (echo) {
+            int size = template.payloadSize();
+            while (in.readableBytes() >= size) {
+                int r = in.readerIndex();
+                handler.onResponse(ConnectionHandler.UNKNOWN_ID, Framed.STATUS_OK, view.wrap(in, r, size));
+                in.readerIndex(r + size);
             }
-            if (n < Framed.RESPONSE_FIXED) {
-                handler.onError(ErrorKind.PROTOCOL, "response frame of " + n + " bytes is shorter than id and status");
+            return;
+        }
+        while (in.readableBytes() >= 4) {
+            int r = in.readerIndex();
+            long frameLength = in.getUnsignedInt(r);
+            String bad = Framed.checkResponse(frameLength, maxFrame);
+            if (bad != null) {
+                handler.onError(ErrorKind.PROTOCOL, bad);
+                in.skipBytes(in.readableBytes());
                 ctx.close();
                 return;
             }
-            long id = frame.getLong(r);
-            int status = frame.getUnsignedByte(r + 8);
+            if (in.readableBytes() < 4 + frameLength) {
+                return;
+            }
+            long id = in.getLong(r + 4);
+            int status = in.getUnsignedByte(r + 12);
             if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
                 handler.onError(ErrorKind.PROTOCOL, "response status " + status + " is neither 0 (ok) nor 1 (rejected)");
+                in.skipBytes(in.readableBytes());
                 ctx.close();
                 return;
             }
-            handler.onResponse(id, status, view.wrap(frame, r + Framed.RESPONSE_FIXED, n - Framed.RESPONSE_FIXED));
-        } finally {
-            frame.release();
+            handler.onResponse(id, status, view.wrap(in, r + Framed.RESPONSE_HEADER, (int) frameLength - Framed.RESPONSE_FIXED));
+            in.readerIndex(r + 4 + (int) frameLength);
         }
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         inRead = false;
         if (flushPending) {
             flushPending = false;
             ctx.flush();
         }
+        super.channelReadComplete(ctx);
     }
 
     @Override
-    public void channelInactive(ChannelHandlerContext ctx) {
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        super.channelInactive(ctx);
         handler.onClosed();
     }
 

@@ -10,6 +10,7 @@ import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.RecvByteBufAllocator;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.internal.PlatformDependent;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -24,6 +25,16 @@ final class NettyConfig {
     final String recvName;
     final SocketSettings socket;
     final int ioThreads;
+
+    static {
+        // Netty's leak detector samples one buffer in 128 and records a stack trace for it: tens of bytes
+        // per message on average, which is Netty debugging cost, not transport cost. Off unless the
+        // user asks for it with -Dio.netty.leakDetection.level.
+        if (System.getProperty("io.netty.leakDetection.level") == null
+                && System.getProperty("io.netty.leakDetectionLevel") == null) {
+            ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+        }
+    }
 
     NettyConfig(OptionValues options, SocketSettings socket) {
         this.io = NettyIo.choose(options.string(NettyTransport.IO));
@@ -70,6 +81,7 @@ final class NettyConfig {
         m.put("allocator", allocatorName);
         m.put("recv", recvName);
         m.put("unsafe", Boolean.toString(PlatformDependent.hasUnsafe()));
+        m.put("leak-detection", ResourceLeakDetector.getLevel().name().toLowerCase(java.util.Locale.ROOT));
         m.put("tcp-nodelay", Boolean.toString(socket.tcpNoDelay()));
         m.put("sndbuf", socket.sndbuf() > 0 ? Integer.toString(socket.sndbuf()) : "os-default");
         m.put("rcvbuf", socket.rcvbuf() > 0 ? Integer.toString(socket.rcvbuf()) : "os-default");

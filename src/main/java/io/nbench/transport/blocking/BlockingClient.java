@@ -1,0 +1,93 @@
+package io.nbench.transport.blocking;
+
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.transport.ClientConnection;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.ConnectionHandler;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The blocking client: each connection has its own reader thread; nothing is shared between connections. */
+final class BlockingClient implements ClientTransport {
+
+    private final ClientSettings settings;
+    private final BlockingConfig config;
+    private final Set<BlockingClientConnection> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicLong number = new AtomicLong();
+    private volatile boolean closed;
+
+    BlockingClient(ClientSettings settings, BlockingConfig config) {
+        this.settings = settings;
+        this.config = config;
+    }
+
+    @Override
+    public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
+            throws IOException {
+        if (closed) {
+            throw new IOException("the " + config.name + " client is closed");
+        }
+        if (remote.isUnresolved()) {
+            throw new IOException("unknown host " + remote.getHostString());
+        }
+        long timeoutMs = Math.max(1, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()));
+        Socket socket = new Socket();
+        BlockingClientConnection connection;
+        try {
+            config.apply(socket);
+            socket.connect(remote, (int) timeoutMs);
+            BlockingClientConnection[] self = new BlockingClientConnection[1];
+            connection = new BlockingClientConnection(socket, config, template, handler, settings.maxFrame(),
+                    settings.notifyWritten(), () -> connections.remove(self[0]));
+            self[0] = connection;
+        } catch (SocketTimeoutException e) {
+            socket.close();
+            throw new IOException("connect timed out after " + timeoutMs + " ms", e);
+        } catch (ConnectException e) {
+            socket.close();
+            String m = e.getMessage();
+            throw new IOException(m != null && m.toLowerCase(Locale.ROOT).contains("refused")
+                    ? "Connection refused" : String.valueOf(m), e);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+        connections.add(connection);
+        BlockingClientConnection c = connection;
+        connection.start(config.threads.newThread("nbench-" + config.name + "-client-" + number.incrementAndGet(), c::read));
+        if (closed) {
+            c.close();
+        }
+        return connection;
+    }
+
+    @Override
+    public Map<String, String> effectiveConfig() {
+        Map<String, String> m = config.describe();
+        m.put("send", "written by the calling thread under a per-connection lock; sends from a response "
+                + "callback are written once per read");
+        return m;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        List<Thread> readers = new ArrayList<>();
+        for (BlockingClientConnection c : connections) {
+            c.close();
+            readers.add(c.reader());
+        }
+        Threads.joinAll(readers);
+    }
+}

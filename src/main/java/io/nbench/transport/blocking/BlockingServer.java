@@ -1,0 +1,194 @@
+package io.nbench.transport.blocking;
+
+import io.nbench.protocol.FramedRequestParser;
+import io.nbench.protocol.Protocol;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The blocking server: an acceptor thread and one thread per connection that reads, answers and
+ * writes, all blocking. Each read is parsed at once and its responses written with one write. A peer
+ * that does not read its responses blocks its own thread in write, which stops that thread reading:
+ * the connection's buffering is bounded by its two buffers, like the nio server's.
+ */
+final class BlockingServer implements RunningServer {
+
+    private final ServerSocket server;
+    private final BlockingConfig config;
+    private final ServerSettings settings;
+    private final ServerEvents events;
+    private final InetSocketAddress address;
+    private final Thread acceptor;
+    private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private final AtomicLong connectionNumber = new AtomicLong();
+    private volatile boolean closing;
+
+    private BlockingServer(ServerSocket server, BlockingConfig config, ServerSettings settings, ServerEvents events) {
+        this.server = server;
+        this.config = config;
+        this.settings = settings;
+        this.events = events;
+        this.address = (InetSocketAddress) server.getLocalSocketAddress();
+        this.acceptor = config.threads.newThread("nbench-" + config.name + "-accept", this::accept);
+    }
+
+    static BlockingServer start(BlockingConfig config, ServerSettings settings, ServerEvents events) throws IOException {
+        ServerSocket server = new ServerSocket();
+        try {
+            server.setReuseAddress(true);
+            if (config.socket.rcvbuf() > 0) {
+                server.setReceiveBufferSize(config.socket.rcvbuf());
+            }
+            server.bind(settings.bind(), 1024);
+        } catch (IOException e) {
+            server.close();
+            InetSocketAddress b = settings.bind();
+            throw new IOException("cannot listen on " + b.getHostString() + ":" + b.getPort() + ": " + e.getMessage(), e);
+        }
+        BlockingServer s = new BlockingServer(server, config, settings, events);
+        s.acceptor.start();
+        return s;
+    }
+
+    private void accept() {
+        while (!closing) {
+            Socket socket;
+            try {
+                socket = server.accept();
+            } catch (IOException e) {
+                if (closing || server.isClosed()) {
+                    return;
+                }
+                // e.g. too many open files: keep serving the connections we have and retry shortly.
+                LockSupport.parkNanos(10_000_000L);
+                continue;
+            }
+            try {
+                config.apply(socket);
+            } catch (IOException e) {
+                closeQuietly(socket);
+                continue;
+            }
+            Thread t = config.threads.newThread("nbench-" + config.name + "-server-" + connectionNumber.incrementAndGet(),
+                    () -> serve(socket));
+            sockets.add(socket);
+            threads.add(t);
+            if (closing) {
+                // close() may have swept the set before we added to it.
+                closeQuietly(socket);
+            }
+            t.start();
+        }
+    }
+
+    private void serve(Socket socket) {
+        events.connectionOpened();
+        try (socket) {
+            InputStream in = socket.getInputStream();
+            OutputStream out = socket.getOutputStream();
+            if (settings.protocol() == Protocol.ECHO) {
+                echo(in, out);
+            } else {
+                framed(socket, in, out);
+            }
+        } catch (IOException e) {
+            // Reset, broken pipe or closed by close(): this connection only.
+        } finally {
+            sockets.remove(socket);
+            events.connectionClosed();
+            threads.remove(Thread.currentThread());
+        }
+    }
+
+    private void echo(InputStream in, OutputStream out) throws IOException {
+        byte[] buffer = new byte[config.bufferSize];
+        int n;
+        while ((n = in.read(buffer)) >= 0) {
+            events.echoed(n);
+            out.write(buffer, 0, n);
+        }
+    }
+
+    private void framed(Socket socket, InputStream input, OutputStream output) throws IOException {
+        FramedRequestParser parser = new FramedRequestParser(settings.maxFrame(), events::requestServed);
+        ByteBuffer in = ByteBuffer.allocate(config.bufferSize);
+        ByteBuffer out = ByteBuffer.allocate(Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize));
+        while (true) {
+            int n = input.read(in.array(), in.position(), in.remaining());
+            if (n < 0) {
+                return;
+            }
+            in.position(in.position() + n);
+            in.flip();
+            while (true) {
+                int result = parser.parse(in, out);
+                if (result == FramedRequestParser.PROTOCOL_ERROR) {
+                    // Answer what came before the bad frame, then drop the connection.
+                    write(output, out);
+                    events.protocolError(String.valueOf(socket.getRemoteSocketAddress()), parser.error());
+                    return;
+                }
+                if (result == FramedRequestParser.NEED_INPUT) {
+                    break;
+                }
+                write(output, out);
+            }
+            in.compact();
+            write(output, out);
+        }
+    }
+
+    private static void write(OutputStream output, ByteBuffer out) throws IOException {
+        if (out.position() > 0) {
+            output.write(out.array(), 0, out.position());
+            out.clear();
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+
+    @Override
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    @Override
+    public Map<String, String> effectiveConfig() {
+        return config.describe();
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            server.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        Threads.join(acceptor);
+        for (Socket s : sockets) {
+            closeQuietly(s);
+        }
+        Threads.joinAll(threads);
+    }
+}

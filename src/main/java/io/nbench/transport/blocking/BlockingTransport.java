@@ -1,0 +1,103 @@
+package io.nbench.transport.blocking;
+
+import io.nbench.transport.Availability;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.OptionValues;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import io.nbench.transport.SocketSettings;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportOption;
+import io.nbench.units.Sizes;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Blocking {@code java.net.Socket}s with a thread per connection, on the server and the client. The
+ * same code runs on platform threads ({@code blocking}) or virtual threads ({@code vthreads}, through
+ * {@link #BlockingTransport(String, String, Supplier, Supplier)}).
+ */
+public class BlockingTransport implements Transport {
+
+    private final String name;
+    private final String description;
+    private final Supplier<Availability> availability;
+    private final Supplier<ThreadMaker> threads;
+    private final String bufferKey;
+    private final List<TransportOption> options;
+
+    /** {@code blocking}: platform threads. */
+    public BlockingTransport() {
+        this("blocking", "java.net.Socket, a platform thread per connection (server and client)",
+                Availability::yes, () -> ThreadMaker.PLATFORM);
+    }
+
+    /**
+     * A blocking transport named {@code name} whose threads come from {@code threads}, asked for only
+     * when a server or client starts (after {@code availability} said yes).
+     */
+    public BlockingTransport(String name, String description, Supplier<Availability> availability,
+                             Supplier<ThreadMaker> threads) {
+        this.name = name;
+        this.description = description;
+        this.availability = availability;
+        this.threads = threads;
+        this.bufferKey = name + ".buffer";
+        this.options = List.of(new TransportOption(bufferKey, "64k", "SIZE",
+                "read buffer per connection and the client's write buffer (larger frames stream through the "
+                        + "server's; the client's grow to one response or request)",
+                text -> {
+                    long size = Sizes.parse(text);
+                    if (size < 64) {
+                        throw new IllegalArgumentException("the buffer must hold at least 64 bytes");
+                    }
+                    return (int) size;
+                }));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    @Override
+    public Availability availability() {
+        return availability.get();
+    }
+
+    @Override
+    public List<TransportOption> options() {
+        return options;
+    }
+
+    @Override
+    public String writtenEvent() {
+        return "OutputStream.write of the request returned: the kernel accepted its last byte";
+    }
+
+    private BlockingConfig config(OptionValues values, SocketSettings socket) throws IOException {
+        Availability a = availability.get();
+        if (!a.available()) {
+            throw new IOException(name + " is not available here: " + a.reason());
+        }
+        return new BlockingConfig(name, values.integer(bufferKey), socket, threads.get());
+    }
+
+    @Override
+    public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
+        return BlockingServer.start(config(settings.options(), settings.socket()), settings, events);
+    }
+
+    @Override
+    public ClientTransport newClient(ClientSettings settings) throws IOException {
+        return new BlockingClient(settings, config(settings.options(), settings.socket()));
+    }
+}

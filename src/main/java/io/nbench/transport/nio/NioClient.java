@@ -1,0 +1,117 @@
+package io.nbench.transport.nio;
+
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.transport.ClientConnection;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.ConnectionHandler;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The nio client: {@code --io-threads} selector loops shared by all connections, assigned round-robin. */
+final class NioClient implements ClientTransport {
+
+    private final ClientSettings settings;
+    private final NioConfig config;
+    private final SelectorLoop[] loops;
+    private final AtomicInteger next = new AtomicInteger();
+
+    NioClient(ClientSettings settings) throws IOException {
+        this.settings = settings;
+        this.config = new NioConfig(settings.options(), settings.socket());
+        this.loops = new SelectorLoop[config.ioThreads];
+        try {
+            for (int i = 0; i < loops.length; i++) {
+                loops[i] = new SelectorLoop("nbench-nio-client-" + i);
+            }
+        } catch (IOException e) {
+            close();
+            throw e;
+        }
+        for (SelectorLoop loop : loops) {
+            loop.start();
+        }
+    }
+
+    @Override
+    public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
+            throws IOException {
+        if (remote.isUnresolved()) {
+            throw new IOException("unknown host " + remote.getHostString());
+        }
+        long timeoutMs = Math.max(1, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()));
+        SocketChannel channel = SocketChannel.open();
+        try {
+            config.apply(channel);
+            // A blocking connect on the caller's thread, bounded by the timeout; the loop only ever sees
+            // connected channels.
+            channel.socket().connect(remote, (int) timeoutMs);
+            channel.configureBlocking(false);
+        } catch (SocketTimeoutException e) {
+            channel.close();
+            throw new IOException("connect timed out after " + timeoutMs + " ms", e);
+        } catch (ConnectException e) {
+            channel.close();
+            String m = e.getMessage();
+            throw new IOException(m != null && m.toLowerCase(java.util.Locale.ROOT).contains("refused")
+                    ? "Connection refused" : String.valueOf(m), e);
+        } catch (UnresolvedAddressException e) {
+            channel.close();
+            throw new IOException("unknown host " + remote.getHostString(), e);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        SelectorLoop loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+        NioClientConnection connection = new NioClientConnection(loop, channel, config, template, handler,
+                settings.maxFrame(), settings.notifyWritten());
+        CompletableFuture<Void> registered = new CompletableFuture<>();
+        boolean queued = loop.execute(() -> {
+            try {
+                connection.register();
+                registered.complete(null);
+            } catch (IOException | RuntimeException e) {
+                registered.completeExceptionally(e);
+            }
+        });
+        if (!queued) {
+            channel.close();
+            throw new IOException("the nio client is closed");
+        }
+        try {
+            registered.get();
+        } catch (ExecutionException e) {
+            channel.close();
+            throw new IOException("cannot register the connection: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            channel.close();
+            throw new IOException("interrupted while connecting", e);
+        }
+        return connection;
+    }
+
+    @Override
+    public Map<String, String> effectiveConfig() {
+        Map<String, String> m = config.describe();
+        m.put("send", "written by the calling thread; sends from a response callback are written once per read");
+        return m;
+    }
+
+    @Override
+    public void close() {
+        for (SelectorLoop loop : loops) {
+            if (loop != null) {
+                loop.close();
+            }
+        }
+    }
+}

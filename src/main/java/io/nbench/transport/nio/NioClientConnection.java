@@ -1,0 +1,329 @@
+package io.nbench.transport.nio;
+
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.transport.ClientConnection;
+import io.nbench.transport.ConnectionHandler;
+import io.nbench.transport.ErrorKind;
+import io.nbench.transport.ResponseDecoder;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One nio client connection, registered with one selector loop for life.
+ *
+ * <p><b>Reading</b> belongs to the loop thread alone: it reads into {@code in}, decodes every complete
+ * response of that read and calls the handler with a view over {@code in} (no copy, no allocation).
+ *
+ * <p><b>Sending</b> may come from any thread: the engine's sender threads (several may share one
+ * connection), the coordinator filling the window, and the loop thread itself when the io driver sends
+ * the next message from inside {@code onResponse}. All of them append to one output buffer and write
+ * it to the non-blocking channel, so they need mutual exclusion over that buffer and over the channel's
+ * byte stream (two partial writes must never interleave). The alternative without a lock, a queue
+ * that only the loop thread drains, costs a cross-core wake-up per message from a sender thread, which
+ * on this kind of machine costs most of a loopback round trip; an uncontended {@link ReentrantLock} is
+ * one CAS and one volatile store, and never allocates. It is contended only when several threads send
+ * on one connection at the same instant, or while the loop thread flushes a backlog.
+ *
+ * <p>Whoever leaves bytes in {@code out} is responsible for them being written: the loop thread in a
+ * read batch defers its sends and writes them all with one write when the batch ends (as Netty's
+ * flush consolidation does); any other thread writes at once, and a partial write arms OP_WRITE so the
+ * loop finishes it. A send that finds bytes already waiting only appends: they will go together.
+ * Requests that do not fit wait as ids in {@code backlog} and are encoded as room frees up, so the
+ * buffer never grows beyond {@code max(nio.buffer, one request)}.
+ *
+ * <p>"Written" ({@code --measure send}) means the request's last byte was accepted by
+ * {@link SocketChannel#write}: ends of requests are tracked as byte offsets and reported, outside the
+ * lock, by the thread whose write passed them.
+ */
+final class NioClientConnection implements ClientConnection, SelectorLoop.Selectable {
+
+    private final SelectorLoop loop;
+    private final SocketChannel channel;
+    private final ConnectionHandler handler;
+    private final ResponseDecoder decoder;
+    private final boolean notifyWritten;
+    private final boolean direct;
+    private final byte[] request;
+    private final int[] idOffsets;
+    private final int wire;
+
+    /** Loop thread only. */
+    private ByteBuffer in;
+    private boolean inBatch;
+    private boolean batchFlushPending;
+    private SelectionKey key;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Guarded by lock: requests encoded but not yet accepted by the kernel (fill mode). */
+    private final ByteBuffer out;
+    private final LongRing backlog = new LongRing();
+    private final LongRing writtenIds = new LongRing();
+    private final LongRing writtenEnds = new LongRing();
+    private long appended;
+    private long written;
+    private boolean writeInterest;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean closing;
+
+    NioClientConnection(SelectorLoop loop, SocketChannel channel, NioConfig config, RequestTemplate template,
+                        ConnectionHandler handler, int maxFrame, boolean notifyWritten) {
+        this.loop = loop;
+        this.channel = channel;
+        this.handler = handler;
+        this.decoder = new ResponseDecoder(template, maxFrame, handler);
+        this.notifyWritten = notifyWritten;
+        this.direct = config.direct;
+        this.request = template.bytes();
+        this.idOffsets = template.idOffsets();
+        this.wire = request.length;
+        this.in = config.allocate(Math.max(config.bufferSize, ResponseDecoder.initialCapacity(template)));
+        this.out = config.allocate(Math.max(config.bufferSize, wire));
+    }
+
+    /** On the loop thread. */
+    void register() throws IOException {
+        key = channel.register(loop.selector(), SelectionKey.OP_READ, this);
+    }
+
+    // ---- sending (any thread) ---------------------------------------------------------------------
+
+    @Override
+    public void send(long id) {
+        if (closing) {
+            throw new IllegalStateException("connection is closed");
+        }
+        boolean onLoop = loop.inLoop();
+        String failure = null;
+        lock.lock();
+        try {
+            if (out.position() > 0 || !backlog.isEmpty()) {
+                enqueueLocked(id);
+            } else {
+                encodeLocked(id);
+                if (onLoop && inBatch) {
+                    batchFlushPending = true;
+                } else {
+                    flushLocked();
+                }
+            }
+        } catch (IOException e) {
+            failure = oneLine(e);
+        } catch (CancelledKeyException e) {
+            failure = "connection closed while writing";
+        } finally {
+            lock.unlock();
+        }
+        if (failure != null) {
+            fail(ErrorKind.WRITE, "write failed: " + failure);
+            return;
+        }
+        if (notifyWritten) {
+            reportWritten();
+        }
+    }
+
+    private void enqueueLocked(long id) {
+        if (backlog.isEmpty() && out.remaining() >= wire) {
+            encodeLocked(id);
+        } else {
+            backlog.add(id);
+        }
+    }
+
+    private void encodeLocked(long id) {
+        int p = out.position();
+        out.put(request);
+        for (int at : idOffsets) {
+            out.putLong(p + at, id);
+        }
+        if (notifyWritten) {
+            appended += wire;
+            writtenIds.add(id);
+            writtenEnds.add(appended);
+        }
+    }
+
+    /** Writes what {@code out} holds, refilling it from the backlog, until done or the socket is full. */
+    private void flushLocked() throws IOException {
+        while (true) {
+            out.flip();
+            int n = channel.write(out);
+            boolean all = !out.hasRemaining();
+            out.compact();
+            written += n;
+            while (!backlog.isEmpty() && out.remaining() >= wire) {
+                encodeLocked(backlog.poll());
+            }
+            if (out.position() == 0) {
+                setWriteInterest(false);
+                return;
+            }
+            if (!all) {
+                setWriteInterest(true);
+                return;
+            }
+        }
+    }
+
+    private void setWriteInterest(boolean on) {
+        if (on == writeInterest) {
+            return;
+        }
+        writeInterest = on;
+        key.interestOps(on ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+        if (on && !loop.inLoop()) {
+            // An interest change made by another thread takes effect at the loop's next select.
+            loop.wakeup();
+        }
+    }
+
+    /** Reports, outside the lock, every request whose last byte the kernel has accepted. */
+    private void reportWritten() {
+        while (true) {
+            long id;
+            lock.lock();
+            try {
+                if (writtenIds.isEmpty() || writtenEnds.peek() > written) {
+                    return;
+                }
+                writtenEnds.poll();
+                id = writtenIds.poll();
+            } finally {
+                lock.unlock();
+            }
+            handler.onWritten(id);
+        }
+    }
+
+    // ---- the loop thread --------------------------------------------------------------------------
+
+    @Override
+    public void ready(SelectionKey k) {
+        int ops;
+        try {
+            ops = k.readyOps();
+        } catch (CancelledKeyException e) {
+            return;
+        }
+        if ((ops & SelectionKey.OP_READ) != 0) {
+            onReadable();
+        }
+        if ((ops & SelectionKey.OP_WRITE) != 0 && !closed.get()) {
+            flushFromLoop();
+        }
+    }
+
+    private void onReadable() {
+        int n;
+        try {
+            n = channel.read(in);
+        } catch (IOException e) {
+            closeNow(ErrorKind.READ, "read failed: " + oneLine(e));
+            return;
+        }
+        if (n <= 0) {
+            if (n < 0) {
+                closeNow(null, null);
+            }
+            return;
+        }
+        in.flip();
+        boolean ok;
+        inBatch = true;
+        try {
+            ok = decoder.decode(in);
+        } catch (RuntimeException e) {
+            closeNow(ErrorKind.READ, "response handler failed: " + e);
+            return;
+        } finally {
+            inBatch = false;
+        }
+        if (!ok) {
+            closeNow(ErrorKind.PROTOCOL, "bad response: " + decoder.error());
+            return;
+        }
+        if (closed.get()) {
+            return;
+        }
+        in = decoder.compactOrGrow(in, direct);
+        if (batchFlushPending) {
+            batchFlushPending = false;
+            flushFromLoop();
+        }
+    }
+
+    private void flushFromLoop() {
+        String failure = null;
+        lock.lock();
+        try {
+            flushLocked();
+        } catch (IOException e) {
+            failure = oneLine(e);
+        } catch (CancelledKeyException e) {
+            failure = "connection closed while writing";
+        } finally {
+            lock.unlock();
+        }
+        if (failure != null) {
+            closeNow(ErrorKind.WRITE, "write failed: " + failure);
+        } else if (notifyWritten) {
+            reportWritten();
+        }
+    }
+
+    @Override
+    public void shutdown() {
+        closeNow(null, null);
+    }
+
+    // ---- closing ----------------------------------------------------------------------------------
+
+    @Override
+    public void close() {
+        fail(null, null);
+    }
+
+    /**
+     * Closes from any thread. The closing events are always reported by the loop thread (unless it has
+     * stopped), so that no response event can follow {@code onClosed}.
+     */
+    private void fail(ErrorKind kind, String message) {
+        closing = true;
+        if (loop.inLoop() || !loop.execute(() -> closeNow(kind, message))) {
+            closeNow(kind, message);
+        }
+    }
+
+    /** Closes and reports {@code onError} (if {@code kind} is not null) then {@code onClosed}, once. */
+    private void closeNow(ErrorKind kind, String message) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        closing = true;
+        decoder.stop();
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        if (kind != null) {
+            handler.onError(kind, message);
+        }
+        handler.onClosed();
+    }
+
+    static String oneLine(Throwable e) {
+        String m = e.getMessage();
+        if (m == null) {
+            return e.getClass().getSimpleName();
+        }
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

@@ -1,0 +1,158 @@
+package io.nbench.transport.nio;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The nio server: one acceptor thread blocking in {@code accept()} and {@code --io-threads} selector
+ * loops; accepted connections are assigned round-robin and stay on their loop for life (the hand-off
+ * to the loop happens once per connection, never per message).
+ */
+final class NioServer implements RunningServer {
+
+    private final ServerSocketChannel server;
+    private final SelectorLoop[] loops;
+    private final NioConfig config;
+    private final ServerSettings settings;
+    private final ServerEvents events;
+    private final Thread acceptor;
+    private final InetSocketAddress address;
+    private volatile boolean closing;
+
+    private NioServer(ServerSocketChannel server, SelectorLoop[] loops, NioConfig config, ServerSettings settings,
+                      ServerEvents events) throws IOException {
+        this.server = server;
+        this.address = (InetSocketAddress) server.getLocalAddress();
+        this.loops = loops;
+        this.config = config;
+        this.settings = settings;
+        this.events = events;
+        this.acceptor = new Thread(this::accept, "nbench-nio-accept");
+        this.acceptor.setDaemon(true);
+    }
+
+    static NioServer start(ServerSettings settings, ServerEvents events) throws IOException {
+        NioConfig config = new NioConfig(settings.options(), settings.socket());
+        ServerSocketChannel server = ServerSocketChannel.open();
+        SelectorLoop[] loops = new SelectorLoop[config.ioThreads];
+        try {
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            if (config.socket.rcvbuf() > 0) {
+                // Set before bind so that accepted sockets inherit it with a matching window scale.
+                server.setOption(StandardSocketOptions.SO_RCVBUF, config.socket.rcvbuf());
+            }
+            server.bind(settings.bind(), 1024);
+        } catch (IOException e) {
+            server.close();
+            InetSocketAddress b = settings.bind();
+            throw new IOException("cannot listen on " + b.getHostString() + ":" + b.getPort() + ": " + e.getMessage(), e);
+        }
+        try {
+            for (int i = 0; i < loops.length; i++) {
+                loops[i] = new SelectorLoop("nbench-nio-server-" + i);
+            }
+        } catch (IOException e) {
+            server.close();
+            for (SelectorLoop loop : loops) {
+                if (loop != null) {
+                    loop.close();
+                }
+            }
+            throw e;
+        }
+        for (SelectorLoop loop : loops) {
+            loop.start();
+        }
+        NioServer s = new NioServer(server, loops, config, settings, events);
+        s.acceptor.start();
+        return s;
+    }
+
+    private void accept() {
+        boolean echo = settings.protocol() == Protocol.ECHO;
+        int next = 0;
+        while (!closing) {
+            SocketChannel channel;
+            try {
+                channel = server.accept();
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                // e.g. too many open files: keep serving the connections we have and retry shortly.
+                LockSupport.parkNanos(10_000_000L);
+                continue;
+            }
+            try {
+                channel.configureBlocking(false);
+                config.apply(channel);
+            } catch (IOException e) {
+                closeQuietly(channel);
+                continue;
+            }
+            SelectorLoop loop = loops[next];
+            next = (next + 1) % loops.length;
+            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), echo, events);
+            if (!loop.execute(() -> c.register(loop))) {
+                closeQuietly(channel);
+            }
+        }
+    }
+
+    private static void closeQuietly(SocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+
+    @Override
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    @Override
+    public Map<String, String> effectiveConfig() {
+        Map<String, String> m = config.describe();
+        m.put("accept", "one blocking acceptor thread, connections round-robin over the loops");
+        return m;
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        try {
+            server.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+        join(acceptor);
+        for (SelectorLoop loop : loops) {
+            loop.close();
+        }
+    }
+
+    static void join(Thread t) {
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.nbench.transport.nio;
+
+import io.nbench.protocol.FramedRequestParser;
+import io.nbench.transport.ServerEvents;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+/**
+ * One accepted connection, driven entirely by its selector loop (no other thread touches it, so it
+ * has no locks).
+ *
+ * <p>Framed: each read is parsed at once and the responses of that read are gathered in {@code out}
+ * and written with one write. Echo: the bytes read are written back from the same buffer.
+ *
+ * <p>Backpressure: when a write leaves bytes behind (the peer does not read its responses), the
+ * connection stops reading and waits for OP_WRITE, so it never buffers more than its two fixed buffers
+ * ({@code nio.buffer} each) whatever the peer sends; frames larger than that stream through them.
+ */
+final class NioServerConnection implements SelectorLoop.Selectable {
+
+    private final SocketChannel channel;
+    private final ServerEvents events;
+    private final FramedRequestParser parser;
+    private final ByteBuffer in;
+    private final ByteBuffer out;
+    private SelectionKey key;
+    private boolean blockedOnWrite;
+    private boolean closed;
+
+    NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, boolean echo, ServerEvents events) {
+        this.channel = channel;
+        this.events = events;
+        this.in = config.allocate(config.bufferSize);
+        if (echo) {
+            this.parser = null;
+            this.out = in;
+        } else {
+            this.parser = new FramedRequestParser(maxFrame, events::requestServed);
+            this.out = config.allocate(Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize));
+        }
+    }
+
+    /** On the loop thread. */
+    void register(SelectorLoop loop) {
+        try {
+            key = channel.register(loop.selector(), SelectionKey.OP_READ, this);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly();
+            return;
+        }
+        events.connectionOpened();
+    }
+
+    @Override
+    public void ready(SelectionKey k) {
+        try {
+            int ops = k.readyOps();
+            if ((ops & SelectionKey.OP_WRITE) != 0) {
+                onWritable();
+            }
+            if (!closed && !blockedOnWrite && (ops & SelectionKey.OP_READ) != 0) {
+                onReadable();
+            }
+        } catch (IOException e) {
+            // Reset or broken pipe: the peer is gone; only this connection is affected.
+            close();
+        }
+    }
+
+    private void onReadable() throws IOException {
+        int n = channel.read(in);
+        if (n < 0) {
+            close();
+            return;
+        }
+        if (n == 0) {
+            return;
+        }
+        if (parser == null) {
+            events.echoed(n);
+            if (!flush()) {
+                blockOnWrite();
+            }
+            return;
+        }
+        in.flip();
+        process();
+    }
+
+    /** Parses what {@code in} holds (in read mode) and writes the responses; leaves {@code in} in fill mode. */
+    private void process() throws IOException {
+        while (true) {
+            int result = parser.parse(in, out);
+            if (result == FramedRequestParser.PROTOCOL_ERROR) {
+                // Answer what came before the bad frame if the socket takes it now, then drop the connection.
+                out.flip();
+                channel.write(out);
+                events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
+                close();
+                return;
+            }
+            if (result == FramedRequestParser.NEED_INPUT) {
+                break;
+            }
+            if (!flush()) {
+                in.compact();
+                blockOnWrite();
+                return;
+            }
+        }
+        in.compact();
+        if (out.position() > 0 && !flush()) {
+            blockOnWrite();
+        }
+    }
+
+    private void onWritable() throws IOException {
+        if (!flush()) {
+            return;
+        }
+        blockedOnWrite = false;
+        key.interestOps(SelectionKey.OP_READ);
+        if (parser != null && in.position() > 0) {
+            in.flip();
+            process();
+        }
+    }
+
+    /** Writes {@code out} (fill mode); true when everything went. */
+    private boolean flush() throws IOException {
+        out.flip();
+        channel.write(out);
+        boolean all = !out.hasRemaining();
+        out.compact();
+        return all;
+    }
+
+    private void blockOnWrite() {
+        blockedOnWrite = true;
+        key.interestOps(SelectionKey.OP_WRITE);
+    }
+
+    @Override
+    public void shutdown() {
+        close();
+    }
+
+    private void close() {
+        if (closed) {
+            return;
+        }
+        closeQuietly();
+        if (key != null) {
+            events.connectionClosed();
+        }
+    }
+
+    private void closeQuietly() {
+        closed = true;
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.nbench.transport.nio;
+
+import io.nbench.transport.Availability;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportOption;
+import io.nbench.units.Sizes;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Plain JDK NIO: selector loops written by hand, no framework. The baseline the frameworks are judged
+ * against: what a careful user gets from {@code java.nio} alone.
+ */
+public final class NioTransport implements Transport {
+
+    static final String DIRECT = "nio.direct";
+    static final String BUFFER = "nio.buffer";
+
+    private static final List<TransportOption> OPTIONS = List.of(
+            TransportOption.bool(DIRECT, true,
+                    "direct (off-heap) connection buffers; false = heap buffers, which the JDK copies through a "
+                            + "per-thread direct buffer on every read and write"),
+            new TransportOption(BUFFER, "64k", "SIZE",
+                    "read and write buffer per connection (larger frames stream through it; the client's grows "
+                            + "to one response or request)",
+                    text -> {
+                        long size = Sizes.parse(text);
+                        if (size < 64) {
+                            throw new IllegalArgumentException("the buffer must hold at least 64 bytes");
+                        }
+                        return (int) size;
+                    }));
+
+    @Override
+    public String name() {
+        return "nio";
+    }
+
+    @Override
+    public String description() {
+        return "plain JDK NIO selector loops, no framework: the baseline";
+    }
+
+    @Override
+    public Availability availability() {
+        return Availability.yes();
+    }
+
+    @Override
+    public List<TransportOption> options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public String writtenEvent() {
+        return "the request's last byte was accepted by SocketChannel.write (copied into the kernel's send buffer)";
+    }
+
+    @Override
+    public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
+        return NioServer.start(settings, events);
+    }
+
+    @Override
+    public ClientTransport newClient(ClientSettings settings) throws IOException {
+        return new NioClient(settings);
+    }
+}

@@ -1,0 +1,141 @@
+package io.nbench.transport;
+
+import io.nbench.load.BenchmarkRun;
+import io.nbench.load.Driver;
+import io.nbench.load.LoadSpec;
+import io.nbench.load.Measure;
+import io.nbench.load.RunFailure;
+import io.nbench.load.RunListener;
+import io.nbench.load.RunResult;
+import io.nbench.load.Verify;
+import io.nbench.protocol.Protocol;
+import io.nbench.testkit.Runs;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+/** Starting real servers and clients of any transport on loopback, and running the engine between them. */
+public final class TransportTesting {
+
+    public static final InetSocketAddress ANY_PORT = new InetSocketAddress("127.0.0.1", 0);
+
+    private TransportTesting() {
+    }
+
+    public static OptionValues defaults(Transport t) {
+        return OptionValues.resolve(t.options(), Map.of());
+    }
+
+    public static SocketSettings socket() {
+        return new SocketSettings(0, true, 0, 0);
+    }
+
+    public static RunningServer startServer(Transport t, Protocol protocol, ServerEvents events) throws IOException {
+        return t.startServer(new ServerSettings(ANY_PORT, protocol, socket(), Vectors.MAX_FRAME, defaults(t)), events);
+    }
+
+    public static ClientTransport newClient(Transport t, Protocol protocol, boolean notifyWritten) throws IOException {
+        return t.newClient(new ClientSettings(protocol, socket(), Duration.ofSeconds(5), notifyWritten,
+                Vectors.MAX_FRAME, defaults(t)));
+    }
+
+    /** One engine workload, small enough for a 2-core machine shared with other builds. */
+    public record Case(Protocol protocol, int size, int responseSize, int window, Driver driver, Measure measure) {
+        public LoadSpec spec(int threads, int connections, long msgs) {
+            return Runs.workload().threads(threads).connections(connections).msgs(msgs).warmup(1).iterations(2)
+                    .size(size).responseSize(responseSize).window(window).measure(measure).driver(driver)
+                    .verify(Verify.FULL).protocol(protocol).spec();
+        }
+
+        @Override
+        public String toString() {
+            return protocol.label() + " size=" + size + (protocol == Protocol.FRAMED ? " response=" + responseSize : "")
+                    + " window=" + window + " driver=" + driver.label() + " measure=" + measure.label();
+        }
+    }
+
+    /** The cases every client/server pair runs: both protocols, sizes 1, 100 and 100k, both drivers and measures. */
+    public static List<Case> cases() {
+        int k100 = 100 * 1024;
+        return List.of(
+                new Case(Protocol.FRAMED, 1, 1, 1, Driver.THREADS, Measure.RTT),
+                new Case(Protocol.FRAMED, 100, 100, 16, Driver.IO, Measure.RTT),
+                new Case(Protocol.FRAMED, 100, 100, 1, Driver.IO, Measure.RTT),
+                new Case(Protocol.FRAMED, k100, k100, 1, Driver.IO, Measure.RTT),
+                new Case(Protocol.FRAMED, k100, k100, 16, Driver.THREADS, Measure.RTT),
+                new Case(Protocol.FRAMED, 100, 17, 16, Driver.THREADS, Measure.RTT),
+                new Case(Protocol.FRAMED, 1, 100, 1, Driver.IO, Measure.RTT),
+                new Case(Protocol.FRAMED, 100, 0, 16, Driver.THREADS, Measure.SEND),
+                new Case(Protocol.FRAMED, 1, 0, 1, Driver.IO, Measure.SEND),
+                new Case(Protocol.FRAMED, k100, 0, 16, Driver.IO, Measure.SEND),
+                new Case(Protocol.FRAMED, 100, 100, 16, Driver.THREADS, Measure.SEND),
+                new Case(Protocol.ECHO, 1, 1, 1, Driver.IO, Measure.RTT),
+                new Case(Protocol.ECHO, 1, 1, 16, Driver.THREADS, Measure.RTT),
+                new Case(Protocol.ECHO, 100, 100, 16, Driver.THREADS, Measure.RTT),
+                new Case(Protocol.ECHO, 100, 100, 16, Driver.IO, Measure.SEND),
+                new Case(Protocol.ECHO, k100, k100, 16, Driver.IO, Measure.RTT),
+                new Case(Protocol.ECHO, k100, k100, 1, Driver.THREADS, Measure.RTT));
+    }
+
+    /** Runs {@code c} with the given client against a fresh server and returns the engine's result. */
+    public static RunResult run(Transport clientTransport, Transport serverTransport, Case c, int threads,
+                                int connections, long msgs) throws IOException, RunFailure {
+        try (RunningServer server = startServer(serverTransport, c.protocol(), ServerEvents.NONE);
+             ClientTransport client = newClient(clientTransport, c.protocol(), c.measure() == Measure.SEND)) {
+            return new BenchmarkRun(c.spec(threads, connections, msgs), RunListener.NONE).execute(client, server.address());
+        }
+    }
+
+    /** Live platform threads whose name starts with {@code prefix} (virtual threads are not listed by the JVM). */
+    public static Set<Thread> threadsNamed(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.isAlive() && t.getName().startsWith(prefix))
+                .collect(Collectors.toSet());
+    }
+
+    /** The threads named {@code prefix} alive now that were not in {@code before} (other tests share servers). */
+    public static Set<String> newThreadsNamed(String prefix, Set<Thread> before) {
+        Set<Thread> now = threadsNamed(prefix);
+        now.removeAll(before);
+        return now.stream().map(Thread::getName).collect(Collectors.toSet());
+    }
+
+    /** Server events counted for assertions; protocol errors and closes can be awaited. */
+    public static final class CountingEvents implements ServerEvents {
+        public final AtomicInteger opened = new AtomicInteger();
+        public final AtomicInteger served = new AtomicInteger();
+        public final Semaphore closed = new Semaphore(0);
+        public final Semaphore protocolErrors = new Semaphore(0);
+        public volatile String lastError;
+
+        @Override
+        public void connectionOpened() {
+            opened.incrementAndGet();
+        }
+
+        @Override
+        public void connectionClosed() {
+            closed.release();
+        }
+
+        @Override
+        public void requestServed(int requestBytes, int responseBytes) {
+            served.incrementAndGet();
+        }
+
+        @Override
+        public void protocolError(String remote, String message) {
+            lastError = message;
+            protocolErrors.release();
+        }
+
+        @Override
+        public void echoed(int bytes) {
+        }
+    }
+}
