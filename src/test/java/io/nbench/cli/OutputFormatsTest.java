@@ -240,6 +240,43 @@ class OutputFormatsTest {
         assertEquals(ExitCode.USAGE, oneFile.code(), "a sweep needs {combination} in the template");
     }
 
+    @Test
+    void openLoopSweepOverRatesRecordsCorrectedUncorrectedAndResources() throws IOException {
+        CliTest.Outcome o = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--threads", "2",
+                "--rate", "1k,2k", "--iteration-time", "300ms", "--warmup", "1", "--iterations", "2", "--size", "100",
+                "--format", "json", "--threshold", "rate-achieved>=1", "--threshold", "p99<1000s");
+        // On a busy 2-core machine a rate can be missed by more than 1 % (FAIL, 4); that is not what is tested.
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.FAILED, o.err() + o.out());
+        JsonNode doc = json(o.out());
+        assertEquals(o.code(), doc.get("exitCode").asInt());
+        assertEquals(List.of("impl", "size", "threads", "window", "rate"),
+                ResultDocument.MAPPER.convertValue(doc.get("configuration").get("keys"), List.class));
+        assertEquals(2, doc.get("combinations").size());
+        JsonNode c = doc.get("combinations").get(1);
+        assertEquals("2000", c.get("keys").get("rate").asText());
+        JsonNode open = c.get("summary").get("openLoop");
+        assertEquals(2000.0, open.get("targetRate").asDouble());
+        assertTrue(open.get("achievedRate").asDouble() > 0, open.toString());
+        assertTrue(open.get("uncorrectedNs").has("p99"), open.toString());
+        assertTrue(open.get("sendLagNs").has("p50"), open.toString());
+        JsonNode it = c.get("iterations").get(1);
+        assertTrue(it.get("openLoop").get("sent").asLong() > 0, it.toString());
+        Histogram uncorrected = HistogramCodec.decode(it.get("openLoop").get("uncorrectedHistogram").asText());
+        assertEquals(it.get("messages").asLong(), uncorrected.getTotalCount());
+        assertTrue(it.get("resources").has("cpuPercent"), it.toString());
+        assertTrue(c.get("summary").get("resources").has("gcCount"), c.toString());
+        for (JsonNode t : c.get("thresholds")) {
+            assertTrue(t.get("passed").asBoolean(), t.toString());
+        }
+    }
+
+    @Test
+    void rateAchievedIsNotMeasuredInTheClosedLoopSoItFails() {
+        CliTest.Outcome o = run(small("--threshold", "rate-achieved>1"));
+        assertEquals(ExitCode.THRESHOLD, o.code(), o.out());
+        assertTrue(o.out().contains("rate-achieved>1 (rate-achieved = not measured)"), o.out());
+    }
+
     // ---- thresholds and exit codes ----------------------------------------------------------------
 
     @Test

@@ -1,7 +1,9 @@
 package io.nbench.report.csv;
 
 import io.nbench.load.RunListener;
+import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.IterationResult;
+import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import io.nbench.transport.ErrorKind;
@@ -40,6 +42,8 @@ public final class CsvReport {
         }
         c.add("clamped");
         c.add("partial");
+        c.addAll(List.of("cpu_percent", "gc_count", "gc_ms", "alloc_bytes_per_msg", "steal_percent", "disturbed",
+                "rate_target", "rate_achieved"));
         return c;
     }
 
@@ -72,9 +76,24 @@ public final class CsvReport {
                 }
                 cells.add(Long.toString(r.clamped()));
                 cells.add(Boolean.toString(r.partial()));
+                ResourceUsage u = r.resources();
+                cells.add(u == null ? "" : decimal(u.cpuPercent()));
+                cells.add(u == null ? "" : Long.toString(u.gcCount()));
+                cells.add(u == null ? "" : Long.toString(u.gcMillis()));
+                cells.add(decimal(r.allocatedPerMessage()));
+                cells.add(u == null ? "" : decimal(u.stealPercent()));
+                cells.add(u == null ? "" : Boolean.toString(u.disturbed()));
+                OpenLoopFigures o = r.openLoop();
+                cells.add(o == null ? "" : decimal(o.targetRate()));
+                cells.add(o == null ? "" : decimal(o.achievedRate(r.wallNanos())));
                 row(cells);
             }
         };
+    }
+
+    /** One decimal; unknown (NaN or negative, as the resource figures mark it) is an empty cell. */
+    private static String decimal(double v) {
+        return Double.isNaN(v) || v < 0 ? "" : String.format(Locale.ROOT, "%.1f", v);
     }
 
     private void row(List<String> cells) {

@@ -11,8 +11,10 @@ import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
+import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
+import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
@@ -21,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
  * The result document {@code nbench-result/1}: the one place that maps results to JSON, for {@code --out},
@@ -154,14 +157,69 @@ public final class ResultDocument {
         node.put("wallNs", it.wallNanos());
         node.put("msgPerSec", it.messagesPerSecond());
         node.put("mibPerSec", it.mibPerSecond());
-        ObjectNode ps = node.putObject("latencyNs");
-        for (double p : percentiles) {
-            ps.put(Percentiles.label(p), it.percentile(p));
-        }
+        node.set("latencyNs", percentiles(it.latency(), percentiles));
         node.set("errors", errors(it.errors()));
         node.put("clamped", it.clamped());
         node.put("partial", it.partial());
         node.put("histogram", HistogramCodec.encode(it.latency()));
+        node.set("resources", resources(it));
+        OpenLoopFigures o = it.openLoop();
+        if (o == null) {
+            node.putNull("openLoop");
+        } else {
+            ObjectNode open = node.putObject("openLoop");
+            open.put("targetRate", o.targetRate());
+            open.put("achievedRate", o.achievedRate(it.wallNanos()));
+            open.put("missed", o.missed(it.wallNanos()));
+            open.put("sent", o.sent());
+            open.put("maxInflightHits", o.maxInflightHits());
+            open.set("uncorrectedNs", percentiles(o.uncorrected(), percentiles));
+            open.set("sendLagNs", percentiles(o.sendLag(), percentiles));
+            open.put("uncorrectedHistogram", HistogramCodec.encode(o.uncorrected()));
+            open.put("sendLagHistogram", HistogramCodec.encode(o.sendLag()));
+        }
+        if (it.connectLatency() == null) {
+            node.putNull("connectLatency");
+        } else {
+            ObjectNode c = node.putObject("connectLatency");
+            c.put("count", it.connectLatency().getTotalCount());
+            c.set("latencyNs", percentiles(it.connectLatency(), percentiles));
+            c.put("histogram", HistogramCodec.encode(it.connectLatency()));
+        }
+        return node;
+    }
+
+    /** The client's CPU, GC and allocation and the machine's CPU during one iteration; unknown figures are null. */
+    private static ObjectNode resources(IterationResult it) {
+        ResourceUsage u = it.resources();
+        ObjectNode node = MAPPER.createObjectNode();
+        if (u == null) {
+            return node;
+        }
+        number(node, "cpuPercent", u.cpuPercent());
+        node.put("gcCount", u.gcCount());
+        node.put("gcMillis", u.gcMillis());
+        if (u.allocatedBytes() < 0) {
+            node.putNull("allocatedBytes");
+            node.putNull("allocatedPerMessage");
+        } else {
+            node.put("allocatedBytes", u.allocatedBytes());
+            number(node, "allocatedPerMessage", it.allocatedPerMessage() < 0 ? Double.NaN : it.allocatedPerMessage());
+        }
+        number(node, "machineBusyPercent", u.machineBusyPercent());
+        number(node, "stealPercent", u.stealPercent());
+        number(node, "othersPercent", u.othersPercent());
+        node.put("disturbed", u.disturbed());
+        node.put("clientSaturated", u.clientSaturated());
+        return node;
+    }
+
+    /** {@code {"p50": ns, ...}} of a histogram at the run's percentiles. */
+    private static ObjectNode percentiles(Histogram h, List<Double> percentiles) {
+        ObjectNode node = MAPPER.createObjectNode();
+        for (double p : percentiles) {
+            node.put(Percentiles.label(p), Percentiles.valueAt(h, p));
+        }
         return node;
     }
 
@@ -186,6 +244,38 @@ public final class ResultDocument {
         throughput.put("mibPerSec", s.mibPerSecond());
         node.set("throughput", throughput);
         node.set("errors", errors(s.errors()));
+        node.set("resources", resourceSummary(s));
+        Histogram uncorrected = s.mergedUncorrected();
+        if (uncorrected == null) {
+            node.putNull("openLoop");
+        } else {
+            // In the open loop latencyNs above is corrected for coordinated omission (from intended send times).
+            ObjectNode open = node.putObject("openLoop");
+            open.put("targetRate", s.measured().get(0).openLoop().targetRate());
+            number(open, "achievedRate", s.mean(r -> r.openLoop().achievedRate(r.wallNanos())));
+            open.put("rateMissedIterations", s.rateMissedIterations());
+            open.put("maxInflightHits", s.measured().stream().mapToLong(r -> r.openLoop().maxInflightHits()).sum());
+            open.set("uncorrectedNs", percentiles(uncorrected, s.percentiles()));
+            open.set("sendLagNs", percentiles(s.mergedSendLag(), s.percentiles()));
+        }
+        return node;
+    }
+
+    /** Means (CPU, allocation, machine) and sums (GC) over measured iterations; flags counted. */
+    private static ObjectNode resourceSummary(Summary s) {
+        ObjectNode node = MAPPER.createObjectNode();
+        if (s.measured().stream().anyMatch(r -> r.resources() == null)) {
+            return node;
+        }
+        number(node, "cpuPercent", s.mean(r -> r.resources().cpuPercent()));
+        node.put("gcCount", s.measured().stream().mapToLong(r -> r.resources().gcCount()).sum());
+        node.put("gcMillis", s.measured().stream().mapToLong(r -> r.resources().gcMillis()).sum());
+        number(node, "allocatedPerMessage", s.mean(IterationResult::allocatedPerMessage));
+        number(node, "machineBusyPercent", s.mean(r -> r.resources().machineBusyPercent()));
+        number(node, "stealPercent", s.mean(r -> r.resources().stealPercent()));
+        number(node, "othersPercent", s.mean(r -> r.resources().othersPercent()));
+        node.put("disturbedIterations", s.measured().stream().filter(r -> r.resources().disturbed()).count());
+        node.put("clientSaturatedIterations", s.measured().stream().filter(r -> r.resources().clientSaturated()).count());
         return node;
     }
 

@@ -29,6 +29,9 @@ public record Metric(String name, MetricKind kind, ToDoubleFunction<RunResult> e
         // Errors count the whole run, warmup included, as --max-errors does: for a gate an error is an error.
         add(new Metric("errors", MetricKind.COUNT, r -> r.errors().total()));
         add(new Metric("error-rate", MetricKind.PERCENT, Metric::errorRate));
+        // Open loop: the mean achieved send rate of measured iterations; NaN (never passes) in the closed loop.
+        add(new Metric("rate-achieved", MetricKind.THROUGHPUT, r -> r.spec().openLoop()
+                ? r.summary().mean(it -> it.openLoop().achievedRate(it.wallNanos())) : Double.NaN));
     }
 
     private static void add(Metric m) {
