@@ -5,8 +5,11 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.sweep.Combination;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -17,8 +20,9 @@ final class LoadOptions {
     @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "4", description = "Sender threads (default: ${DEFAULT-VALUE}).")
-    int threads;
+    @Option(names = "--threads", paramLabel = "N[,N...]", defaultValue = "4", split = ",",
+            description = "Sender threads (default: ${DEFAULT-VALUE}); a list sweeps.")
+    List<Integer> threads;
 
     @Option(names = "--connections", paramLabel = "N",
             description = "Connections (default: = --threads). Fewer: threads share them; more: each thread owns several.")
@@ -38,18 +42,19 @@ final class LoadOptions {
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "10", description = "Measured iterations (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--size", paramLabel = "SIZE", defaultValue = "1k", converter = Converters.Size.class,
-            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}).")
-    int size;
+    @Option(names = "--size", paramLabel = "SIZE[,SIZE...]", defaultValue = "1k", split = ",",
+            converter = Converters.Size.class,
+            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}); a list sweeps.")
+    List<Integer> size;
 
     @Option(names = "--response-size", paramLabel = "SIZE", converter = Converters.Size.class,
             description = "Response payload size (default: = --size; 0 with --measure send); 0 = one-way.")
     Integer responseSize;
 
-    @Option(names = "--window", paramLabel = "N",
+    @Option(names = "--window", paramLabel = "N[,N...]", split = ",",
             description = "Messages in flight per connection: the semaphore's permits (default: 1; with --batch, "
-                    + "batch x threads per connection).")
-    Integer window;
+                    + "batch x threads per connection); a list sweeps.")
+    List<Integer> window;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
             description = "Each thread sends N messages, then waits for all N (seed 004's future client; threads "
@@ -65,10 +70,10 @@ final class LoadOptions {
             description = "Open the connections at most R per second (ramp-up before the first iteration).")
     Double connectRate;
 
-    @Option(names = "--rate", paramLabel = "R", converter = Converters.Rate.class,
+    @Option(names = "--rate", paramLabel = "R[,R...]", converter = Converters.Rate.class, split = ",",
             description = "Open loop: R messages/s in all (e.g. 50k), split evenly over connections; latency is measured "
-                    + "from each message's intended send time (corrected for coordinated omission).")
-    Double rate;
+                    + "from each message's intended send time (corrected for coordinated omission); a list sweeps.")
+    List<Double> rate;
 
     @Option(names = "--max-inflight", paramLabel = "N", defaultValue = "1000",
             description = "Open loop: messages in flight per connection at most; a due message waits (counted) "
@@ -99,7 +104,40 @@ final class LoadOptions {
     Verify verify;
 
     /** The resolved workload; bad combinations are usage errors. */
-    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles) {
+    /**
+     * The swept load options with their values, in column order: size (bytes), threads and window are
+     * dimensions of every sweep, even with one value, so every result names them; rate only when given.
+     * A window left to its default is named {@value #DEFAULT_WINDOW} here; the client renames it to the
+     * effective window (which depends on --batch and threads per connection) once each combination is resolved.
+     */
+    Map<String, List<String>> sweepDimensions() {
+        Map<String, List<String>> d = new LinkedHashMap<>();
+        d.put("size", strings(size));
+        d.put("threads", strings(threads));
+        d.put("window", window == null ? List.of(DEFAULT_WINDOW) : strings(window));
+        if (rate != null) {
+            d.put("rate", rate.stream().map(LoadOptions::rateText).toList());
+        }
+        return d;
+    }
+
+    static final String DEFAULT_WINDOW = "default";
+
+    private static List<String> strings(List<Integer> values) {
+        return values.stream().map(String::valueOf).toList();
+    }
+
+    /** 50000 rather than 50000.0: rates are keys of combinations and columns of CSV. */
+    private static String rateText(double r) {
+        return r == Math.rint(r) && r < 1e15 ? Long.toString((long) r) : Double.toString(r);
+    }
+
+    /** The resolved workload of one sweep combination; bad combinations are usage errors. */
+    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles, Combination combination) {
+        int threads = combination.intValue("threads");
+        int size = combination.intValue("size");
+        Integer window = DEFAULT_WINDOW.equals(combination.get("window")) ? null : combination.intValue("window");
+        Double rate = combination.get("rate") == null ? null : Double.valueOf(combination.get("rate"));
         if (threads < 1) {
             throw usage(spec, "--threads must be at least 1");
         }

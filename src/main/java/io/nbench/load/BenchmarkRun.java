@@ -306,6 +306,7 @@ public final class BenchmarkRun {
         if (i == 0) {
             runStart = start;
             runStartEpochMillis = System.currentTimeMillis() - (System.nanoTime() - start) / 1_000_000L;
+            listener.onStarted(runStartEpochMillis);
         }
         iteration = i;
         iterationHistogram = LatencyHistograms.newHistogram();
