@@ -85,6 +85,12 @@ final class ClientCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (this.load.forks < 1) {
+            throw usage("--forks must be at least 1");
+        }
+        if (this.load.forks > 1) {
+            return new ForkRunner(spec, output, this.load.forks).run(out, err);
+        }
         List<Double> percentiles = output.percentiles(spec);
         List<Threshold> thresholds = output.thresholds(spec);
         OutputOptions.MaxErrors limit = output.maxErrors(spec);
