@@ -81,6 +81,24 @@ public abstract class ClientContract {
         assertClean(TransportTesting.run(transport(), transport(), c, THREADS, CONNECTIONS, MSGS), c);
     }
 
+    /**
+     * Options that set this transport's buffers to {@code bytes}, to exercise partial reads and writes,
+     * frames streamed through buffers smaller than them, and requests waiting for room; empty if it has none.
+     */
+    protected java.util.Map<String, String> buffers(String bytes) {
+        return java.util.Map.of();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void againstItselfWithTinyBuffers(TransportTesting.Case c) throws Exception {
+        // The smallest allowed for small messages; 100 KiB frames through 64 bytes would take 1,600
+        // system calls each, too slow for a unit test on two cores.
+        java.util.Map<String, String> options = buffers(c.size() > 1024 ? "4k" : "64");
+        org.junit.jupiter.api.Assumptions.assumeFalse(options.isEmpty(), "no buffer options");
+        assertClean(TransportTesting.run(transport(), transport(), c, THREADS, CONNECTIONS, MSGS, options), c);
+    }
+
     @Test
     void moreThreadsThanConnectionsShareThemSafely() throws Exception {
         TransportTesting.Case c = new TransportTesting.Case(Protocol.FRAMED, 100, 100, 8,
