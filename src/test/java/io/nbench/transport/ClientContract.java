@@ -122,6 +122,36 @@ public abstract class ClientContract {
     }
 
     @Test
+    void connectTimeoutSaysSo() throws Exception {
+        // A listener that never accepts, its queue filled: Linux drops further SYNs, so connect hangs.
+        try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.List<java.nio.channels.SocketChannel> fillers = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    java.nio.channels.SocketChannel f = java.nio.channels.SocketChannel.open();
+                    f.configureBlocking(false);
+                    f.connect(listener.getLocalSocketAddress());
+                    fillers.add(f);
+                }
+                ClientSettings settings = new ClientSettings(Protocol.FRAMED, TransportTesting.socket(),
+                        java.time.Duration.ofMillis(300), false, Vectors.MAX_FRAME, TransportTesting.defaults(transport()));
+                try (ClientTransport client = transport().newClient(settings)) {
+                    long start = System.nanoTime();
+                    IOException e = assertThrows(IOException.class, () -> client.connect(
+                            (InetSocketAddress) listener.getLocalSocketAddress(), RequestTemplate.framed(1, 1, 1),
+                            new Recorder()));
+                    assertEquals("connect timed out after 300 ms", e.getMessage());
+                    assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
+                }
+            } finally {
+                for (java.nio.channels.SocketChannel f : fillers) {
+                    f.close();
+                }
+            }
+        }
+    }
+
+    @Test
     void reportsAProtocolErrorThenClosedOnce() throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
              ClientTransport client = TransportTesting.newClient(transport(), Protocol.FRAMED, false)) {
