@@ -122,7 +122,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         blockedOnWrite = false;
         key.interestOps(SelectionKey.OP_READ);
-        if (parser != null && in.position() > 0) {
+        if (parser != null) {
+            // Even with no input left the parser may owe output: the rest of a response it was
+            // streaming (zero padding, say) when the write blocked.
             in.flip();
             process();
         }
