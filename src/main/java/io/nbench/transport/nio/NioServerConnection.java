@@ -66,6 +66,11 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         } catch (IOException e) {
             // Reset or broken pipe: the peer is gone; only this connection is affected.
             close();
+        } catch (RuntimeException e) {
+            // A bug must not take the loop, and every connection on it, down: drop this connection and
+            // say why in the server's log.
+            events.protocolError(String.valueOf(channel.socket().getRemoteSocketAddress()), "server error: " + e);
+            close();
         }
     }
 
