@@ -5,27 +5,42 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.RunFailure;
 import io.nbench.load.RunResult;
-import io.nbench.report.TextReport;
+import io.nbench.report.CombinationResult;
+import io.nbench.report.Status;
+import io.nbench.report.SweepResult;
+import io.nbench.report.threshold.Threshold;
+import io.nbench.sweep.Combination;
+import io.nbench.sweep.Sweep;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
+import io.nbench.transport.ErrorKind;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportOption;
+import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 @Command(name = "client", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Connects to a server and runs the benchmark: warmup and measured iterations in a closed "
-                + "loop, one line per iteration, then a summary with 99.9%% confidence intervals.",
+                + "loop, one line per iteration, then a summary with 99.9%% confidence intervals. Comma lists in "
+                + "--impl, --size, --threads, --window and -O key=v1,v2 run every combination.",
         footer = {"", "Examples:",
             "  nbench client                                          # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
@@ -33,8 +48,13 @@ import picocli.CommandLine.Spec;
             "  nbench client --measure send --response-size 0 --threads 50 --window 10",
             "  nbench client --protocol echo --port 7 --host some-echo-server",
             "  nbench client --connections 4 --threads 8             # 2 threads share each connection",
-            "", "Exit codes: 0 ok, 1 could not run or aborted, 2 usage error, 4 errors over --max-errors, "
-                + "130 interrupted (the partial result is printed)."})
+            "  nbench client --size 1k,5k,10k --out results.json --hdr-log lat.hlog",
+            "  nbench client --format json | jq '.summary.throughput.mean'",
+            "  nbench client --format csv --no-header >> all-runs.csv",
+            "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo regression",
+            "", "Exit codes (the first that applies wins): 2 usage error, 1 could not run, aborted or results not "
+                + "written, 130 interrupted (the partial result is printed and written), 4 errors over --max-errors, "
+                + "3 a --threshold breached, 0 ok."})
 final class ClientCommand implements Callable<Integer> {
 
     @Spec
@@ -49,22 +69,31 @@ final class ClientCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    /** Set by the interrupt hook: no further combination starts. */
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
+
+    /** One combination, resolved before anything runs so a bad one is a usage error up front. */
+    private record Planned(Combination combination, ResolvedTransport transport, LoadSpec load) {
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        LoadSpec load = this.load.toSpec(spec, transport, output.percentiles(spec));
+        List<Double> percentiles = output.percentiles(spec);
+        List<Threshold> thresholds = output.thresholds(spec);
         OutputOptions.MaxErrors limit = output.maxErrors(spec);
-        ResolvedTransport resolved;
+        TransportRegistry registry = TransportRegistry.load();
+        Sweep sweep = sweep(registry);
+        List<Combination> combinations = sweep.product((keys, key) -> applies(registry, keys.get("impl"), key));
+        List<Planned> plan = new ArrayList<>();
         try {
-            resolved = ResolvedTransport.resolve(spec, transport);
+            for (Combination c : combinations) {
+                plan.add(plan(registry, c, percentiles));
+            }
         } catch (ResolvedTransport.CouldNotRun e) {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
-        }
-        if (load.measure() == Measure.SEND && resolved.transport().writtenEvent() == null) {
-            throw usage("--measure send needs a written-to-kernel event, which transport " + resolved.transport().name()
-                    + " does not have: use --measure rtt");
         }
         InetSocketAddress remote;
         try {
@@ -73,83 +102,221 @@ final class ClientCommand implements Callable<Integer> {
             err.println("nbench client: unknown host '" + this.load.host + "': check --host");
             return ExitCode.COULD_NOT_RUN;
         }
-        int maxFrame = Math.max(16 * 1024 * 1024, Math.max(load.size(), load.responseSize()));
-        ClientSettings settings = new ClientSettings(load.protocol(), transport.socket(), this.load.connectTimeout,
-                load.measure() == Measure.SEND, maxFrame, resolved.options());
+        String target = this.load.host + ":" + transport.port;
 
-        TextReport report = new TextReport(out, load, output.quiet);
-        BenchmarkRun run = new BenchmarkRun(load, report);
-        CountDownLatch printed = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            run.interrupt();
+        ClientOutputs outputs;
+        try {
+            outputs = ClientOutputs.open(spec, output, out, err, sweep.keys(), percentiles, combinations.size());
+        } catch (ClientOutputs.CannotWrite e) {
+            err.println("nbench client: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
+
+        AtomicReference<BenchmarkRun> current = new AtomicReference<>();
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = interruptHook(current, finished, out);
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            List<CombinationResult> done = new ArrayList<>();
+            String error = null;
+            int number = 0;
+            for (Planned p : plan) {
+                if (stopRequested.get()) {
+                    break;
+                }
+                number++;
+                try {
+                    CombinationResult r = runOne(p, number, remote, target, outputs, current, thresholds, limit, err);
+                    done.add(r);
+                    if (r.status() == Status.INTERRUPTED || r.status() == Status.ABORTED) {
+                        break; // the server is gone or the user wants out: later combinations would fail the same way
+                    }
+                } catch (RunFailure e) {
+                    error = e.getMessage() + hint(e.getMessage(), p.transport().transport().name());
+                    err.println("nbench client: " + error);
+                    break;
+                } catch (IOException | RuntimeException e) {
+                    error = String.valueOf(e.getMessage());
+                    err.println("nbench client: " + error);
+                    break;
+                }
+            }
+            SweepResult result = verdict(target, sweep.keys(), done, error);
+            return outputs.finish(result, combinations.size() > 1);
+        } finally {
+            out.flush();
+            finished.countDown();
             try {
-                printed.await(10, TimeUnit.SECONDS);
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // SIGINT arrived: the hook exits with 130 once the results above are out.
+            }
+        }
+    }
+
+    /** The sweep's dimensions: impl, the load options, then each -O key given several values. */
+    private Sweep sweep(TransportRegistry registry) {
+        Sweep sweep = new Sweep();
+        List<String> impls = transport.impls();
+        for (String impl : impls) {
+            try {
+                registry.get(impl);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        sweep.add("impl", impls);
+        this.load.sweepDimensions().forEach(sweep::add);
+        transport.transportOptionLists().forEach((key, values) -> {
+            if (values.size() > 1) {
+                sweep.add(key, values);
+            }
+        });
+        return sweep;
+    }
+
+    /** Impl and load keys apply to every combination; an -O key only to the transport that declares it. */
+    private static boolean applies(TransportRegistry registry, String impl, String key) {
+        if (key.equals("impl") || !key.contains(".")) {
+            return true;
+        }
+        return registry.get(impl).options().stream().map(TransportOption::key).anyMatch(key::equals);
+    }
+
+    private Planned plan(TransportRegistry registry, Combination c, List<Double> percentiles)
+            throws ResolvedTransport.CouldNotRun {
+        Map<String, String> given = new LinkedHashMap<>();
+        transport.transportOptionLists().forEach((key, values) -> given.put(key, c.get(key) != null ? c.get(key)
+                : values.get(0)));
+        ResolvedTransport resolved = ResolvedTransport.resolve(spec, registry, c.get("impl"), given);
+        LoadSpec spec = this.load.toSpec(this.spec, transport, percentiles, c);
+        if (spec.measure() == Measure.SEND && resolved.transport().writtenEvent() == null) {
+            throw usage("--measure send needs a written-to-kernel event, which transport " + resolved.transport().name()
+                    + " does not have: use --measure rtt");
+        }
+        // A window left to its default is named by the value actually used.
+        Combination named = LoadOptions.DEFAULT_WINDOW.equals(c.get("window"))
+                ? c.with("window", Integer.toString(spec.window())) : c;
+        return new Planned(named, resolved, spec);
+    }
+
+    private CombinationResult runOne(Planned p, int number, InetSocketAddress remote, String target,
+            ClientOutputs outputs, AtomicReference<BenchmarkRun> current, List<Threshold> thresholds,
+            OutputOptions.MaxErrors limit, PrintWriter err) throws RunFailure, IOException {
+        LoadSpec spec = p.load();
+        Transport t = p.transport().transport();
+        int maxFrame = Math.max(16 * 1024 * 1024, Math.max(spec.size(), spec.responseSize()));
+        ClientSettings settings = new ClientSettings(spec.protocol(), transport.socket(), this.load.connectTimeout,
+                spec.measure() == Measure.SEND, maxFrame, p.transport().options());
+        try (ClientTransport client = t.newClient(settings)) {
+            ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
+            o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
+            BenchmarkRun run = new BenchmarkRun(spec, o.listener());
+            current.set(run);
+            if (stopRequested.get()) {
+                run.interrupt(); // SIGINT arrived between two combinations
+            }
+            RunResult result = run.execute(client, remote);
+            List<Threshold.Outcome> judged = thresholds.stream().map(th -> th.judge(result)).toList();
+            CombinationResult r = judge(p, result, judged, limit, client.effectiveConfig());
+            o.summary(r, output.maxErrors);
+            return r;
+        }
+    }
+
+    /** Status, reasons and exit code of one combination (SPEC section 5's order). */
+    private CombinationResult judge(Planned p, RunResult result, List<Threshold.Outcome> judged,
+                                    OutputOptions.MaxErrors limit, Map<String, String> effective) {
+        List<String> reasons = new ArrayList<>();
+        Status status;
+        int code;
+        if (result.interrupted()) {
+            status = Status.INTERRUPTED;
+            code = ExitCode.INTERRUPTED;
+            reasons.add("interrupted");
+        } else if (result.aborted()) {
+            status = Status.ABORTED;
+            code = ExitCode.COULD_NOT_RUN;
+            reasons.add(result.abortReason());
+        } else {
+            status = Status.PASS;
+            code = ExitCode.OK;
+            long errors = result.errors().total();
+            long messages = 0;
+            for (var it : result.iterations()) {
+                messages += it.messages();
+            }
+            if (limit.exceeded(errors, messages + errors)) {
+                reasons.add(errors + " errors > --max-errors " + output.maxErrors);
+            }
+            long missed = result.summary().rateMissedIterations();
+            if (missed > 0) {
+                reasons.add("target rate missed by more than 1% in " + missed + " iteration(s)");
+            }
+            long outstanding = result.errors().get(ErrorKind.TIMEOUT);
+            if (result.spec().openLoop() && outstanding > 0) {
+                reasons.add(outstanding + " responses outstanding past --timeout");
+            }
+            if (!reasons.isEmpty()) {
+                status = Status.FAIL;
+                code = ExitCode.FAILED;
+            }
+        }
+        for (Threshold.Outcome o : judged) {
+            if (!o.passed()) {
+                reasons.add("threshold breached: " + o.describe());
+                status = status.worse(Status.FAIL);
+                code = ExitCode.first(code, ExitCode.THRESHOLD);
+            }
+        }
+        return new CombinationResult(p.combination(), p.transport().transport().name(),
+                p.transport().options().asText(), effective, result, judged, status, reasons, code);
+    }
+
+    private static SweepResult verdict(String target, List<String> keys, List<CombinationResult> done, String error) {
+        Status status = Status.PASS;
+        int code = ExitCode.OK;
+        for (CombinationResult c : done) {
+            status = status.worse(c.status());
+            code = ExitCode.first(code, c.exitCode());
+        }
+        if (error != null) {
+            status = status.worse(Status.ABORTED);
+            code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
+        }
+        return new SweepResult(target, keys, done, error, status, code);
+    }
+
+    /**
+     * SIGINT/SIGTERM: cut the current run short; the main thread then prints and writes what was measured,
+     * and this hook exits with 130 once it has (or after 10 s).
+     */
+    private Thread interruptHook(AtomicReference<BenchmarkRun> current, CountDownLatch finished, PrintWriter out) {
+        return new Thread(() -> {
+            stopRequested.set(true);
+            BenchmarkRun run = current.get();
+            if (run != null) {
+                run.interrupt();
+            }
+            try {
+                finished.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             out.flush();
             Runtime.getRuntime().halt(ExitCode.INTERRUPTED);
         }, "nbench-client-interrupt");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (ClientTransport client = resolved.transport().newClient(settings)) {
-            report.header(this.load.host + ":" + transport.port, resolved.transport().name(), client.effectiveConfig(),
-                    resolved.transport().writtenEvent());
-            RunResult result;
-            try {
-                result = run.execute(client, remote);
-            } catch (RunFailure e) {
-                err.println("nbench client: " + e.getMessage() + hint(e.getMessage()));
-                return ExitCode.COULD_NOT_RUN;
-            }
-            report.summary(result);
-            return verdict(result, limit, out, err);
-        } catch (IOException | RuntimeException e) {
-            err.println("nbench client: " + e.getMessage());
-            return ExitCode.COULD_NOT_RUN;
-        } finally {
-            out.flush();
-            printed.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // SIGINT arrived: the hook prints nothing more and exits with 130.
-            }
-        }
     }
 
-    private String hint(String message) {
+    private String hint(String message, String impl) {
         if (message != null && message.contains("refused")) {
-            return ": is a server running? start one with 'nbench server --impl " + transport.impl + " --port "
+            return ": is a server running? start one with 'nbench server --impl " + impl + " --port "
                     + transport.port + "', or point --host/--port at one";
         }
         return "";
     }
 
-    private int verdict(RunResult result, OutputOptions.MaxErrors limit, PrintWriter out, PrintWriter err) {
-        if (result.interrupted()) {
-            out.println("Result: INTERRUPTED (partial results above)");
-            return ExitCode.INTERRUPTED;
-        }
-        if (result.aborted()) {
-            out.println("Result: ABORTED: " + result.abortReason());
-            err.println("nbench client: run aborted: " + result.abortReason());
-            return ExitCode.COULD_NOT_RUN;
-        }
-        long errors = result.errors().total();
-        long messages = 0;
-        for (var it : result.iterations()) {
-            messages += it.messages();
-        }
-        if (limit.exceeded(errors, messages + errors)) {
-            out.println("Result: FAIL: " + errors + " errors > --max-errors " + output.maxErrors);
-            return ExitCode.FAILED;
-        }
-        out.println("Result: PASS");
-        return ExitCode.OK;
-    }
-
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
     }
-
 }

@@ -23,6 +23,17 @@ final class Converters {
         }
     }
 
+    static final class Rate implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            try {
+                return io.nbench.units.Rates.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     static final class Time implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {

@@ -16,6 +16,19 @@ public final class ExitCode {
     /** Interrupted by SIGINT/SIGTERM; the partial result is still printed. */
     public static final int INTERRUPTED = 130;
 
+    /** SPEC section 5's order: the first code in it that applies wins. */
+    private static final int[] PRECEDENCE = {USAGE, COULD_NOT_RUN, INTERRUPTED, FAILED, THRESHOLD, OK};
+
+    /** Of two codes, the one that comes first in SPEC section 5's order. */
+    public static int first(int a, int b) {
+        for (int code : PRECEDENCE) {
+            if (a == code || b == code) {
+                return code;
+            }
+        }
+        return Math.max(a, b);
+    }
+
     private ExitCode() {
     }
 }

@@ -5,8 +5,11 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.sweep.Combination;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -17,8 +20,9 @@ final class LoadOptions {
     @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "4", description = "Sender threads (default: ${DEFAULT-VALUE}).")
-    int threads;
+    @Option(names = "--threads", paramLabel = "N[,N...]", defaultValue = "4", split = ",",
+            description = "Sender threads (default: ${DEFAULT-VALUE}); a list sweeps.")
+    List<Integer> threads;
 
     @Option(names = "--connections", paramLabel = "N",
             description = "Connections (default: = --threads). Fewer: threads share them; more: each thread owns several.")
@@ -38,25 +42,52 @@ final class LoadOptions {
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "10", description = "Measured iterations (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--size", paramLabel = "SIZE", defaultValue = "1k", converter = Converters.Size.class,
-            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}).")
-    int size;
+    @Option(names = "--size", paramLabel = "SIZE[,SIZE...]", defaultValue = "1k", split = ",",
+            converter = Converters.Size.class,
+            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}); a list sweeps.")
+    List<Integer> size;
 
     @Option(names = "--response-size", paramLabel = "SIZE", converter = Converters.Size.class,
             description = "Response payload size (default: = --size; 0 with --measure send); 0 = one-way.")
     Integer responseSize;
 
-    @Option(names = "--window", paramLabel = "N", defaultValue = "1",
-            description = "Messages in flight per connection: the semaphore's permits (default: ${DEFAULT-VALUE}).")
-    int window;
+    @Option(names = "--window", paramLabel = "N[,N...]", split = ",",
+            description = "Messages in flight per connection: the semaphore's permits (default: 1; with --batch, "
+                    + "batch x threads per connection); a list sweeps.")
+    List<Integer> window;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
+            description = "Each thread sends N messages, then waits for all N (seed 004's future client; threads "
+                    + "driver). Default: ${DEFAULT-VALUE} (off).")
+    int batch;
+
+    @Option(names = "--requests-per-connection", paramLabel = "N", defaultValue = "0",
+            description = "Reconnect after N requests (1 = ab without -k); reconnect times are a histogram of their "
+                    + "own. Threads driver, one owner thread per connection. Default: ${DEFAULT-VALUE} (keep).")
+    int requestsPerConnection;
+
+    @Option(names = "--connect-rate", paramLabel = "R", converter = Converters.Rate.class,
+            description = "Open the connections at most R per second (ramp-up before the first iteration).")
+    Double connectRate;
+
+    @Option(names = "--rate", paramLabel = "R[,R...]", converter = Converters.Rate.class, split = ",",
+            description = "Open loop: R messages/s in all (e.g. 50k), split evenly over connections; latency is measured "
+                    + "from each message's intended send time (corrected for coordinated omission); a list sweeps.")
+    List<Double> rate;
+
+    @Option(names = "--max-inflight", paramLabel = "N", defaultValue = "1000",
+            description = "Open loop: messages in flight per connection at most; a due message waits (counted) "
+                    + "beyond it (default: ${DEFAULT-VALUE}).")
+    int maxInflight;
 
     @Option(names = "--measure", paramLabel = "rtt|send", defaultValue = "rtt",
             description = "rtt: until the response is complete; send: until the request is written to the kernel. Default: ${DEFAULT-VALUE}.")
     Measure measure;
 
-    @Option(names = "--driver", paramLabel = "threads|io", defaultValue = "io",
+    @Option(names = "--driver", paramLabel = "threads|io",
             description = "Who sends the next message when a permit returns: the sender threads (the seeds' model) "
-                    + "or the I/O thread that released it (no thread hand-off). Default: ${DEFAULT-VALUE}.")
+                    + "or the I/O thread that released it (no thread hand-off). Default: io; threads with --batch "
+                    + "or --requests-per-connection, which need a sender thread to wait or reconnect.")
     Driver driver;
 
     @Option(names = "--timeout", paramLabel = "D", defaultValue = "10s", converter = Converters.Time.class,
@@ -73,7 +104,40 @@ final class LoadOptions {
     Verify verify;
 
     /** The resolved workload; bad combinations are usage errors. */
-    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles) {
+    /**
+     * The swept load options with their values, in column order: size (bytes), threads and window are
+     * dimensions of every sweep, even with one value, so every result names them; rate only when given.
+     * A window left to its default is named {@value #DEFAULT_WINDOW} here; the client renames it to the
+     * effective window (which depends on --batch and threads per connection) once each combination is resolved.
+     */
+    Map<String, List<String>> sweepDimensions() {
+        Map<String, List<String>> d = new LinkedHashMap<>();
+        d.put("size", strings(size));
+        d.put("threads", strings(threads));
+        d.put("window", window == null ? List.of(DEFAULT_WINDOW) : strings(window));
+        if (rate != null) {
+            d.put("rate", rate.stream().map(LoadOptions::rateText).toList());
+        }
+        return d;
+    }
+
+    static final String DEFAULT_WINDOW = "default";
+
+    private static List<String> strings(List<Integer> values) {
+        return values.stream().map(String::valueOf).toList();
+    }
+
+    /** 50000 rather than 50000.0: rates are keys of combinations and columns of CSV. */
+    private static String rateText(double r) {
+        return r == Math.rint(r) && r < 1e15 ? Long.toString((long) r) : Double.toString(r);
+    }
+
+    /** The resolved workload of one sweep combination; bad combinations are usage errors. */
+    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles, Combination combination) {
+        int threads = combination.intValue("threads");
+        int size = combination.intValue("size");
+        Integer window = DEFAULT_WINDOW.equals(combination.get("window")) ? null : combination.intValue("window");
+        Double rate = combination.get("rate") == null ? null : Double.valueOf(combination.get("rate"));
         if (threads < 1) {
             throw usage(spec, "--threads must be at least 1");
         }
@@ -94,7 +158,25 @@ final class LoadOptions {
         if (warmup < 0 || iterations < 1) {
             throw usage(spec, "--iterations must be at least 1 and --warmup at least 0");
         }
-        if (window < 1) {
+        if (batch < 1) {
+            throw usage(spec, "--batch must be at least 1");
+        }
+        if (requestsPerConnection < 0) {
+            throw usage(spec, "--requests-per-connection must be 0 (keep connections) or more");
+        }
+        boolean needsThreads = batch > 1 || requestsPerConnection > 0;
+        if (needsThreads && driver == Driver.IO) {
+            throw usage(spec, (batch > 1 ? "--batch" : "--requests-per-connection")
+                    + " needs sender threads that wait or reconnect: use --driver threads (or leave --driver out)");
+        }
+        Driver effectiveDriver = driver != null ? driver : needsThreads ? Driver.THREADS : Driver.IO;
+        if (requestsPerConnection > 0 && conns < threads) {
+            throw usage(spec, "--requests-per-connection needs at least as many --connections as --threads: each "
+                    + "thread reconnects its own connections");
+        }
+        int effectiveWindow = window != null ? window
+                : batch > 1 ? batch * (int) Math.ceil((double) threads / conns) : 1;
+        if (effectiveWindow < 1) {
             throw usage(spec, "--window must be at least 1");
         }
         if (transport.port < 1 || transport.port > 65535) {
@@ -114,12 +196,23 @@ final class LoadOptions {
         if (measure == Measure.RTT && protocol == Protocol.FRAMED && response == 0) {
             throw usage(spec, "--response-size 0 (one-way) gives no response to time: use --measure send");
         }
+        if (maxInflight < 1) {
+            throw usage(spec, "--max-inflight must be at least 1");
+        }
+        if (rate != null && (batch > 1 || requestsPerConnection > 0)) {
+            throw usage(spec, "--rate (open loop) paces every message itself: --batch and --requests-per-connection "
+                    + "are closed-loop options");
+        }
+        if (rate != null && measure == Measure.SEND) {
+            throw usage(spec, "--rate (open loop) measures responses: use --measure rtt");
+        }
         if (timeout.toNanos() <= 0 || connectTimeout.toNanos() <= 0) {
             throw usage(spec, "--timeout and --connect-timeout must be positive");
         }
         return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
-                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, window,
-                measure, driver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles);
+                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, effectiveWindow,
+                measure, effectiveDriver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles,
+                rate == null ? 0 : rate, maxInflight, batch, requestsPerConnection, connectRate == null ? 0 : connectRate);
     }
 
     private static ParameterException usage(CommandSpec spec, String message) {

@@ -9,10 +9,11 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = "Honest benchmarks of JVM network transports: which transport, configuration or handler "
                 + "design is faster, and by how much.",
-        subcommands = {ServerCommand.class, ClientCommand.class, ListCommand.class},
+        subcommands = {ServerCommand.class, ClientCommand.class, CompareCommand.class, ListCommand.class},
         footer = {"", "Examples:",
             "  nbench server --impl mina &",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
+            "  nbench compare baseline.json candidate.json",
             "  nbench list",
             "", "Exit codes: 0 ok, 1 could not run or aborted, 2 usage error, 3 threshold breached, "
                 + "4 ran but FAILED, 130 interrupted."})
@@ -23,7 +24,7 @@ final class NbenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("nbench: a command is required: server, client or list (see 'nbench --help')");
+        spec.commandLine().getErr().println("nbench: a command is required: server, client, compare or list (see 'nbench --help')");
         return ExitCode.USAGE;
     }
 }

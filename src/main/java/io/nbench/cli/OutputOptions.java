@@ -1,6 +1,10 @@
 package io.nbench.cli;
 
+import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.Percentiles;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,6 +23,95 @@ final class OutputOptions {
 
     @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration.")
     boolean quiet;
+
+    @Option(names = "--format", paramLabel = "text|json|csv|ndjson", defaultValue = "text",
+            description = "What goes to stdout (default: ${DEFAULT-VALUE}). json: the result document only; csv: a row "
+                    + "per iteration; ndjson: a JSON line per second, then the result document. Anything else goes to stderr.")
+    Format format;
+
+    @Option(names = "--no-header", description = "With --format csv: no header line (for appending to a file).")
+    boolean noHeader;
+
+    @Option(names = "--out", paramLabel = "FILE",
+            description = "Write the full result document (JSON, schema nbench-result/1) to FILE, atomically.")
+    Path out;
+
+    @Option(names = "--hdr-log", paramLabel = "FILE",
+            description = "Write an HdrHistogram interval log (one interval per second, tagged by combination and iteration).")
+    Path hdrLog;
+
+    @Option(names = "--hgrm", paramLabel = "TEMPLATE",
+            description = "Write each combination's percentile distribution (µs) for HdrHistogram's plotter; "
+                    + "{combination} in TEMPLATE becomes the combination's name, e.g. lat-{combination}.hgrm.")
+    String hgrm;
+
+    @Option(names = "--threshold", paramLabel = "EXPR",
+            description = "Gate, repeatable: METRIC OP VALUE, e.g. 'p99<2ms', 'throughput>=100k', 'errors==0', "
+                    + "'error-rate<0.1%%'. A breach exits 3.")
+    List<String> thresholds = new ArrayList<>();
+
+    @Option(names = "--progress", paramLabel = "auto|always|never", defaultValue = "auto",
+            description = "Live status line on stderr; auto: only when on a terminal (default: ${DEFAULT-VALUE}).")
+    Progress progress;
+
+    /** What goes to stdout. */
+    enum Format {
+        TEXT, JSON, CSV, NDJSON;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    enum Progress {
+        AUTO, ALWAYS, NEVER;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    List<Threshold> thresholds(CommandSpec spec) {
+        List<Threshold> list = new ArrayList<>();
+        for (String t : thresholds) {
+            try {
+                list.add(Threshold.parse(t));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        return list;
+    }
+
+    boolean progressEnabled() {
+        return switch (progress) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case AUTO -> onTerminal();
+        };
+    }
+
+    /**
+     * Whether the user is watching a terminal. Until JDK 21 {@code System.console()} is null unless stdin
+     * and stdout are terminals; from JDK 22 it is never null and {@code Console.isTerminal()} (looked up
+     * reflectively, as nbench is compiled for 17) tells.
+     */
+    private static boolean onTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            Method isTerminal = java.io.Console.class.getMethod("isTerminal");
+            return (Boolean) isTerminal.invoke(console);
+        } catch (NoSuchMethodException e) {
+            return true;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
+    }
 
     List<Double> percentiles(CommandSpec spec) {
         try {

@@ -4,6 +4,7 @@ import io.nbench.transport.Availability;
 import io.nbench.transport.OptionValues;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -14,12 +15,17 @@ import picocli.CommandLine.ParameterException;
 record ResolvedTransport(Transport transport, OptionValues options) {
 
     static ResolvedTransport resolve(CommandSpec spec, TransportOptions t) throws CouldNotRun {
-        TransportRegistry registry = TransportRegistry.load();
+        return resolve(spec, TransportRegistry.load(), t.impl, t.transportOptions);
+    }
+
+    /** One transport by name with the given {@code -O} values (one sweep combination's). */
+    static ResolvedTransport resolve(CommandSpec spec, TransportRegistry registry, String name,
+                                     Map<String, String> given) throws CouldNotRun {
         Transport transport;
         OptionValues options;
         try {
-            transport = registry.get(t.impl);
-            options = registry.resolveOptions(transport, t.transportOptions);
+            transport = registry.get(name);
+            options = registry.resolveOptions(transport, given);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

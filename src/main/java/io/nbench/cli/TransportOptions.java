@@ -2,7 +2,9 @@ package io.nbench.cli;
 
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.SocketSettings;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -10,7 +12,7 @@ import picocli.CommandLine.Option;
 final class TransportOptions {
 
     @Option(names = "--impl", paramLabel = "NAME", defaultValue = "netty",
-            description = "Transport (default: ${DEFAULT-VALUE}); see nbench list.")
+            description = "Transport (default: ${DEFAULT-VALUE}); see nbench list. The client sweeps a list: netty,mina.")
     String impl;
 
     @Option(names = "--port", paramLabel = "N", defaultValue = "7007", description = "TCP port (default: ${DEFAULT-VALUE}).")
@@ -40,6 +42,29 @@ final class TransportOptions {
     @Option(names = "-O", paramLabel = "KEY=VALUE", mapFallbackValue = "",
             description = "Transport-specific option, repeatable, e.g. -O netty.io=epoll; nbench list shows them.")
     Map<String, String> transportOptions = new LinkedHashMap<>();
+
+    /** The client's transports: {@code --impl} may be a comma list (a sweep dimension). */
+    List<String> impls() {
+        return splitList(impl);
+    }
+
+    /**
+     * The {@code -O} keys given a comma list, each a sweep dimension ({@code -O netty.io=nio,epoll}), and
+     * the ones given one value, which hold for every combination.
+     */
+    Map<String, List<String>> transportOptionLists() {
+        Map<String, List<String>> lists = new LinkedHashMap<>();
+        transportOptions.forEach((k, v) -> lists.put(k, splitList(v)));
+        return lists;
+    }
+
+    private static List<String> splitList(String text) {
+        List<String> values = new ArrayList<>();
+        for (String part : text.split(",", -1)) {
+            values.add(part.strip());
+        }
+        return values;
+    }
 
     SocketSettings socket() {
         return new SocketSettings(ioThreads, tcpNoDelay, sndbuf, rcvbuf);

@@ -7,6 +7,7 @@ import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.LatencyHistograms;
+import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ErrorKind;
@@ -58,13 +59,13 @@ public final class BenchmarkRun {
     private volatile Thread coordinator;
 
     private LoadConnection[] connections = new LoadConnection[0];
-    private SenderThread[] senders = new SenderThread[0];
+    private Sender[] senders = new Sender[0];
     private Phaser phaser;
     private Thread watchdog;
 
     public BenchmarkRun(LoadSpec spec, RunListener listener) {
         this.spec = spec;
-        this.ioDriver = spec.driver() == Driver.IO;
+        this.ioDriver = spec.driver() == Driver.IO && !spec.openLoop();
         this.verify = spec.verify();
         this.listener = listener;
     }
@@ -105,13 +106,34 @@ public final class BenchmarkRun {
 
     // ---- set-up -----------------------------------------------------------------------------------
 
+    private ClientTransport clientTransport;
+    private InetSocketAddress remote;
+
+    /** Churn: reconnects {@code c} on the calling sender thread, timing the connect. */
+    void reconnect(LoadConnection c) {
+        c.reconnect(clientTransport, remote, contextFor(Thread.currentThread()));
+    }
+
     private void connect(ClientTransport transport, InetSocketAddress remote) throws RunFailure {
+        this.clientTransport = transport;
+        this.remote = remote;
         LoadConnection[] cs = new LoadConnection[spec.connections()];
+        long rampStart = System.nanoTime();
         for (int i = 0; i < cs.length; i++) {
+            if (spec.connectRate() > 0) {
+                // Ramp-up: connection i opens no earlier than i / rate after the first.
+                long due = rampStart + (long) (i * 1e9 / spec.connectRate());
+                long wait;
+                while ((wait = due - System.nanoTime()) > 0 && abortReason == null) {
+                    LockSupport.parkNanos(wait);
+                }
+            }
             RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
-            LoadConnection c = new LoadConnection(i, this, template, spec.window(), spec.measure() == Measure.SEND);
+            LoadConnection c = new LoadConnection(i, this, template, spec.permits(), spec.measure() == Measure.SEND,
+                    spec.openLoop());
             try {
-                c.transport = i == 0 ? connectFirst(transport, remote, template, c) : transport.connect(remote, template, c);
+                c.transport = i == 0 ? connectFirst(transport, remote, template, c)
+                        : transport.connect(remote, template, c.link());
             } catch (IOException e) {
                 connections = java.util.Arrays.copyOf(cs, i);
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
@@ -132,7 +154,7 @@ public final class BenchmarkRun {
         long deadline = System.nanoTime() + spec.connectTimeoutNanos();
         for (;;) {
             try {
-                return transport.connect(remote, template, c);
+                return transport.connect(remote, template, c.link());
             } catch (IOException e) {
                 boolean refused = String.valueOf(e.getMessage()).contains("refused");
                 if (!refused || System.nanoTime() + 100_000_000L > deadline || abortReason != null) {
@@ -147,12 +169,15 @@ public final class BenchmarkRun {
         return a.getHostString() + ":" + a.getPort();
     }
 
-    /** Threads driver: thread t owns connections t, t+T, ... or, with fewer connections, shares one. */
+    /**
+     * Threads driver: thread t owns connections t, t+T, ... or, with fewer connections, shares one.
+     * Open loop: min(T, C) pacers, pacer p paces connections p, p+P, ...
+     */
     private void startSenders() {
-        int threads = spec.threads();
+        int threads = spec.openLoop() ? Math.min(spec.threads(), connections.length) : spec.threads();
         int conns = connections.length;
-        senders = new SenderThread[threads];
-        List<List<SenderThread>> waitersOf = new ArrayList<>();
+        senders = new Sender[threads];
+        List<List<Sender>> waitersOf = new ArrayList<>();
         for (int c = 0; c < conns; c++) {
             waitersOf.add(new ArrayList<>());
         }
@@ -165,16 +190,17 @@ public final class BenchmarkRun {
             } else {
                 mine.add(connections[t % conns]);
             }
-            senders[t] = new SenderThread(this, t, mine.toArray(new LoadConnection[0]));
+            LoadConnection[] owned = mine.toArray(new LoadConnection[0]);
+            senders[t] = spec.openLoop() ? new PacerThread(this, t, owned) : new SenderThread(this, t, owned);
             for (LoadConnection c : mine) {
                 waitersOf.get(c.index).add(senders[t]);
             }
         }
         for (int c = 0; c < conns; c++) {
-            connections[c].waiters = waitersOf.get(c).toArray(new SenderThread[0]);
+            connections[c].waiters = waitersOf.get(c).toArray(new Sender[0]);
         }
         phaser = new Phaser(threads + 1);
-        for (SenderThread s : senders) {
+        for (Sender s : senders) {
             s.start();
         }
     }
@@ -219,21 +245,27 @@ public final class BenchmarkRun {
 
     private void runTimed(List<IterationResult> results) {
         long boundary = beginIteration(0);
+        long from = boundary;
         if (ioDriver) {
             kick(false);
         } else {
             awaitPhase();
         }
         for (int i = 0; i < total(); i++) {
-            long from = i == 0 ? boundary : beginIteration(i, boundary);
-            boundary = from + spec.iterationNanos();
+            if (i > 0) {
+                beginIteration(i, from);
+            }
+            boundary += spec.iterationNanos(); // nominal boundaries never drift
             long now;
             while ((now = System.nanoTime()) < boundary && abortReason == null) {
                 LockSupport.parkNanos(Math.min(boundary, nextTick) - now);
                 tick();
             }
+            // The slice ends when the coordinator flips it (a little after the nominal boundary), so
+            // wall time, messages and sends are all counted over the same span.
             boolean cut = abortReason != null;
-            endIteration(results, cut ? now : boundary, from, cut);
+            endIteration(results, now, from, cut);
+            from = now;
             if (cut) {
                 break;
             }
@@ -256,6 +288,9 @@ public final class BenchmarkRun {
     private long runStartEpochMillis = System.currentTimeMillis();
     private int iteration;
     private Histogram iterationHistogram;
+    private Histogram iterationUncorrected;
+    private Histogram iterationLag;
+    private Histogram iterationConnects;
     private ErrorCounts.Snapshot iterationErrors;
     private long iterationClamped;
     private ResourceSnapshot iterationResources;
@@ -271,9 +306,13 @@ public final class BenchmarkRun {
         if (i == 0) {
             runStart = start;
             runStartEpochMillis = System.currentTimeMillis() - (System.nanoTime() - start) / 1_000_000L;
+            listener.onStarted(runStartEpochMillis);
         }
         iteration = i;
         iterationHistogram = LatencyHistograms.newHistogram();
+        iterationUncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+        iterationLag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+        iterationConnects = spec.churn() ? LatencyHistograms.newHistogram() : null;
         iterationErrors = errors.snapshot();
         iterationClamped = clamped();
         iterationResources = ResourceSnapshot.take();
@@ -294,7 +333,10 @@ public final class BenchmarkRun {
     private void closeInterval(long end) {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : allContexts) {
-            c.drainInto(h);
+            c.drainInto(h, iterationUncorrected, iterationLag);
+            if (iterationConnects != null) {
+                c.drainConnectsInto(iterationConnects);
+            }
         }
         iterationHistogram.add(h);
         ErrorCounts.Snapshot now = errors.snapshot();
@@ -311,11 +353,23 @@ public final class BenchmarkRun {
     }
 
     private void endIteration(List<IterationResult> results, long end, long start, boolean partial) {
-        ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
         closeInterval(end);
+        long sent = 0;
+        long hits = 0;
+        if (spec.openLoop()) {
+            for (Sender s : senders) {
+                long[] d = ((PacerThread) s).takeCounts();
+                sent += d[0];
+                hits += d[1];
+            }
+        }
+        ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
+        OpenLoopFigures open = spec.openLoop()
+                ? new OpenLoopFigures(spec.rate(), sent, hits, iterationUncorrected, iterationLag) : null;
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
                 iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
-                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage);
+                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage, open,
+                iterationConnects);
         results.add(r);
         listener.onIteration(r);
     }
@@ -395,7 +449,7 @@ public final class BenchmarkRun {
     ThreadContext contextFor(Thread thread) {
         ThreadContext c = contexts.get();
         if (c == null) {
-            c = new ThreadContext(thread);
+            c = new ThreadContext(thread, spec.openLoop(), spec.churn());
             contexts.set(c);
             allContexts.add(c);
         }
@@ -447,7 +501,7 @@ public final class BenchmarkRun {
                 c.transport.close();
             }
         }
-        for (SenderThread s : senders) {
+        for (Sender s : senders) {
             joinQuietly(s);
         }
         if (watchdog != null) {

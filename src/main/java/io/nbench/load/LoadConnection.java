@@ -43,6 +43,11 @@ final class LoadConnection implements ConnectionHandler {
     final AtomicInteger permits;
     private final long[] slotIds;
     private final long[] slotStart;
+    /** Batch mode only: the sender each message belongs to, told when its message is done. */
+    private final Sender[] slotOwner;
+    /** Open loop: each message's intended send time. */
+    private final long[] slotIntended;
+    private final boolean openLoop;
     private final int slotBits;
     private final int slotMask;
     private final AtomicLong sequence = new AtomicLong(1);
@@ -53,13 +58,15 @@ final class LoadConnection implements ConnectionHandler {
     volatile ClientConnection transport;
     volatile boolean dead;
     /** Sender threads that may wait on this connection's permits; set before the first iteration. */
-    SenderThread[] waiters = new SenderThread[0];
+    Sender[] waiters = new Sender[0];
     /** The coordinator, while it waits for this connection to drain. */
     volatile Thread drainWaiter;
     /** Last thread context used on this connection: a racy cache, checked by owner. */
     private ThreadContext cached;
 
-    LoadConnection(int index, BenchmarkRun run, RequestTemplate template, int window, boolean measureSend) {
+    LoadConnection(int index, BenchmarkRun run, RequestTemplate template, int window, boolean measureSend,
+                   boolean openLoop) {
+        this.openLoop = openLoop;
         this.index = index;
         this.run = run;
         this.template = template;
@@ -73,6 +80,8 @@ final class LoadConnection implements ConnectionHandler {
         this.slotMask = capacity - 1;
         this.slotIds = new long[capacity];
         this.slotStart = new long[capacity];
+        this.slotIntended = openLoop ? new long[capacity] : null;
+        this.slotOwner = run.spec.batch() > 1 ? new Sender[capacity] : null;
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -102,7 +111,7 @@ final class LoadConnection implements ConnectionHandler {
     }
 
     private void wakeWaiters() {
-        for (SenderThread w : waiters) {
+        for (Sender w : waiters) {
             if (w.parked) {
                 LockSupport.unpark(w);
             }
@@ -147,11 +156,36 @@ final class LoadConnection implements ConnectionHandler {
 
     /** Sends one message; the caller holds a permit for it. */
     void sendOne() {
+        sendOne((Sender) null);
+    }
+
+    /** Sends one message for {@code owner} (batch mode: the owner waits for its batch to complete). */
+    void sendOne(Sender owner) {
         long seq = sequence.getAndIncrement();
         int slot = claimSlot((int) seq);
         long id = (seq << slotBits) | slot;
+        if (slotOwner != null) {
+            slotOwner[slot] = owner;
+        }
         slotStart[slot] = System.nanoTime();
         SLOTS.setRelease(slotIds, slot, id);
+        transmit(slot, id);
+    }
+
+    /** Open loop: sends one message meant to go at {@code intended}; records how late it goes. */
+    void sendOne(long intended) {
+        long seq = sequence.getAndIncrement();
+        int slot = claimSlot((int) seq);
+        long id = (seq << slotBits) | slot;
+        long now = System.nanoTime();
+        slotStart[slot] = now;
+        slotIntended[slot] = intended;
+        SLOTS.setRelease(slotIds, slot, id);
+        context().recordLag(now - intended);
+        transmit(slot, id);
+    }
+
+    private void transmit(int slot, long id) {
         ClientConnection c = transport;
         if (dead || c == null) {
             fail(slot, id, ErrorKind.WRITE);
@@ -175,24 +209,54 @@ final class LoadConnection implements ConnectionHandler {
         throw new IllegalStateException("more messages in flight than the window allows on connection " + index);
     }
 
+    /**
+     * Frees the slot if it still holds {@code id}; the one place a message ends, so its batch owner (if
+     * any) hears of it exactly once.
+     */
+    private boolean free(int slot, long id) {
+        Sender owner = slotOwner != null ? slotOwner[slot] : null;
+        if (!SLOTS.compareAndSet(slotIds, slot, id, FREE)) {
+            return false;
+        }
+        if (owner != null) {
+            owner.messageDone();
+        }
+        return true;
+    }
+
     private void fail(int slot, long id, ErrorKind kind) {
-        if (SLOTS.compareAndSet(slotIds, slot, id, FREE)) {
+        if (free(slot, id)) {
             run.errors.add(kind);
             releasePermit();
         }
     }
 
-    /** Claims completion of {@code id}: its start time, or -1 if it is not in flight (late or unknown). */
-    private long finish(long id) {
+    /**
+     * Claims completion of {@code id} at time {@code now} and records its latency when {@code record};
+     * false if it is not in flight (late or unknown). The slot's times are read before it is freed: once
+     * free, a sender may reuse it.
+     */
+    private boolean finish(long id, long now, boolean record, ThreadContext ctx) {
         if (id <= 0) {
-            return -1;
+            return false;
         }
         int slot = (int) (id & slotMask);
         if ((long) SLOTS.getAcquire(slotIds, slot) != id) {
-            return -1;
+            return false;
         }
         long start = slotStart[slot];
-        return SLOTS.compareAndSet(slotIds, slot, id, FREE) ? start : -1;
+        long intended = openLoop ? slotIntended[slot] : start;
+        if (!free(slot, id)) {
+            return false;
+        }
+        if (record) {
+            if (openLoop) {
+                ctx.record(now - intended, now - start);
+            } else {
+                ctx.record(now - start);
+            }
+        }
+        return true;
     }
 
     /** Echo responses carry no id: take the stamp in the payload, or the oldest message in flight. */
@@ -209,6 +273,70 @@ final class LoadConnection implements ConnectionHandler {
             }
         }
         return oldest == Long.MAX_VALUE ? -1 : oldest;
+    }
+
+    // ---- connection lifecycle ---------------------------------------------------------------------
+
+    /** Messages sent on the current transport connection (churn: reconnect after N). Owner thread only. */
+    int sentOnConnection;
+    private volatile int generation;
+
+    /**
+     * The handler to give the transport for a new connection: it forwards events only while that
+     * connection is this one's current, so the close of a connection replaced by churn is not an error.
+     */
+    ConnectionHandler link() {
+        int gen = generation;
+        return new ConnectionHandler() {
+            @Override
+            public void onResponse(long id, int status, PayloadView payload) {
+                LoadConnection.this.onResponse(id, status, payload);
+            }
+
+            @Override
+            public void onWritten(long id) {
+                LoadConnection.this.onWritten(id);
+            }
+
+            @Override
+            public void onError(ErrorKind kind, String message) {
+                if (generation == gen) {
+                    LoadConnection.this.onError(kind, message);
+                }
+            }
+
+            @Override
+            public void onClosed() {
+                if (generation == gen) {
+                    LoadConnection.this.onClosed();
+                }
+            }
+        };
+    }
+
+    /**
+     * Churn: replaces an idle connection with a new one, timing the connect. On failure the connection
+     * is counted as a connect error and closed for the rest of the run.
+     */
+    void reconnect(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
+                   ThreadContext ctx) {
+        ClientConnection old = transport;
+        generation++;
+        if (old != null) {
+            old.close();
+        }
+        long t0 = System.nanoTime();
+        try {
+            transport = transportFactory.connect(remote, template, link());
+            ctx.recordConnect(System.nanoTime() - t0);
+            sentOnConnection = 0;
+        } catch (java.io.IOException e) {
+            run.errors.add(ErrorKind.CONNECT);
+            run.noteError(ErrorKind.CONNECT, "reconnect of connection " + index + " failed: " + e.getMessage());
+            dead = true;
+            run.connectionLost(this);
+            wakeWaiters();
+        }
     }
 
     // ---- transport events -------------------------------------------------------------------------
@@ -229,18 +357,16 @@ final class LoadConnection implements ConnectionHandler {
             }
             return;
         }
-        long start = finish(id);
-        if (start < 0) {
+        boolean ok = status == Framed.STATUS_OK && verified(id, payload);
+        if (!finish(id, now, ok, ctx)) {
             run.lateResponses.increment();
             return;
         }
         if (status == Framed.STATUS_REJECTED) {
             run.errors.add(ErrorKind.REJECTED);
-        } else if (!verified(id, payload)) {
+        } else if (!ok) {
             run.errors.add(ErrorKind.INTEGRITY);
             run.noteError(ErrorKind.INTEGRITY, "response payload differs from the request on connection " + index);
-        } else {
-            ctx.record(now - start);
         }
         complete(ctx);
     }
@@ -264,12 +390,9 @@ final class LoadConnection implements ConnectionHandler {
         }
         long now = System.nanoTime();
         ThreadContext ctx = context();
-        long start = finish(id);
-        if (start < 0) {
-            return;
+        if (finish(id, now, true, ctx)) {
+            complete(ctx);
         }
-        ctx.record(now - start);
-        complete(ctx);
     }
 
     @Override
@@ -296,7 +419,7 @@ final class LoadConnection implements ConnectionHandler {
     private void failAll(ErrorKind kind) {
         for (int i = 0; i <= slotMask; i++) {
             long v = (long) SLOTS.getAcquire(slotIds, i);
-            if (v > 0 && SLOTS.compareAndSet(slotIds, i, v, FREE)) {
+            if (v > 0 && free(i, v)) {
                 if (kind != null) {
                     run.errors.add(kind);
                 }
@@ -311,7 +434,7 @@ final class LoadConnection implements ConnectionHandler {
         int expired = 0;
         for (int i = 0; i <= slotMask; i++) {
             long v = (long) SLOTS.getAcquire(slotIds, i);
-            if (v > 0 && now - slotStart[i] > timeoutNanos && SLOTS.compareAndSet(slotIds, i, v, FREE)) {
+            if (v > 0 && now - slotStart[i] > timeoutNanos && free(i, v)) {
                 expired++;
                 run.errors.add(ErrorKind.TIMEOUT);
                 complete(ctx);

@@ -24,10 +24,32 @@ import java.util.List;
  * @param verify             response payload checking
  * @param protocol           framed or echo
  * @param percentiles        percentiles to report
+ * @param rate               open loop: total messages per second over all connections; 0 = closed loop
+ * @param maxInflight        open loop: messages in flight per connection at most (the safety cap)
+ * @param batch              threads driver: each thread sends this many, then waits for all of them (1 = off)
+ * @param requestsPerConnection reconnect after this many requests (0 = keep connections; 1 = ab without -k)
+ * @param connectRate        initial connections opened per second at most (0 = as fast as possible)
  */
 public record LoadSpec(int threads, int connections, long msgsPerThread, long iterationNanos, int warmup,
                        int iterations, int size, int responseSize, int window, Measure measure, Driver driver,
-                       long timeoutNanos, long connectTimeoutNanos, Verify verify, Protocol protocol, List<Double> percentiles) {
+                       long timeoutNanos, long connectTimeoutNanos, Verify verify, Protocol protocol, List<Double> percentiles,
+                       double rate, int maxInflight, int batch, int requestsPerConnection,
+                       double connectRate) {
+
+    /** Open loop: messages sent on a schedule, latency measured from each message's intended time. */
+    public boolean openLoop() {
+        return rate > 0;
+    }
+
+    /** Permits per connection: the window in the closed loop, the in-flight cap in the open loop. */
+    public int permits() {
+        return openLoop() ? maxInflight : window;
+    }
+
+    /** Connections are closed and reopened during the run. */
+    public boolean churn() {
+        return requestsPerConnection > 0;
+    }
 
     public boolean timeBased() {
         return iterationNanos > 0;

@@ -10,6 +10,13 @@ public interface RunListener {
     default void onConnected(int connections) {
     }
 
+    /**
+     * The first iteration starts now; interval and iteration times are relative to this wall-clock instant
+     * (ms since the epoch). Lets live writers such as the HdrHistogram interval log stamp absolute times.
+     */
+    default void onStarted(long startEpochMillis) {
+    }
+
     default void onIteration(IterationResult iteration) {
     }
 

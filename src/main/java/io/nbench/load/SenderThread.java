@@ -9,17 +9,14 @@ import java.util.concurrent.locks.LockSupport;
  * waiting allocates nothing (a {@code java.util.concurrent.Semaphore} allocates a queue node each time it
  * blocks).
  */
-final class SenderThread extends Thread {
+final class SenderThread extends Sender {
 
     private final BenchmarkRun run;
     private final LoadConnection[] connections;
     private int next;
-    /** Set while this thread parks waiting for a permit; read by the threads that release permits. */
-    volatile boolean parked;
 
     SenderThread(BenchmarkRun run, int index, LoadConnection[] connections) {
         super("nbench-sender-" + index);
-        setDaemon(true);
         this.run = run;
         this.connections = connections;
     }
@@ -29,12 +26,28 @@ final class SenderThread extends Thread {
         try {
             while (run.awaitIterationStart()) {
                 long quota = run.spec.timeBased() ? Long.MAX_VALUE : run.spec.msgsPerThread();
+                int batch = run.spec.batch();
+                int inBatch = 0;
                 for (long n = 0; n < quota; n++) {
+                    if (batch > 1 && inBatch == batch) {
+                        awaitBatch();
+                        inBatch = 0;
+                    }
                     LoadConnection c = acquire();
                     if (c == null) {
                         break;
                     }
-                    c.sendOne();
+                    if (batch > 1) {
+                        outstanding.incrementAndGet();
+                        inBatch++;
+                        c.sendOne(this);
+                    } else {
+                        c.sendOne();
+                    }
+                    c.sentOnConnection++;
+                }
+                if (batch > 1) {
+                    awaitBatch();
                 }
                 run.senderFinished();
             }
@@ -69,14 +82,35 @@ final class SenderThread extends Thread {
         }
     }
 
+    /** Batch mode: waits until every message of the batch just sent is done. */
+    private void awaitBatch() {
+        while (outstanding.get() > 0 && !run.stopSending) {
+            parked = true;
+            if (outstanding.get() == 0) {
+                parked = false;
+                return;
+            }
+            LockSupport.parkNanos(this, 50_000_000L);
+            parked = false;
+        }
+    }
+
     private LoadConnection tryAll(LoadConnection[] cs) {
         int n = cs.length;
+        int perConnection = run.spec.requestsPerConnection();
         for (int k = 0; k < n; k++) {
             int i = next + k;
             if (i >= n) {
                 i -= n;
             }
             LoadConnection c = cs[i];
+            if (perConnection > 0 && c.sentOnConnection >= perConnection && !c.dead) {
+                // Churn: this connection has sent its share; replace it once its last answer is in.
+                if (!c.drained()) {
+                    continue;
+                }
+                run.reconnect(c);
+            }
             if (!c.dead && c.tryAcquire()) {
                 next = i + 1 == n ? 0 : i + 1;
                 return c;

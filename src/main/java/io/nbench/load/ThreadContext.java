@@ -15,9 +15,18 @@ import org.HdrHistogram.SingleWriterRecorder;
 final class ThreadContext {
 
     final Thread owner;
+    /** Latency: from the intended send time (open loop, corrected) or the actual one (closed loop). */
     final SingleWriterRecorder recorder = LatencyHistograms.newRecorder();
+    /** Open loop only: latency from the actual send (uncorrected), and send lag (actual - intended). */
+    final SingleWriterRecorder uncorrected;
+    final SingleWriterRecorder sendLag;
+    /** Churn only: connect latency of reconnects made by this thread. */
+    final SingleWriterRecorder connects;
     final AtomicLong clamped = new AtomicLong();
+    private Histogram recycledConnects;
     private Histogram recycled;
+    private Histogram recycledUncorrected;
+    private Histogram recycledLag;
 
     /** True while this thread is inside a send issued by the io driver. */
     boolean sending;
@@ -25,26 +34,61 @@ final class ThreadContext {
     private int head;
     private int tail;
 
-    ThreadContext(Thread owner) {
+    ThreadContext(Thread owner, boolean openLoop, boolean churn) {
         this.owner = owner;
+        this.connects = churn ? LatencyHistograms.newRecorder() : null;
+        this.uncorrected = openLoop ? LatencyHistograms.newRecorder() : null;
+        this.sendLag = openLoop ? LatencyHistograms.newRecorder() : null;
     }
 
     /** Records one latency; values beyond the histogram's range are clamped and counted, negatives are 0. */
     void record(long nanos) {
-        if (nanos > LatencyHistograms.MAX_NANOS) {
-            clamped.incrementAndGet();
-            nanos = LatencyHistograms.MAX_NANOS;
-        } else if (nanos < 0) {
-            nanos = 0;
-        }
-        recorder.recordValue(nanos);
+        recorder.recordValue(clamp(nanos));
     }
 
-    /** Adds everything recorded since the last call to {@code target} (reader side; any thread). */
-    void drainInto(Histogram target) {
-        Histogram interval = recorder.getIntervalHistogram(recycled);
+    /** Open loop: one completed message, from its intended and from its actual send time. */
+    void record(long corrected, long uncorrectedNanos) {
+        recorder.recordValue(clamp(corrected));
+        uncorrected.recordValue(clamp(uncorrectedNanos));
+    }
+
+    /** Open loop: how late a message was sent. */
+    void recordLag(long nanos) {
+        sendLag.recordValue(clamp(nanos));
+    }
+
+    void recordConnect(long nanos) {
+        connects.recordValue(clamp(nanos));
+    }
+
+    /** Reader side: connect latencies recorded since the last call. */
+    void drainConnectsInto(Histogram target) {
+        if (connects != null) {
+            recycledConnects = drain(connects, recycledConnects, target);
+        }
+    }
+
+    private long clamp(long nanos) {
+        if (nanos > LatencyHistograms.MAX_NANOS) {
+            clamped.incrementAndGet();
+            return LatencyHistograms.MAX_NANOS;
+        }
+        return Math.max(0, nanos);
+    }
+
+    /** Adds everything recorded since the last call to the targets (reader side; any thread). */
+    void drainInto(Histogram latency, Histogram uncorrectedTarget, Histogram lagTarget) {
+        recycled = drain(recorder, recycled, latency);
+        if (uncorrected != null) {
+            recycledUncorrected = drain(uncorrected, recycledUncorrected, uncorrectedTarget);
+            recycledLag = drain(sendLag, recycledLag, lagTarget);
+        }
+    }
+
+    private static Histogram drain(SingleWriterRecorder r, Histogram recycle, Histogram target) {
+        Histogram interval = r.getIntervalHistogram(recycle);
         target.add(interval);
-        recycled = interval;
+        return interval;
     }
 
     void defer(LoadConnection c) {

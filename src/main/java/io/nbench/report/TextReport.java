@@ -6,6 +6,7 @@ import io.nbench.load.RunResult;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
+import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
@@ -50,8 +51,23 @@ public final class TextReport implements RunListener {
                 ? Durations.format(Duration.ofNanos(spec.iterationNanos())) + " per iteration"
                 : Units.count(spec.msgsPerThread()) + " msgs/thread per iteration ("
                 + Units.count(spec.messagesPerIteration()) + " in all)";
-        out.println("  load: closed loop, driver " + spec.driver().label() + ", " + spec.threads() + " threads, "
-                + spec.connections() + " connections, window " + spec.window() + ", " + load);
+        if (spec.openLoop()) {
+            out.println("  load: open loop, " + Units.rate(spec.rate()) + " msg/s over " + spec.connections()
+                    + " connections (" + Units.rate(spec.rate() / spec.connections()) + " each), paced by "
+                    + Math.min(spec.threads(), spec.connections()) + " threads, max " + spec.maxInflight()
+                    + " in flight per connection, " + load);
+            out.println("  latency corrected for coordinated omission: from each message's intended send time; "
+                    + "uncorrected: from its actual send; send lag: actual - intended");
+        } else {
+            out.println("  load: closed loop, driver " + spec.driver().label() + ", " + spec.threads() + " threads, "
+                    + spec.connections() + " connections, window " + spec.window() + ", " + load
+                    + (spec.batch() > 1 ? ", batches of " + spec.batch() + " per thread" : ""));
+        }
+        if (spec.churn() || spec.connectRate() > 0) {
+            out.println("  connections: " + (spec.churn() ? "reconnect after " + spec.requestsPerConnection()
+                    + " request(s)" : "kept") + (spec.connectRate() > 0 ? ", opened at most "
+                    + Units.rate(spec.connectRate()) + "/s" : ""));
+        }
         out.println("  message: request " + Sizes.format(spec.size()) + ", response "
                 + (spec.expectsResponse() ? Sizes.format(spec.protocol() == io.nbench.protocol.Protocol.ECHO
                         ? spec.size() : spec.responseSize()) : "none (one-way)")
@@ -83,6 +99,24 @@ public final class TextReport implements RunListener {
             sb.append(' ').append(Percentiles.label(p)).append(' ').append(Units.micros(r.percentile(p)));
         }
         sb.append(" | errors ").append(errors(r.errors()));
+        if (r.openLoop() != null) {
+            OpenLoopFigures o = r.openLoop();
+            sb.append(" | rate ").append(Units.rate(o.achievedRate(r.wallNanos()))).append('/')
+                    .append(Units.rate(o.targetRate())).append(o.missed(r.wallNanos()) ? " MISSED" : "")
+                    .append(" uncorrected p50 ").append(Units.micros(Percentiles.valueAt(o.uncorrected(), 50)))
+                    .append(" p99 ").append(Units.micros(Percentiles.valueAt(o.uncorrected(), 99)))
+                    .append(" max ").append(Units.micros(Percentiles.valueAt(o.uncorrected(), 100)))
+                    .append(" lag p99 ").append(Units.micros(Percentiles.valueAt(o.sendLag(), 99)))
+                    .append(" max ").append(Units.micros(Percentiles.valueAt(o.sendLag(), 100)));
+            if (o.maxInflightHits() > 0) {
+                sb.append(" inflight-cap waits ").append(Units.count(o.maxInflightHits()));
+            }
+        }
+        if (r.connectLatency() != null) {
+            sb.append(" | connects ").append(Units.count(r.connectLatency().getTotalCount()))
+                    .append(" p50 ").append(Units.micros(Percentiles.valueAt(r.connectLatency(), 50)))
+                    .append(" p99 ").append(Units.micros(Percentiles.valueAt(r.connectLatency(), 99)));
+        }
         sb.append(" | ").append(resources(r));
         if (r.partial()) {
             sb.append(" (partial)");
@@ -100,12 +134,26 @@ public final class TextReport implements RunListener {
             out.println("No measured iteration completed.");
         } else {
             List<Double> ps = spec.percentiles();
-            out.println("All " + s.iterations() + " iterations merged (" + Units.count(s.messages()) + " msgs):");
-            StringJoiner merged = new StringJoiner(", ");
-            for (double p : ps) {
-                merged.add((p >= 100 ? "max" : Percentiles.label(p)) + ": " + Units.micros(s.mergedPercentile(p)) + " µs");
+            out.println("All " + s.iterations() + " iterations merged (" + Units.count(s.messages()) + " msgs)"
+                    + (spec.openLoop() ? ", corrected for coordinated omission:" : ":"));
+            out.println(percentiles(s.merged(), ps));
+            if (spec.openLoop()) {
+                out.println("Uncorrected (from the actual send; what a closed-loop tool would report):");
+                out.println(percentiles(s.mergedUncorrected(), ps));
+                out.println("Send lag (actual - intended send time, nbench's own lateness):");
+                out.println(percentiles(s.mergedSendLag(), ps));
+                out.println("Rate: " + Units.rate(s.mean(r -> r.openLoop().achievedRate(r.wallNanos()))) + " msg/s achieved of "
+                        + Units.rate(spec.rate()) + " target" + (s.rateMissedIterations() > 0
+                        ? "; MISSED by more than 1% in " + s.rateMissedIterations() + " iteration(s)" : "")
+                        + "; in-flight cap waits " + Units.count(s.measured().stream()
+                        .mapToLong(r -> r.openLoop().maxInflightHits()).sum()));
             }
-            out.println(merged);
+            if (spec.churn()) {
+                org.HdrHistogram.Histogram connects = io.nbench.stats.LatencyHistograms.newHistogram();
+                s.measured().forEach(r -> connects.add(r.connectLatency()));
+                out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
+                        + percentiles(connects, ps));
+            }
             out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI):");
             StringJoiner means = new StringJoiner(", ");
             boolean wide = false;
@@ -143,6 +191,11 @@ public final class TextReport implements RunListener {
                 out.println("Note: one measured iteration gives no interval; use --iterations 2 or more.");
             }
         }
+        long clamped = result.iterations().stream().mapToLong(IterationResult::clamped).sum();
+        if (clamped > 0) {
+            out.println("Note: " + Units.count(clamped) + " value(s) beyond the histogram's range (1 hour) were recorded "
+                    + "as its maximum.");
+        }
         out.println("Errors: " + errors(result.errors()) + (result.lateResponses() > 0
                 ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : ""));
         for (Map.Entry<ErrorKind, String> e : result.firstErrors().entrySet()) {
@@ -171,6 +224,14 @@ public final class TextReport implements RunListener {
             sb.append(" CLIENT-SATURATED");
         }
         return sb.toString();
+    }
+
+    private static String percentiles(org.HdrHistogram.Histogram h, List<Double> ps) {
+        StringJoiner j = new StringJoiner(", ");
+        for (double p : ps) {
+            j.add((p >= 100 ? "max" : Percentiles.label(p)) + ": " + Units.micros(Percentiles.valueAt(h, p)) + " µs");
+        }
+        return j.toString();
     }
 
     private static String percent(double v) {

@@ -75,6 +75,10 @@ public final class ServerMetrics implements ServerEvents {
         return requests.sum();
     }
 
+    public long totalConnections() {
+        return total.sum();
+    }
+
     public long openConnections() {
         return open.sum();
     }

@@ -16,10 +16,14 @@ import org.HdrHistogram.Histogram;
  * @param clamped      values beyond the histogram's range, recorded as its maximum
  * @param partial      cut short (run aborted or interrupted)
  * @param resources    the client's CPU, GC and allocation, and the machine's CPU, during the iteration
+ * @param openLoop     open-loop figures (uncorrected latency, send lag, rate), or null in the closed loop;
+ *                     in the open loop {@code latency} is corrected for coordinated omission
+ * @param connectLatency with {@code --requests-per-connection}: the time each reconnect took (ns), else null
  */
 public record IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
                               Histogram latency, ErrorCounts.Snapshot errors, long clamped,
-                              boolean partial, ResourceUsage resources) {
+                              boolean partial, ResourceUsage resources,
+                              OpenLoopFigures openLoop, Histogram connectLatency) {
 
     public double messagesPerSecond() {
         return wallNanos == 0 ? 0 : messages * 1e9 / wallNanos;

@@ -30,6 +30,32 @@ public final class Summary {
         }
     }
 
+    /** Open loop: merged uncorrected latency of measured iterations, or null in the closed loop. */
+    public Histogram mergedUncorrected() {
+        return mergeOpen(true);
+    }
+
+    /** Open loop: merged send lag of measured iterations, or null in the closed loop. */
+    public Histogram mergedSendLag() {
+        return mergeOpen(false);
+    }
+
+    private Histogram mergeOpen(boolean uncorrected) {
+        if (measured.isEmpty() || measured.get(0).openLoop() == null) {
+            return null;
+        }
+        Histogram h = LatencyHistograms.newHistogram();
+        for (IterationResult r : measured) {
+            h.add(uncorrected ? r.openLoop().uncorrected() : r.openLoop().sendLag());
+        }
+        return h;
+    }
+
+    /** Open loop: measured iterations whose achieved rate missed the target by more than 1 %. */
+    public long rateMissedIterations() {
+        return measured.stream().filter(r -> r.openLoop() != null && r.openLoop().missed(r.wallNanos())).count();
+    }
+
     public int iterations() {
         return measured.size();
     }

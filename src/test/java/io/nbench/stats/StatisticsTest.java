@@ -51,7 +51,7 @@ class StatisticsTest {
             h.recordValue(v);
         }
         return new IterationResult(index, warmup, values.length, wallNanos, 1024, h, ErrorCounts.Snapshot.ZERO, 0, false,
-                io.nbench.resources.ResourceUsage.UNKNOWN);
+                io.nbench.resources.ResourceUsage.UNKNOWN, null, null);
     }
 
     @Test

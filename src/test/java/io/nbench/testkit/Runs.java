@@ -48,6 +48,11 @@ public final class Runs {
         public Verify verify = Verify.FULL;
         public Protocol protocol = Protocol.FRAMED;
         public Map<String, String> options = Map.of();
+        public double rate = 0;
+        public int maxInflight = 1000;
+        public int batch = 1;
+        public int requestsPerConnection = 0;
+        public double connectRate = 0;
 
         public Workload threads(int n) { threads = n; return this; }
         public Workload connections(int n) { connections = n; return this; }
@@ -64,13 +69,19 @@ public final class Runs {
         public Workload verify(Verify v) { verify = v; return this; }
         public Workload protocol(Protocol p) { protocol = p; return this; }
         public Workload options(Map<String, String> o) { options = o; return this; }
+        public Workload rate(double r) { rate = r; return this; }
+        public Workload maxInflight(int n) { maxInflight = n; return this; }
+        public Workload batch(int n) { batch = n; return this; }
+        public Workload requestsPerConnection(int n) { requestsPerConnection = n; return this; }
+        public Workload connectRate(double r) { connectRate = r; return this; }
 
         public LoadSpec spec() {
             int response = protocol == Protocol.ECHO ? size
                     : responseSize >= 0 ? responseSize : (measure == Measure.SEND ? 0 : size);
             return new LoadSpec(threads, connections, msgs, iterationNanos, warmup, iterations, size, response, window,
                     measure, driver, timeout.toNanos(), Duration.ofSeconds(5).toNanos(), verify, protocol,
-                    Percentiles.DEFAULT);
+                    Percentiles.DEFAULT, rate, maxInflight, batch, requestsPerConnection,
+                    connectRate);
         }
 
         /** Runs this workload with client transport {@code client} against {@code server}. */

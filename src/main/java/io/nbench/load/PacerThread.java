@@ -1,0 +1,135 @@
+package io.nbench.load;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A sender of the open loop: paces its connections (connection c belongs to pacer c mod pacers) on
+ * their schedules. It sleeps until the next message is due, sends every due message when it wakes
+ * (catch-up, intended times unchanged), and parks on the connections' permits when {@code --max-inflight}
+ * is reached. It never spins for long: parking overshoots by the OS timer slack (about 50 µs on Linux),
+ * which shows in the send-lag histogram and is included, as it should be, in the corrected latency.
+ */
+final class PacerThread extends Sender {
+
+    private static final long SPIN_BELOW_NANOS = 5_000;
+
+    private final BenchmarkRun run;
+    private final LoadConnection[] connections;
+    private final Pacer.Target[] targets;
+    private volatile Pacer pacer;
+    private long sentBefore;
+    private long hitsBefore;
+
+    PacerThread(BenchmarkRun run, int index, LoadConnection[] connections) {
+        super("nbench-pacer-" + index);
+        this.run = run;
+        this.connections = connections;
+        this.targets = new Pacer.Target[connections.length];
+        for (int i = 0; i < connections.length; i++) {
+            LoadConnection c = connections[i];
+            targets[i] = new Pacer.Target() {
+                @Override
+                public boolean tryAcquire() {
+                    return c.tryAcquire();
+                }
+
+                @Override
+                public void send(long intendedNanos) {
+                    c.sendOne(intendedNanos);
+                }
+
+                @Override
+                public boolean dead() {
+                    return c.dead;
+                }
+            };
+        }
+    }
+
+    /** Messages sent and max-inflight waits since the last call; read by the coordinator at boundaries. */
+    long[] takeCounts() {
+        Pacer p = pacer;
+        if (p == null) {
+            return new long[2];
+        }
+        long sent = p.sent();
+        long hits = p.maxInflightHits();
+        long[] d = {sent - sentBefore, hits - hitsBefore};
+        sentBefore = sent;
+        hitsBefore = hits;
+        return d;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (run.awaitIterationStart()) {
+                if (pacer == null || !run.spec.timeBased()) {
+                    startSchedules();
+                }
+                pace();
+                run.senderFinished();
+            }
+        } catch (RuntimeException | Error e) {
+            run.abort("pacer thread failed: " + e);
+            run.senderFinished();
+        }
+    }
+
+    /** New schedules from now: per iteration when count-based, once for a time-based run. */
+    private void startSchedules() {
+        long start = System.nanoTime();
+        double perConnection = run.spec.rate() / run.spec.connections();
+        OpenLoopSchedule[] schedules = new OpenLoopSchedule[connections.length];
+        long[] quota = new long[connections.length];
+        long total = run.spec.messagesPerIteration();
+        int conns = run.spec.connections();
+        for (int i = 0; i < connections.length; i++) {
+            int c = connections[i].index;
+            // Spread connections' first messages over one interval so they do not all fire together.
+            long offset = (long) (c * 1e9 / run.spec.rate());
+            schedules[i] = new OpenLoopSchedule(start + offset, perConnection);
+            quota[i] = run.spec.timeBased() ? Long.MAX_VALUE : total / conns + (c < total % conns ? 1 : 0);
+        }
+        Pacer old = pacer;
+        if (old != null) {
+            sentBefore -= old.sent();
+            hitsBefore -= old.maxInflightHits();
+        }
+        pacer = new Pacer(targets, schedules, quota, System::nanoTime);
+    }
+
+    private void pace() {
+        Pacer p = pacer;
+        for (;;) {
+            if (run.stopSending) {
+                return;
+            }
+            long next = p.sendDue();
+            if (next == Long.MAX_VALUE) {
+                return;
+            }
+            long wait = next - System.nanoTime();
+            if (wait > SPIN_BELOW_NANOS) {
+                LockSupport.parkNanos(this, wait);
+            } else if (wait > 0) {
+                Thread.onSpinWait();
+            } else {
+                awaitRoom();
+            }
+        }
+    }
+
+    /** A due message waits for room in flight: park until a connection releases a permit. */
+    private void awaitRoom() {
+        parked = true;
+        for (LoadConnection c : connections) {
+            if (!c.dead && c.permits.get() > 0) {
+                parked = false;
+                return;
+            }
+        }
+        LockSupport.parkNanos(this, 10_000_000L);
+        parked = false;
+    }
+}

@@ -1,0 +1,97 @@
+package io.nbench.report.compare;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The text of {@code nbench compare}: one block per combination, one row per metric, files side by side. */
+public final class CompareTable {
+
+    private CompareTable() {
+    }
+
+    public static void print(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks) {
+        out.println("nbench compare: per-iteration means of measured iterations; ratio to A with its 99.9% CI "
+                + "(Welch's t); latency: lower is faster");
+        for (int i = 0; i < files.size(); i++) {
+            out.println("  " + letter(i) + ": " + files.get(i).path());
+        }
+        for (Comparison.Block b : blocks) {
+            out.println();
+            StringBuilder title = new StringBuilder(b.name());
+            for (int i = 0; i < b.matched().size(); i++) {
+                String m = b.matched().get(i);
+                if (m == null) {
+                    title.append("  (not in ").append(letter(i + 1)).append(')');
+                } else if (!m.equals(b.name())) {
+                    title.append("  (").append(letter(i + 1)).append(": ").append(m).append(')');
+                }
+            }
+            out.println(title);
+            List<List<String>> rows = new ArrayList<>();
+            List<String> head = new ArrayList<>(List.of("metric", "A"));
+            for (int i = 1; i < files.size(); i++) {
+                String x = letter(i);
+                head.addAll(List.of(x, x + "/A [99.9% CI]", "verdict"));
+            }
+            rows.add(head);
+            for (Comparison.Row r : b.rows()) {
+                List<String> row = new ArrayList<>();
+                row.add(r.metric().name());
+                row.add(value(r.metric(), r.baseline()));
+                for (Comparison.Cell c : r.others()) {
+                    if (c == null) {
+                        row.addAll(List.of("-", "-", "-"));
+                        continue;
+                    }
+                    row.add(value(r.metric(), c.mean()));
+                    row.add(ratio(c));
+                    row.add(c.verdict().toString());
+                }
+                rows.add(row);
+            }
+            printAligned(out, rows);
+        }
+        out.flush();
+    }
+
+    private static String value(CompareMetric m, double v) {
+        return Double.isNaN(v) ? "-" : m.format().apply(v);
+    }
+
+    private static String ratio(Comparison.Cell c) {
+        double r = c.difference().ratio();
+        if (Double.isNaN(r) || Double.isInfinite(r)) {
+            return "-";
+        }
+        if (Double.isNaN(c.difference().halfWidth())) {
+            return String.format(Locale.ROOT, "%.3f", r);
+        }
+        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", r, c.difference().ratioLow(), c.difference().ratioHigh());
+    }
+
+    private static String letter(int i) {
+        return i < 26 ? String.valueOf((char) ('A' + i)) : "F" + (i + 1);
+    }
+
+    private static void printAligned(PrintWriter out, List<List<String>> rows) {
+        int columns = rows.get(0).size();
+        int[] width = new int[columns];
+        for (List<String> r : rows) {
+            for (int i = 0; i < columns; i++) {
+                width[i] = Math.max(width[i], r.get(i).length());
+            }
+        }
+        for (List<String> r : rows) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < columns; i++) {
+                if (i > 0) {
+                    sb.append("  ");
+                }
+                sb.append(r.get(i)).append(" ".repeat(width[i] - r.get(i).length()));
+            }
+            out.println(sb.toString().stripTrailing());
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.nbench.report.compare;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.report.json.HistogramCodec;
+import io.nbench.report.json.ResultDocument;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** A result document read back for {@code nbench compare}: each combination's measured iterations. */
+public record ResultFile(Path path, List<CombinationData> combinations) {
+
+    /** One combination: its keys and measured iterations. */
+    public record CombinationData(String name, Map<String, String> keys, List<IterationData> iterations) {
+    }
+
+    /** What compare needs of an iteration: throughput and the latency histogram (ns). */
+    public record IterationData(double msgPerSec, Histogram latency) {
+    }
+
+    /** The file is missing, not JSON, not an nbench result, or of another schema; the message is one line. */
+    public static final class Unreadable extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unreadable(String message) {
+            super(message);
+        }
+    }
+
+    public static ResultFile read(Path path) throws Unreadable {
+        JsonNode doc;
+        try {
+            doc = ResultDocument.MAPPER.readTree(Files.readAllBytes(path));
+        } catch (NoSuchFileException e) {
+            throw new Unreadable(path + ": no such file");
+        } catch (IOException e) {
+            throw new Unreadable(path + ": not a JSON document (" + firstLine(e.getMessage()) + ")");
+        }
+        if (doc == null || !doc.isObject()) {
+            throw new Unreadable(path + ": not a JSON object");
+        }
+        String schema = doc.path("schema").asText(null);
+        if (!ResultDocument.SCHEMA.equals(schema)) {
+            throw new Unreadable(path + ": schema is " + (schema == null ? "missing" : "'" + schema + "'")
+                    + ", expected '" + ResultDocument.SCHEMA + "' (written by nbench client --out or --format json)");
+        }
+        List<CombinationData> combinations = new ArrayList<>();
+        try {
+            for (JsonNode c : doc.path("combinations")) {
+                Map<String, String> keys = new LinkedHashMap<>();
+                c.path("keys").properties().forEach(e -> keys.put(e.getKey(), e.getValue().asText()));
+                List<IterationData> iterations = new ArrayList<>();
+                for (JsonNode it : c.path("iterations")) {
+                    if (it.path("warmup").asBoolean(false)) {
+                        continue;
+                    }
+                    iterations.add(new IterationData(it.path("msgPerSec").asDouble(),
+                            HistogramCodec.decode(it.path("histogram").asText())));
+                }
+                combinations.add(new CombinationData(c.path("name").asText(), keys, iterations));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new Unreadable(path + ": damaged iteration histogram (" + e.getMessage() + ")");
+        }
+        return new ResultFile(path, combinations);
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unreadable";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,47 @@
+package io.nbench.report.hdr;
+
+import io.nbench.report.AtomicFiles;
+import io.nbench.sweep.Combination;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code --hgrm TEMPLATE}: one percentile distribution per combination, HdrHistogram's own
+ * {@code outputPercentileDistribution} in µs (what its plotter and HistogramLogAnalyzer read), of the
+ * measured iterations merged. {@value #PLACEHOLDER} in the template becomes the combination's file-safe
+ * name ({@code impl-netty_size-1024_threads-4_window-1}); a template without it names a single file and
+ * cannot be used with a sweep.
+ */
+public final class PercentileFiles {
+
+    public static final String PLACEHOLDER = "{combination}";
+
+    private final String template;
+
+    public PercentileFiles(String template, int combinations) {
+        if (!template.contains(PLACEHOLDER) && combinations > 1) {
+            throw new IllegalArgumentException("--hgrm " + template + " names one file but the sweep has "
+                    + combinations + " combinations: put " + PLACEHOLDER + " in it, e.g. lat-" + PLACEHOLDER + ".hgrm");
+        }
+        this.template = template;
+    }
+
+    public Path pathFor(Combination c) {
+        return Path.of(template.replace(PLACEHOLDER, c.fileName()));
+    }
+
+    /** Writes the distribution atomically; values scaled from ns to µs. */
+    public Path write(Combination c, Histogram merged) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream ps = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
+            merged.outputPercentileDistribution(ps, 1000.0);
+        }
+        Path path = pathFor(c);
+        AtomicFiles.write(path, bytes.toByteArray());
+        return path;
+    }
+}

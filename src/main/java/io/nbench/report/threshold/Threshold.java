@@ -1,0 +1,63 @@
+package io.nbench.report.threshold;
+
+import io.nbench.load.RunResult;
+import java.util.Locale;
+
+/**
+ * One {@code --threshold METRIC OP VALUE} gate, e.g. {@code p99<2ms}, {@code throughput>=100k},
+ * {@code errors==0}, {@code error-rate<0.1%}. Spaces around the operator are allowed. A malformed
+ * expression is an {@link IllegalArgumentException} whose message says what is accepted (a usage error).
+ *
+ * @param expression as the user wrote it
+ * @param metric     what is judged
+ * @param operator   how
+ * @param limit      the VALUE in the metric's base unit (ns, msg/s, count, percent)
+ */
+public record Threshold(String expression, Metric metric, Operator operator, double limit) {
+
+    public static Threshold parse(String expression) {
+        String text = expression.strip();
+        int at = 0;
+        while (at < text.length() && "<>=!".indexOf(text.charAt(at)) < 0) {
+            at++;
+        }
+        String name = text.substring(0, at).strip().toLowerCase(Locale.ROOT);
+        Operator op = Operator.prefixOf(text.substring(at));
+        if (name.isEmpty() || op == null) {
+            throw new IllegalArgumentException("--threshold '" + expression + "' is not METRIC OP VALUE: "
+                    + "use e.g. 'p99<2ms', 'throughput>=100k', 'errors==0' (OP is one of < <= > >= == !=)");
+        }
+        String value = text.substring(at + op.symbol().length()).strip();
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException("--threshold '" + expression + "' has no value after " + op.symbol());
+        }
+        try {
+            Metric metric = Metric.named(name);
+            return new Threshold(expression, metric, op, metric.kind().parse(value));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--threshold '" + expression + "': " + e.getMessage());
+        }
+    }
+
+    /** Judges this threshold on one combination's result. */
+    public Outcome judge(RunResult result) {
+        double actual = metric.valueOf(result);
+        return new Outcome(this, actual, operator.holds(actual, limit));
+    }
+
+    /**
+     * A judged threshold.
+     *
+     * @param threshold what was asked
+     * @param actual    the measured figure in the metric's base unit (NaN when nothing was measured)
+     * @param passed    whether {@code actual OP limit} holds
+     */
+    public record Outcome(Threshold threshold, double actual, boolean passed) {
+
+        /** {@code p99<2ms (p99 = 3,120 µs)}. */
+        public String describe() {
+            String value = Double.isNaN(actual) ? "not measured" : threshold.metric().kind().format(actual);
+            return threshold.expression() + " (" + threshold.metric().name() + " = " + value + ")";
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.nbench.transport.mina;
+
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.transport.ClientConnection;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.ConnectionHandler;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import org.apache.mina.core.future.ConnectFuture;
+import org.apache.mina.core.service.IoConnector;
+import org.apache.mina.core.service.IoServiceStatistics;
+import org.apache.mina.core.service.SimpleIoProcessorPool;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.filter.codec.ProtocolCodecFilter;
+import org.apache.mina.transport.socket.nio.NioProcessor;
+import org.apache.mina.transport.socket.nio.NioSession;
+import org.apache.mina.transport.socket.nio.NioSocketConnector;
+import org.apache.mina.transport.vmpipe.VmPipeAddress;
+import org.apache.mina.transport.vmpipe.VmPipeConnector;
+
+/**
+ * The MINA client: one {@link NioSocketConnector} whose {@code --io-threads} NioProcessors serve all
+ * connections (MINA assigns sessions to processors round-robin), or a {@link VmPipeConnector}.
+ */
+final class MinaClient implements ClientTransport {
+
+    private final ClientSettings settings;
+    private final MinaConfig config;
+    private final IoConnector connector;
+    private final SimpleIoProcessorPool<NioSession> processors;
+    private final List<ExecutorService> pools = new ArrayList<>();
+    private final MinaClientHandler handler = new MinaClientHandler();
+
+    MinaClient(ClientSettings settings, MinaConfig config) {
+        this.settings = settings;
+        this.config = config;
+        config.applyJvmGlobals();
+        if (config.vmpipe) {
+            ExecutorService service = MinaThreads.pool("nbench-mina-vmpipe-client");
+            pools.add(service);
+            this.processors = null;
+            this.connector = new VmPipeConnector(service);
+        } else {
+            ExecutorService connect = MinaThreads.pool("nbench-mina-connect");
+            ExecutorService io = MinaThreads.pool("nbench-mina-client");
+            pools.add(connect);
+            pools.add(io);
+            this.processors = new SimpleIoProcessorPool<>(NioProcessor.class, io, config.processors, null);
+            this.connector = new NioSocketConnector(connect, processors);
+        }
+        try {
+            connector.setConnectTimeoutMillis(settings.connectTimeout().toMillis());
+            config.applyStatistics(connector);
+            config.applySession(connector.getSessionConfig());
+            connector.getFilterChain().addLast("codec", new ProtocolCodecFilter(handler));
+            connector.setHandler(handler);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler events)
+            throws IOException {
+        MinaClientConnection connection = new MinaClientConnection(template, events, settings.notifyWritten(),
+                settings.maxFrame());
+        SocketAddress address = config.vmpipe ? new VmPipeAddress(remote.getPort()) : remote;
+        // The initializer runs before the session's filter chain fires any event, so the codec factory
+        // and handler always find the connection.
+        ConnectFuture f = connector.connect(address, (session, future) -> {
+            session.setAttribute(MinaClientHandler.CONNECTION, connection);
+            connection.attach(session);
+        });
+        long timeout = settings.connectTimeout().toMillis();
+        if (!f.awaitUninterruptibly(timeout + 1000)) {
+            f.cancel();
+            throw new IOException("connect timed out after " + timeout + " ms");
+        }
+        if (!f.isConnected()) {
+            Throwable cause = f.getException();
+            throw new IOException(connectFailure(cause, timeout), cause);
+        }
+        connection.attach(f.getSession());
+        return connection;
+    }
+
+    private static String connectFailure(Throwable cause, long timeout) {
+        if (cause == null) {
+            return "connect was cancelled";
+        }
+        String m = String.valueOf(cause.getMessage());
+        if (cause instanceof ConnectException && m.contains("refused")) {
+            return "Connection refused";
+        }
+        if (m.toLowerCase(java.util.Locale.ROOT).contains("timed out")) {
+            return "connect timed out after " + timeout + " ms";
+        }
+        if (cause.getMessage() == null) {
+            return cause.getClass().getSimpleName();
+        }
+        return MinaClientHandler.oneLine(cause);
+    }
+
+    @Override
+    public Map<String, String> effectiveConfig() {
+        return config.describe();
+    }
+
+    /** The connector's statistics, for tests. */
+    IoServiceStatistics statistics() {
+        return connector.getStatistics();
+    }
+
+    @Override
+    public void close() {
+        if (!connector.isDisposed()) {
+            for (IoSession s : connector.getManagedSessions().values()) {
+                s.closeNow().awaitUninterruptibly(2000);
+            }
+            connector.dispose(true);
+        }
+        // The connector disposes only a processor pool it created itself.
+        if (processors != null) {
+            processors.dispose();
+        }
+        for (ExecutorService pool : pools) {
+            MinaThreads.shutdown(pool);
+        }
+    }
+}

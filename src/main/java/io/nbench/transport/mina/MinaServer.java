@@ -1,0 +1,139 @@
+package io.nbench.transport.mina;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import org.apache.mina.core.service.IoAcceptor;
+import org.apache.mina.core.service.IoProcessor;
+import org.apache.mina.core.service.IoServiceStatistics;
+import org.apache.mina.core.service.SimpleIoProcessorPool;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.filter.codec.ProtocolCodecFilter;
+import org.apache.mina.transport.socket.nio.NioProcessor;
+import org.apache.mina.transport.socket.nio.NioSession;
+import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
+import org.apache.mina.transport.vmpipe.VmPipeAcceptor;
+import org.apache.mina.transport.vmpipe.VmPipeAddress;
+
+/**
+ * The MINA server: a {@link NioSocketAcceptor} with {@code --io-threads} NioProcessors (or a
+ * {@link VmPipeAcceptor}), the framed codec in the filter chain, and {@link MinaServerHandler}.
+ */
+final class MinaServer implements RunningServer {
+
+    private final IoAcceptor acceptor;
+    private final IoProcessor<NioSession> processors;
+    private final List<ExecutorService> pools;
+    private final MinaConfig config;
+    private final InetSocketAddress address;
+
+    private MinaServer(IoAcceptor acceptor, IoProcessor<NioSession> processors, List<ExecutorService> pools,
+                       MinaConfig config, InetSocketAddress address) {
+        this.acceptor = acceptor;
+        this.processors = processors;
+        this.pools = pools;
+        this.config = config;
+        this.address = address;
+    }
+
+    static MinaServer start(ServerSettings settings, ServerEvents events, MinaConfig config) throws IOException {
+        config.applyJvmGlobals();
+        List<ExecutorService> pools = new ArrayList<>();
+        IoAcceptor acceptor;
+        SimpleIoProcessorPool<NioSession> processors = null;
+        if (config.vmpipe) {
+            ExecutorService service = MinaThreads.pool("nbench-mina-vmpipe-server");
+            pools.add(service);
+            acceptor = new VmPipeAcceptor(service);
+        } else {
+            ExecutorService accept = MinaThreads.pool("nbench-mina-accept");
+            ExecutorService io = MinaThreads.pool("nbench-mina-server");
+            pools.add(accept);
+            pools.add(io);
+            processors = new SimpleIoProcessorPool<>(NioProcessor.class, io, config.processors, null);
+            NioSocketAcceptor nio = new NioSocketAcceptor(accept, processors);
+            nio.setReuseAddress(true);
+            nio.setBacklog(1024);
+            acceptor = nio;
+        }
+        try {
+            config.applyStatistics(acceptor);
+            config.applySession(acceptor.getSessionConfig());
+            FramedServerDecoder decoder = null;
+            if (settings.protocol() == Protocol.FRAMED) {
+                decoder = new FramedServerDecoder(settings.maxFrame(), events);
+                acceptor.getFilterChain().addLast("codec", new ProtocolCodecFilter(IoBufferEncoder.INSTANCE, decoder));
+            }
+            acceptor.setHandler(new MinaServerHandler(events, decoder));
+            SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();
+            acceptor.bind(bindTo);
+        } catch (IOException | RuntimeException e) {
+            release(acceptor, processors, pools);
+            String where = config.vmpipe ? "vmpipe:" + settings.bind().getPort()
+                    : settings.bind().getHostString() + ":" + settings.bind().getPort();
+            // MINA wraps the JDK's BindException ("Address already in use") in "Error while binding on ...".
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            throw new IOException("cannot listen on " + where + ": " + MinaClientHandler.oneLine(root), e);
+        }
+        SocketAddress local = acceptor.getLocalAddress();
+        InetSocketAddress address = local instanceof VmPipeAddress vm
+                ? new InetSocketAddress(InetAddress.getLoopbackAddress(), vm.getPort())
+                : (InetSocketAddress) local;
+        return new MinaServer(acceptor, processors, pools, config, address);
+    }
+
+    @Override
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    @Override
+    public Map<String, String> effectiveConfig() {
+        return config.describe();
+    }
+
+    /** The acceptor's statistics, for tests. */
+    IoServiceStatistics statistics() {
+        return acceptor.getStatistics();
+    }
+
+    /** The open sessions, for tests. */
+    java.util.Collection<IoSession> sessions() {
+        return acceptor.getManagedSessions().values();
+    }
+
+    @Override
+    public void close() {
+        release(acceptor, processors, pools);
+    }
+
+    /** Closes every session and waits for every MINA thread this server started to end. */
+    private static void release(IoAcceptor acceptor, IoProcessor<NioSession> processors, List<ExecutorService> pools) {
+        if (!acceptor.isDisposed()) {
+            acceptor.unbind();
+            for (IoSession s : acceptor.getManagedSessions().values()) {
+                s.closeNow().awaitUninterruptibly(2000);
+            }
+            acceptor.dispose(true);
+        }
+        // The acceptor disposes only a processor pool it created itself.
+        if (processors != null) {
+            processors.dispose();
+        }
+        for (ExecutorService pool : pools) {
+            MinaThreads.shutdown(pool);
+        }
+    }
+}

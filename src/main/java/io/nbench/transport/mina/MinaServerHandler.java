@@ -1,0 +1,64 @@
+package io.nbench.transport.mina;
+
+import io.nbench.transport.ServerEvents;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.session.IoSession;
+
+/**
+ * The server's IoHandler: connection counts and backpressure for both protocols, and RFC 862 echo when
+ * there is no codec in the chain (framed requests are answered by {@link FramedServerDecoder}).
+ */
+final class MinaServerHandler extends IoHandlerAdapter {
+
+    private final ServerEvents events;
+    /** The framed decoder, to answer requests buffered during a pause; null for echo. */
+    private final FramedServerDecoder decoder;
+
+    MinaServerHandler(ServerEvents events, FramedServerDecoder decoder) {
+        this.events = events;
+        this.decoder = decoder;
+    }
+
+    @Override
+    public void sessionOpened(IoSession session) {
+        events.connectionOpened();
+    }
+
+    @Override
+    public void sessionClosed(IoSession session) {
+        events.connectionClosed();
+    }
+
+    @Override
+    public void messageReceived(IoSession session, Object message) {
+        // Echo: the processor gives every read a buffer of its own and never touches it after this
+        // call, so the buffer itself is written back (no copy); MINA frees it once written.
+        IoBuffer buf = (IoBuffer) message;
+        int n = buf.remaining();
+        if (n == 0) {
+            return;
+        }
+        session.write(buf);
+        events.echoed(n);
+        if (WriteBound.overHigh(session)) {
+            WriteBound.pause(session);
+        }
+    }
+
+    @Override
+    public void messageSent(IoSession session, Object message) throws Exception {
+        if (WriteBound.mayResume(session)) {
+            session.resumeRead();
+            if (decoder != null) {
+                decoder.drain(session);
+            }
+        }
+    }
+
+    @Override
+    public void exceptionCaught(IoSession session, Throwable cause) {
+        // Resets and broken pipes are a client's business; either way this connection is done.
+        session.closeNow();
+    }
+}

@@ -1,0 +1,90 @@
+package io.nbench.transport.mina;
+
+import io.nbench.transport.Availability;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportOption;
+import java.io.IOException;
+import java.util.List;
+
+/** Apache MINA 2.2 over TCP: NioSocketAcceptor / NioSocketConnector with a cumulative protocol decoder. */
+public final class MinaTransport implements Transport {
+
+    /** Option names after the transport's prefix. */
+    static final String STATS = "stats";
+    static final String READ_BUFFER = "read-buffer";
+    static final String READ_BUFFER_MIN = "read-buffer-min";
+    static final String READ_BUFFER_MAX = "read-buffer-max";
+    static final String DIRECT = "direct";
+    static final String ALLOCATOR = "allocator";
+
+    static final String PREFIX = "mina.";
+
+    private static final List<TransportOption> OPTIONS = List.of(
+            statsOption(PREFIX),
+            TransportOption.size(PREFIX + READ_BUFFER, "2048",
+                    "initial read buffer per session (MINA's default 2048; seed 002 used 2048); MINA then adapts it "
+                            + "between min and max"),
+            TransportOption.size(PREFIX + READ_BUFFER_MIN, "64", "smallest read buffer MINA shrinks to (MINA's default)"),
+            TransportOption.size(PREFIX + READ_BUFFER_MAX, "64k", "largest read buffer MINA grows to (MINA's default)"),
+            directOption(PREFIX),
+            allocatorOption(PREFIX));
+
+    static TransportOption statsOption(String prefix) {
+        return TransportOption.choice(prefix + STATS, MinaStatistics.ON, MinaStatistics.MODES,
+                "IoServiceStatistics: on = MINA's default (one shared ReentrantLock), off = "
+                        + "setStatisticsCalcEnabled(false), spin-lock = lock swapped for a non-parking spin lock "
+                        + "(counts exact), noop-lock = seed 000's patch (no locking; counts unreliable)");
+    }
+
+    static TransportOption directOption(String prefix) {
+        return TransportOption.bool(prefix + DIRECT, false,
+                "IoBuffer.setUseDirectBuffer: direct or heap buffers (JVM-global in MINA)");
+    }
+
+    static TransportOption allocatorOption(String prefix) {
+        return TransportOption.choice(prefix + ALLOCATOR, "simple", List.of("simple", "cached"),
+                "IoBuffer allocator (JVM-global in MINA): SimpleBufferAllocator allocates every buffer, "
+                        + "so with direct buffers every read allocates direct memory; CachedBufferAllocator pools "
+                        + "per thread");
+    }
+
+    @Override
+    public String name() {
+        return "mina";
+    }
+
+    @Override
+    public String description() {
+        return "Apache MINA 2.2, NioSocketAcceptor/NioSocketConnector with a CumulativeProtocolDecoder codec";
+    }
+
+    @Override
+    public Availability availability() {
+        return Availability.yes();
+    }
+
+    @Override
+    public List<TransportOption> options() {
+        return OPTIONS;
+    }
+
+    @Override
+    public String writtenEvent() {
+        return "MINA's messageSent: the NioProcessor wrote the request's last byte to the socket (write(2))";
+    }
+
+    @Override
+    public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
+        return MinaServer.start(settings, events, new MinaConfig(PREFIX, settings.options(), settings.socket(), false));
+    }
+
+    @Override
+    public ClientTransport newClient(ClientSettings settings) {
+        return new MinaClient(settings, new MinaConfig(PREFIX, settings.options(), settings.socket(), false));
+    }
+}
