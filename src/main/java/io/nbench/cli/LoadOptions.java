@@ -103,7 +103,6 @@ final class LoadOptions {
             description = "Response payload checks: sample = length and id of each, every byte of 1 in 64 (default: ${DEFAULT-VALUE}).")
     Verify verify;
 
-    /** The resolved workload; bad combinations are usage errors. */
     /**
      * The swept load options with their values, in column order: size (bytes), threads and window are
      * dimensions of every sweep, even with one value, so every result names them; rate only when given.
