@@ -3,10 +3,13 @@ package io.nbench.report.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.load.RunListener;
+import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IntervalResult;
+import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import java.io.PrintWriter;
+import java.util.Map;
 
 /**
  * {@code --format ndjson}: one JSON object per line, flushed as it is written, so a pipe reader sees each
@@ -19,6 +22,10 @@ public final class NdjsonStream {
 
     public NdjsonStream(PrintWriter out) {
         this.out = out;
+        // Lines are written on the engine's coordinator thread; Jackson's first serialization loads and links
+        // its classes (~100 ms), which would stretch the first interval. Pay for it before the run starts.
+        ResultDocument.compact(interval(new Combination(Map.of("warm", "up")),
+                new IntervalResult(0, true, 0, 1, LatencyHistograms.newHistogram(), ErrorCounts.Snapshot.ZERO)));
     }
 
     /** The listener that prints one combination's intervals. */
