@@ -42,12 +42,17 @@ class FailureModesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clients")
     void lateResponseIsCountedNeverCreditedToAnotherMessage(String client) throws Exception {
-        try (ScriptedServer server = new ScriptedServer(i -> i == 0 ? Action.DELAY_400MS : Action.ANSWER)) {
-            RunResult r = small().threads(1).connections(1).msgs(4).timeout(Duration.ofMillis(300))
-                    .run(client, server.address());
+        // The first request is answered 900 ms late, out of order; the others at once. The run lasts
+        // 2 s, so the late answer arrives while the connection is still in use.
+        try (ScriptedServer server = new ScriptedServer(i -> i == 0 ? Action.LATE_900MS : Action.ANSWER)) {
+            RunResult r = small().threads(1).connections(1).msgs(0).iterationTime(Duration.ofMillis(2000))
+                    .timeout(Duration.ofMillis(300)).run(client, server.address());
             assertEquals(1, r.errors().get(ErrorKind.TIMEOUT), () -> r.errors().nonZero().toString());
             assertEquals(1, r.lateResponses(), "the first response arrived after its timeout");
-            assertEquals(3, r.summary().messages());
+            // Answers completed after the last time boundary are drained, not counted in an iteration.
+            long others = server.requests() - 1;
+            long credited = r.summary().messages();
+            assertTrue(credited > 0 && credited <= others, "no message credited twice: " + credited + " of " + others);
             assertEquals(0, r.errors().get(ErrorKind.INTEGRITY));
         }
     }
@@ -72,8 +77,10 @@ class FailureModesTest {
             assertNotNull(r.abortReason(), () -> "the run is aborted: " + r.errors().nonZero() + " " + r.summary().messages()
                     + " " + r.iterations());
             assertTrue(r.abortReason().contains("closed by the server"), r.abortReason());
-            assertEquals(20, r.summary().messages() + r.iterations().stream().filter(IterationResult -> false).count(),
-                    "the 20 answered messages are still reported");
+            // 20 requests were answered; an answer still in flight when the server resets the other
+            // connection can be lost with it, so allow for one per connection.
+            long measured = r.summary().messages();
+            assertTrue(measured >= 18 && measured <= 20, "the answered messages are still reported: " + measured);
             assertTrue(r.iterations().get(r.iterations().size() - 1).partial());
         }
     }

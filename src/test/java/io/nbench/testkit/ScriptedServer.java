@@ -20,7 +20,12 @@ import java.util.function.IntFunction;
  */
 public final class ScriptedServer implements AutoCloseable {
 
-    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS, PAUSE_300MS }
+    /**
+     * What to do with one request. DELAY_400MS and PAUSE_300MS hold up the connection (later requests
+     * wait behind it); LATE_900MS answers this request 900 ms later from another thread while later
+     * requests are answered at once.
+     */
+    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS, PAUSE_300MS, LATE_900MS }
 
     private final ServerSocket listener;
     private final IntFunction<Action> script;
@@ -88,26 +93,49 @@ public final class ScriptedServer implements AutoCloseable {
                 if (responseLength == 0) {
                     continue;
                 }
-                if (action == Action.REJECT) {
-                    out.writeInt(9);
-                    out.writeLong(id);
-                    out.writeByte(1);
-                } else {
-                    byte[] response = new byte[responseLength];
-                    System.arraycopy(payload, 0, response, 0, Math.min(payload.length, responseLength));
-                    if (action == Action.CORRUPT) {
-                        response[responseLength - 1] ^= 0x5A;
-                    }
-                    out.writeInt(9 + responseLength);
-                    out.writeLong(id);
-                    out.writeByte(0);
-                    out.write(response);
+                if (action == Action.LATE_900MS) {
+                    byte[] late = response(id, responseLength, payload, false);
+                    Thread t = new Thread(() -> {
+                        sleep(900);
+                        synchronized (out) {
+                            try {
+                                out.write(late);
+                                out.flush();
+                            } catch (IOException ignored) {
+                                // the client is gone: nothing to be late for
+                            }
+                        }
+                    }, "scripted-late");
+                    t.setDaemon(true);
+                    threads.add(t);
+                    t.start();
+                    continue;
                 }
-                out.flush();
+                synchronized (out) {
+                    if (action == Action.REJECT) {
+                        out.writeInt(9);
+                        out.writeLong(id);
+                        out.writeByte(1);
+                    } else {
+                        out.write(response(id, responseLength, payload, action == Action.CORRUPT));
+                    }
+                    out.flush();
+                }
             }
         } catch (IOException e) {
             // peer closed or we closed: done
         }
+    }
+
+    private static byte[] response(long id, int responseLength, byte[] payload, boolean corrupt) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(13 + responseLength);
+        b.putInt(9 + responseLength).putLong(id).put((byte) 0);
+        byte[] body = new byte[responseLength];
+        System.arraycopy(payload, 0, body, 0, Math.min(payload.length, responseLength));
+        if (corrupt) {
+            body[responseLength - 1] ^= 0x5A;
+        }
+        return b.put(body).array();
     }
 
     private static void sleep(long ms) {

@@ -127,6 +127,7 @@ final class MinaClient implements ClientTransport {
             }
             connector.dispose(true);
         }
+        // The connector disposes only a processor pool it created itself.
         if (processors != null) {
             processors.dispose();
         }

@@ -1,7 +1,6 @@
 package io.nbench.transport.mina;
 
 import io.nbench.transport.ErrorKind;
-import java.io.IOException;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.session.AttributeKey;
@@ -58,8 +57,6 @@ final class MinaClientHandler extends IoHandlerAdapter implements ProtocolCodecF
                 c.handler.onError(ErrorKind.PROTOCOL, "bad response: " + oneLine(cause.getCause() != null ? cause.getCause() : cause));
             } else if (cause instanceof WriteException) {
                 c.handler.onError(ErrorKind.WRITE, "write failed: " + oneLine(cause));
-            } else if (cause instanceof IOException) {
-                c.handler.onError(ErrorKind.READ, "connection error: " + oneLine(cause));
             } else {
                 c.handler.onError(ErrorKind.READ, "connection error: " + oneLine(cause));
             }

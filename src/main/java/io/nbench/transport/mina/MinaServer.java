@@ -65,7 +65,6 @@ final class MinaServer implements RunningServer {
             nio.setBacklog(1024);
             acceptor = nio;
         }
-        MinaServer server = new MinaServer(acceptor, processors, pools, config, null);
         try {
             config.applyStatistics(acceptor);
             config.applySession(acceptor.getSessionConfig());
@@ -78,7 +77,7 @@ final class MinaServer implements RunningServer {
             SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();
             acceptor.bind(bindTo);
         } catch (IOException | RuntimeException e) {
-            server.close();
+            release(acceptor, processors, pools);
             String where = config.vmpipe ? "vmpipe:" + settings.bind().getPort()
                     : settings.bind().getHostString() + ":" + settings.bind().getPort();
             // MINA wraps the JDK's BindException ("Address already in use") in "Error while binding on ...".
@@ -117,6 +116,11 @@ final class MinaServer implements RunningServer {
 
     @Override
     public void close() {
+        release(acceptor, processors, pools);
+    }
+
+    /** Closes every session and waits for every MINA thread this server started to end. */
+    private static void release(IoAcceptor acceptor, IoProcessor<NioSession> processors, List<ExecutorService> pools) {
         if (!acceptor.isDisposed()) {
             acceptor.unbind();
             for (IoSession s : acceptor.getManagedSessions().values()) {
@@ -124,6 +128,7 @@ final class MinaServer implements RunningServer {
             }
             acceptor.dispose(true);
         }
+        // The acceptor disposes only a processor pool it created itself.
         if (processors != null) {
             processors.dispose();
         }

@@ -11,7 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.Channel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -28,11 +28,15 @@ final class NettyClient implements ClientTransport {
     private final Bootstrap base;
 
     NettyClient(ClientSettings settings) {
+        this(settings, new NettyConfig(settings.options(), settings.socket()));
+    }
+
+    NettyClient(ClientSettings settings, NettyConfig config) {
         this.settings = settings;
-        this.config = new NettyConfig(settings.options(), settings.socket());
+        this.config = config;
         this.group = new MultiThreadIoEventLoopGroup(config.ioThreads, new DefaultThreadFactory("nbench-netty-client", true),
-                config.io.io().handlerFactory());
-        this.base = new Bootstrap().group(group).channel(config.io.io().socketChannel())
+                config.handlerFactory());
+        this.base = new Bootstrap().group(group).channel(config.channel())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
                         settings.connectTimeout().toMillis()));
         config.applyChannelOptions(base::option);
@@ -42,13 +46,13 @@ final class NettyClient implements ClientTransport {
     public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
             throws IOException {
         NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(), settings.maxFrame());
-        Bootstrap b = base.clone().handler(new ChannelInitializer<SocketChannel>() {
+        Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
-            protected void initChannel(SocketChannel ch) {
+            protected void initChannel(Channel ch) {
                 ch.pipeline().addLast(connection);
             }
         });
-        ChannelFuture f = b.connect(remote);
+        ChannelFuture f = b.connect(config.address(remote));
         if (!f.awaitUninterruptibly(settings.connectTimeout().toMillis() + 1000)) {
             f.cancel(false);
             throw new IOException("connect timed out after " + settings.connectTimeout().toMillis() + " ms");

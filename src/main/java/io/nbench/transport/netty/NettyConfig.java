@@ -7,19 +7,33 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.local.LocalAddress;
+import io.netty.channel.local.LocalChannel;
+import io.netty.channel.local.LocalIoHandler;
+import io.netty.channel.local.LocalServerChannel;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.internal.PlatformDependent;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
-/** The resolved netty.* options and shared socket settings, applied the same way by client and server. */
+/**
+ * The resolved netty options and shared socket settings, applied the same way by client and server, for
+ * TCP ({@code netty}: epoll, io_uring or NIO) or the in-JVM LocalChannel ({@code netty-local}).
+ */
 final class NettyConfig {
 
+    /** Null for the in-JVM LocalChannel. */
     final NettyIo.Choice io;
+    final boolean local;
     final String allocatorName;
     final ByteBufAllocator allocator;
     final String recvName;
@@ -36,15 +50,26 @@ final class NettyConfig {
         }
     }
 
+    /** TCP: the {@code netty.*} options. */
     NettyConfig(OptionValues options, SocketSettings socket) {
-        this.io = NettyIo.choose(options.string(NettyTransport.IO));
-        this.allocatorName = options.string(NettyTransport.ALLOCATOR);
+        this(NettyIo.choose(options.string(NettyTransport.IO)), "netty.", options, socket);
+    }
+
+    /** In-JVM LocalChannel: the {@code netty-local.*} options. */
+    static NettyConfig local(OptionValues options, SocketSettings socket) {
+        return new NettyConfig(null, "netty-local.", options, socket);
+    }
+
+    private NettyConfig(NettyIo.Choice io, String prefix, OptionValues options, SocketSettings socket) {
+        this.io = io;
+        this.local = io == null;
+        this.allocatorName = options.string(prefix + "allocator");
         this.allocator = switch (allocatorName) {
             case "pooled" -> PooledByteBufAllocator.DEFAULT;
             case "unpooled" -> UnpooledByteBufAllocator.DEFAULT;
             default -> new AdaptiveByteBufAllocator();
         };
-        this.recvName = options.string(NettyTransport.RECV);
+        this.recvName = options.string(prefix + "recv");
         this.socket = socket;
         this.ioThreads = socket.ioThreadsOr(Runtime.getRuntime().availableProcessors());
     }
@@ -56,11 +81,31 @@ final class NettyConfig {
         return new AdaptiveRecvByteBufAllocator();
     }
 
+    IoHandlerFactory handlerFactory() {
+        return local ? LocalIoHandler.newFactory() : io.io().handlerFactory();
+    }
+
+    Class<? extends ServerChannel> serverChannel() {
+        return local ? LocalServerChannel.class : io.io().serverChannel();
+    }
+
+    Class<? extends Channel> channel() {
+        return local ? LocalChannel.class : io.io().socketChannel();
+    }
+
+    /** LocalChannel addresses are names: nbench maps the port number to one. */
+    SocketAddress address(InetSocketAddress inet) {
+        return local ? new LocalAddress("nbench-local-" + inet.getPort()) : inet;
+    }
+
     /** Applies the per-connection options through {@code option} (Bootstrap.option or childOption). */
     void applyChannelOptions(BiConsumer<ChannelOption<Object>, Object> option) {
-        set(option, ChannelOption.TCP_NODELAY, socket.tcpNoDelay());
         set(option, ChannelOption.ALLOCATOR, allocator);
         set(option, ChannelOption.RECVBUF_ALLOCATOR, recvAllocator());
+        if (local) {
+            return; // no socket: TCP options do not apply
+        }
+        set(option, ChannelOption.TCP_NODELAY, socket.tcpNoDelay());
         if (socket.sndbuf() > 0) {
             set(option, ChannelOption.SO_SNDBUF, socket.sndbuf());
         }
@@ -76,12 +121,15 @@ final class NettyConfig {
 
     Map<String, String> describe() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("io", io.describe());
+        m.put("io", local ? "local (in-JVM LocalChannel, no kernel)" : io.describe());
         m.put("io-threads", Integer.toString(ioThreads));
         m.put("allocator", allocatorName);
         m.put("recv", recvName);
         m.put("unsafe", Boolean.toString(PlatformDependent.hasUnsafe()));
         m.put("leak-detection", ResourceLeakDetector.getLevel().name().toLowerCase(java.util.Locale.ROOT));
+        if (local) {
+            return m;
+        }
         m.put("tcp-nodelay", Boolean.toString(socket.tcpNoDelay()));
         m.put("sndbuf", socket.sndbuf() > 0 ? Integer.toString(socket.sndbuf()) : "os-default");
         m.put("rcvbuf", socket.rcvbuf() > 0 ? Integer.toString(socket.rcvbuf()) : "os-default");

@@ -11,7 +11,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,8 +24,11 @@ final class NettyServer implements RunningServer {
     private final EventLoopGroup workers;
     private final Channel channel;
     private final NettyConfig config;
+    private final InetSocketAddress localAddress;
 
-    private NettyServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, NettyConfig config) {
+    private NettyServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, NettyConfig config,
+                        InetSocketAddress localAddress) {
+        this.localAddress = localAddress;
         this.boss = boss;
         this.workers = workers;
         this.channel = channel;
@@ -34,19 +36,20 @@ final class NettyServer implements RunningServer {
     }
 
     static NettyServer start(ServerSettings settings, ServerEvents events) throws IOException {
-        NettyConfig config = new NettyConfig(settings.options(), settings.socket());
+        return start(settings, events, new NettyConfig(settings.options(), settings.socket()));
+    }
+
+    static NettyServer start(ServerSettings settings, ServerEvents events, NettyConfig config) throws IOException {
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nbench-netty-accept", true),
-                config.io.io().handlerFactory());
+                config.handlerFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.ioThreads,
-                new DefaultThreadFactory("nbench-netty-server", true), config.io.io().handlerFactory());
+                new DefaultThreadFactory("nbench-netty-server", true), config.handlerFactory());
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
-                .channel(config.io.io().serverChannel())
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
+                .channel(config.serverChannel())
+                .childHandler(new ChannelInitializer<Channel>() {
                     @Override
-                    protected void initChannel(SocketChannel ch) {
+                    protected void initChannel(Channel ch) {
                         if (settings.protocol() == Protocol.ECHO) {
                             ch.pipeline().addLast(new EchoServerHandler(events));
                         } else {
@@ -54,8 +57,16 @@ final class NettyServer implements RunningServer {
                         }
                     }
                 });
+        if (!config.local) {
+            b.option(ChannelOption.SO_REUSEADDR, true).option(ChannelOption.SO_BACKLOG, 1024);
+        }
         config.applyChannelOptions(b::childOption);
-        ChannelFuture bound = b.bind(settings.bind()).awaitUninterruptibly();
+        InetSocketAddress bind = settings.bind();
+        if (config.local && bind.getPort() == 0) {
+            // LocalChannel has no ephemeral ports: pick a free name.
+            bind = new InetSocketAddress(bind.getAddress(), LOCAL_PORTS.incrementAndGet());
+        }
+        ChannelFuture bound = b.bind(config.address(bind)).awaitUninterruptibly();
         if (!bound.isSuccess()) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -63,12 +74,14 @@ final class NettyServer implements RunningServer {
             throw new IOException("cannot listen on " + settings.bind().getHostString() + ":" + settings.bind().getPort()
                     + ": " + cause.getMessage(), cause);
         }
-        return new NettyServer(boss, workers, bound.channel(), config);
+        return new NettyServer(boss, workers, bound.channel(), config, bind);
     }
+
+    private static final java.util.concurrent.atomic.AtomicInteger LOCAL_PORTS = new java.util.concurrent.atomic.AtomicInteger(40_000);
 
     @Override
     public InetSocketAddress address() {
-        return (InetSocketAddress) channel.localAddress();
+        return config.local ? localAddress : (InetSocketAddress) channel.localAddress();
     }
 
     @Override

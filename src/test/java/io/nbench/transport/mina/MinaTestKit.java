@@ -13,6 +13,7 @@ import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.Runs;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.OptionValues;
@@ -67,11 +68,12 @@ final class MinaTestKit {
                 options(t, opts)));
     }
 
+    /** A closed-loop workload built with the shared test kit, so engine additions keep their defaults. */
     static LoadSpec spec(int threads, int connections, long msgs, int warmup, int iterations, int size, int responseSize,
                          int window, Measure measure, Driver driver, Protocol protocol) {
-        return new LoadSpec(threads, connections, msgs, 0, warmup, iterations, size, responseSize, window, measure,
-                driver, TimeUnit.SECONDS.toNanos(10), TimeUnit.SECONDS.toNanos(5), Verify.FULL, protocol, PERCENTILES,
-                0, 1000, 1, 0, 0);
+        return Runs.workload().threads(threads).connections(connections).msgs(msgs).warmup(warmup)
+                .iterations(iterations).size(size).responseSize(responseSize).window(window).measure(measure)
+                .driver(driver).protocol(protocol).verify(Verify.FULL).spec();
     }
 
     /** Runs the engine and checks the run was clean and counted every message exactly. */

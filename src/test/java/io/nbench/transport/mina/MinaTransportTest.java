@@ -169,6 +169,58 @@ class MinaTransportTest {
     }
 
     /**
+     * --measure send reports each request's own id, also for echo messages too small to carry it
+     * (the id then rides past the buffer's limit), and from several sending threads at once.
+     */
+    @ParameterizedTest
+    @EnumSource(Protocol.class)
+    void writtenEventsCarryTheRightIds(Protocol protocol) throws Exception {
+        int perThread = 500;
+        for (int size : new int[] {1, 100}) {
+            try (RunningServer server = MinaTestKit.server("mina", protocol, new MinaTestKit.CountingEvents(), Map.of());
+                 ClientTransport client = MinaTestKit.client("mina", protocol, true, Map.of())) {
+                java.util.Set<Long> written = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                java.util.concurrent.atomic.AtomicLong bytesBack = new java.util.concurrent.atomic.AtomicLong();
+                ConnectionHandler handler = new NoEvents() {
+                    @Override
+                    public void onWritten(long id) {
+                        assertTrue(written.add(id), "id " + id + " reported twice");
+                    }
+
+                    @Override
+                    public void onResponse(long id, int status, PayloadView payload) {
+                        bytesBack.addAndGet(payload.length());
+                    }
+                };
+                RequestTemplate template = RequestTemplate.of(protocol, size, size, 7);
+                io.nbench.transport.ClientConnection c = client.connect(server.address(), template, handler);
+                Thread[] senders = new Thread[2];
+                for (int t = 0; t < senders.length; t++) {
+                    long base = (t + 1) * 1_000_000L;
+                    senders[t] = new Thread(() -> {
+                        for (int k = 0; k < perThread; k++) {
+                            c.send(base + k);
+                        }
+                    });
+                    senders[t].start();
+                }
+                for (Thread t : senders) {
+                    t.join();
+                }
+                int total = senders.length * perThread;
+                assertTrue(MinaTestKit.await(() -> written.size() == total, 10_000), "written " + written.size());
+                for (int t = 0; t < senders.length; t++) {
+                    for (int k = 0; k < perThread; k++) {
+                        assertTrue(written.contains((t + 1) * 1_000_000L + k));
+                    }
+                }
+                assertTrue(MinaTestKit.await(() -> bytesBack.get() == (long) total * size, 10_000), "responses");
+                c.close();
+            }
+        }
+    }
+
+    /**
      * A client that sends requests for 64 MiB of responses and reads nothing: the server must stop
      * reading and answering near its bound instead of queueing everything, and still answer every
      * request once the client reads.
@@ -210,7 +262,7 @@ class MinaTransportTest {
         return server.sessions().iterator().next();
     }
 
-    static final class NoEvents implements ConnectionHandler {
+    static class NoEvents implements ConnectionHandler {
         volatile boolean closed;
 
         @Override
