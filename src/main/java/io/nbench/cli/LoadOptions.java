@@ -61,9 +61,9 @@ final class LoadOptions {
                     + "batch x threads per connection); a list sweeps.")
     List<Integer> window;
 
-    @Option(names = "--batch", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "0",
             description = "Each thread sends N messages, then waits for all N (seed 004's future client; threads "
-                    + "driver). Default: ${DEFAULT-VALUE} (off).")
+                    + "driver); 1 = each thread waits for its own reply, as a synchronous call. Default: ${DEFAULT-VALUE} (off).")
     int batch;
 
     @Option(names = "--requests-per-connection", paramLabel = "N", defaultValue = "0",
@@ -162,15 +162,15 @@ final class LoadOptions {
         if (warmup < 0 || iterations < 1) {
             throw usage(spec, "--iterations must be at least 1 and --warmup at least 0");
         }
-        if (batch < 1) {
-            throw usage(spec, "--batch must be at least 1");
+        if (batch < 0) {
+            throw usage(spec, "--batch must be 0 (off) or more");
         }
         if (requestsPerConnection < 0) {
             throw usage(spec, "--requests-per-connection must be 0 (keep connections) or more");
         }
-        boolean needsThreads = batch > 1 || requestsPerConnection > 0;
+        boolean needsThreads = batch > 0 || requestsPerConnection > 0;
         if (needsThreads && driver == Driver.IO) {
-            throw usage(spec, (batch > 1 ? "--batch" : "--requests-per-connection")
+            throw usage(spec, (batch > 0 ? "--batch" : "--requests-per-connection")
                     + " needs sender threads that wait or reconnect: use --driver threads (or leave --driver out)");
         }
         Driver effectiveDriver = driver != null ? driver : needsThreads ? Driver.THREADS : Driver.IO;
@@ -179,7 +179,7 @@ final class LoadOptions {
                     + "thread reconnects its own connections");
         }
         int effectiveWindow = window != null ? window
-                : batch > 1 ? batch * (int) Math.ceil((double) threads / conns) : 1;
+                : batch > 0 ? batch * (int) Math.ceil((double) threads / conns) : 1;
         if (effectiveWindow < 1) {
             throw usage(spec, "--window must be at least 1");
         }
@@ -203,7 +203,7 @@ final class LoadOptions {
         if (maxInflight < 1) {
             throw usage(spec, "--max-inflight must be at least 1");
         }
-        if (rate != null && (batch > 1 || requestsPerConnection > 0)) {
+        if (rate != null && (batch > 0 || requestsPerConnection > 0)) {
             throw usage(spec, "--rate (open loop) paces every message itself: --batch and --requests-per-connection "
                     + "are closed-loop options");
         }

@@ -81,7 +81,7 @@ final class LoadConnection implements ConnectionHandler {
         this.slotIds = new long[capacity];
         this.slotStart = new long[capacity];
         this.slotIntended = openLoop ? new long[capacity] : null;
-        this.slotOwner = run.spec.batch() > 1 ? new Sender[capacity] : null;
+        this.slotOwner = run.spec.batch() > 0 ? new Sender[capacity] : null;
     }
 
     // ---- permits ----------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import java.util.List;
  * @param percentiles        percentiles to report
  * @param rate               open loop: total messages per second over all connections; 0 = closed loop
  * @param maxInflight        open loop: messages in flight per connection at most (the safety cap)
- * @param batch              threads driver: each thread sends this many, then waits for all of them (1 = off)
+ * @param batch              threads driver: each thread sends this many, then waits for all of them (0 = off; 1 = each thread waits for its own reply)
  * @param requestsPerConnection reconnect after this many requests (0 = keep connections; 1 = ab without -k)
  * @param connectRate        initial connections opened per second at most (0 = as fast as possible)
  */

@@ -29,7 +29,7 @@ final class SenderThread extends Sender {
                 int batch = run.spec.batch();
                 int inBatch = 0;
                 for (long n = 0; n < quota; n++) {
-                    if (batch > 1 && inBatch == batch) {
+                    if (batch > 0 && inBatch == batch) {
                         awaitBatch();
                         inBatch = 0;
                     }
@@ -37,7 +37,7 @@ final class SenderThread extends Sender {
                     if (c == null) {
                         break;
                     }
-                    if (batch > 1) {
+                    if (batch > 0) {
                         outstanding.incrementAndGet();
                         inBatch++;
                         c.sendOne(this);
@@ -46,7 +46,7 @@ final class SenderThread extends Sender {
                     }
                     c.sentOnConnection++;
                 }
-                if (batch > 1) {
+                if (batch > 0) {
                     awaitBatch();
                 }
                 run.senderFinished();

@@ -61,7 +61,7 @@ public final class TextReport implements RunListener {
         } else {
             out.println("  load: closed loop, driver " + spec.driver().label() + ", " + spec.threads() + " threads, "
                     + spec.connections() + " connections, window " + spec.window() + ", " + load
-                    + (spec.batch() > 1 ? ", batches of " + spec.batch() + " per thread" : ""));
+                    + (spec.batch() > 0 ? ", batches of " + spec.batch() + " per thread" : ""));
         }
         if (spec.churn() || spec.connectRate() > 0) {
             out.println("  connections: " + (spec.churn() ? "reconnect after " + spec.requestsPerConnection()

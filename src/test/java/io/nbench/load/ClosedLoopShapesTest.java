@@ -34,6 +34,16 @@ class ClosedLoopShapesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("clients")
+    void batchOfOneIsASynchronousCallPerThread(String client) {
+        // seed 003: several threads over one connection, each waiting for its own reply.
+        Runs.Workload w = Runs.workload().threads(4).connections(1).msgs(100).batch(1).window(4).driver(Driver.THREADS);
+        RunResult r = w.run(client, TestServers.get("netty", Protocol.FRAMED).address());
+        assertEquals(0, r.errors().total(), () -> r.errors().nonZero() + " " + r.firstErrors());
+        assertEquals(w.expectedMessages(), r.summary().messages());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clients")
     void reconnectAfterEveryRequestLikeAbWithoutKeepAlive(String client) {
         ServerMetrics metrics = new ServerMetrics(new PrintWriter(new StringWriter()));
         try (RunningServer server = TestServers.start("netty", Protocol.FRAMED, metrics)) {

@@ -50,7 +50,7 @@ public final class Runs {
         public Map<String, String> options = Map.of();
         public double rate = 0;
         public int maxInflight = 1000;
-        public int batch = 1;
+        public int batch = 0;
         public int requestsPerConnection = 0;
         public double connectRate = 0;
 
