@@ -25,6 +25,9 @@ public final class Main {
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new NbenchCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // A later single-value option wins, so a scenario file can be adjusted on the command line:
+        // nbench client @config/seed-000-mina-client-stats.args --msgs 1000
+        cl.setOverwrittenOptionsAllowed(true);
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
