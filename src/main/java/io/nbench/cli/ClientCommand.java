@@ -214,12 +214,13 @@ final class ClientCommand implements Callable<Integer> {
     private CombinationResult runOne(Planned p, int number, InetSocketAddress remote, String target,
             ClientOutputs outputs, AtomicReference<BenchmarkRun> current, List<Threshold> thresholds,
             OutputOptions.MaxErrors limit, PrintWriter err) throws RunFailure, IOException {
-        LoadSpec spec = p.load();
+        LoadSpec planned = p.load();
         Transport t = p.transport().transport();
-        int maxFrame = Math.max(16 * 1024 * 1024, Math.max(spec.size(), spec.responseSize()));
-        ClientSettings settings = new ClientSettings(spec.protocol(), transport.socket(), this.load.connectTimeout,
-                spec.measure() == Measure.SEND, maxFrame, p.transport().options());
+        int maxFrame = Math.max(16 * 1024 * 1024, Math.max(planned.size(), planned.responseSize()));
+        ClientSettings settings = new ClientSettings(planned.protocol(), transport.socket(), this.load.connectTimeout,
+                planned.measure() == Measure.SEND, maxFrame, p.transport().options());
         try (ClientTransport client = t.newClient(settings)) {
+            LoadSpec spec = planned.effectiveFor(client);
             ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
             o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
             BenchmarkRun run = new BenchmarkRun(spec, o.listener());

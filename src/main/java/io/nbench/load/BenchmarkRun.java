@@ -39,8 +39,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class BenchmarkRun {
 
-    final LoadSpec spec;
-    final boolean ioDriver;
+    LoadSpec spec;
+    boolean ioDriver;
     final Verify verify;
     final ErrorCounts errors = new ErrorCounts();
     final LongAdder lateResponses = new LongAdder();
@@ -76,6 +76,8 @@ public final class BenchmarkRun {
      */
     public RunResult execute(ClientTransport transport, InetSocketAddress remote) throws RunFailure {
         coordinator = Thread.currentThread();
+        spec = spec.effectiveFor(transport);
+        ioDriver = spec.driver() == Driver.IO && !spec.openLoop();
         List<IterationResult> results = new ArrayList<>();
         try {
             connect(transport, remote);

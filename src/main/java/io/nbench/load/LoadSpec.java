@@ -46,6 +46,21 @@ public record LoadSpec(int threads, int connections, long msgsPerThread, long it
         return openLoop() ? maxInflight : window;
     }
 
+    /** The same workload with another driver. */
+    public LoadSpec withDriver(Driver other) {
+        return new LoadSpec(threads, connections, msgsPerThread, iterationNanos, warmup, iterations, size, responseSize,
+                window, measure, other, timeoutNanos, connectTimeoutNanos, verify, protocol, percentiles, rate,
+                maxInflight, batch, requestsPerConnection, connectRate);
+    }
+
+    /**
+     * The driver that will really run with a client transport: sender threads when the transport has no
+     * I/O threads of its own to send from.
+     */
+    public LoadSpec effectiveFor(io.nbench.transport.ClientTransport client) {
+        return driver == Driver.IO && client.deliversOnCallerThread() ? withDriver(Driver.THREADS) : this;
+    }
+
     /** Connections are closed and reopened during the run. */
     public boolean churn() {
         return requestsPerConnection > 0;

@@ -30,10 +30,41 @@ public record ResourceSnapshot(long nanoTime, long processCpuNanos, long gcCount
         long allocated = -1;
         long caller = -1;
         if (THREADS != null && THREADS.isThreadAllocatedMemorySupported() && THREADS.isThreadAllocatedMemoryEnabled()) {
-            allocated = THREADS.getTotalThreadAllocatedBytes();
+            allocated = totalAllocated();
             caller = THREADS.getCurrentThreadAllocatedBytes();
         }
         return new ResourceSnapshot(System.nanoTime(), cpu, gcCount, gcMillis, allocated, caller, MachineCpu.read());
+    }
+
+    /**
+     * Heap bytes allocated by all threads, dead ones included. {@code getTotalThreadAllocatedBytes} is in
+     * every JDK 17+ runtime but not in the JDK 17 API that {@code --release 17} compiles against on newer
+     * JDKs, so it is looked up at run time; without it, the live threads' counts are summed.
+     */
+    private static long totalAllocated() {
+        if (TOTAL_ALLOCATED != null) {
+            try {
+                return (long) TOTAL_ALLOCATED.invoke(THREADS);
+            } catch (Throwable e) {
+                // fall through to the sum over live threads
+            }
+        }
+        long sum = 0;
+        for (long n : THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds())) {
+            sum += Math.max(0, n);
+        }
+        return sum;
+    }
+
+    private static final java.lang.invoke.MethodHandle TOTAL_ALLOCATED = totalAllocatedHandle();
+
+    private static java.lang.invoke.MethodHandle totalAllocatedHandle() {
+        try {
+            return java.lang.invoke.MethodHandles.publicLookup().findVirtual(com.sun.management.ThreadMXBean.class,
+                    "getTotalThreadAllocatedBytes", java.lang.invoke.MethodType.methodType(long.class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Ticks of the machine's CPU time by kind (first line of /proc/stat), or null where there is none. */

@@ -18,6 +18,15 @@ public interface ClientTransport extends AutoCloseable {
     ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
             throws IOException;
 
+    /**
+     * True when responses are delivered on the thread that sent the request, inside its send (a
+     * synchronous in-JVM pipe with no I/O threads of its own, such as MINA's VmPipe). The io driver
+     * needs I/O threads to send from, so the engine uses sender threads with such a transport.
+     */
+    default boolean deliversOnCallerThread() {
+        return false;
+    }
+
     /** Effective configuration for the output header, e.g. {@code io=epoll, allocator=adaptive}. */
     Map<String, String> effectiveConfig();
 

@@ -33,13 +33,16 @@ class RunCommandTest {
 
     @Test
     void inProcessRunsTheInJvmTransportsAgainstThemselves() {
-        CliTest.Outcome o = CliTest.run("run", "--in-process", "--threads", "2", "--msgs", "200", "--warmup", "0",
-                "--iterations", "2");
+        // Time-based: a synchronous in-JVM pipe (mina-vmpipe) must still hand control back at the boundaries.
+        CliTest.Outcome o = CliTest.run("run", "--in-process", "--threads", "2", "--iteration-time", "200ms",
+                "--warmup", "0", "--iterations", "2");
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("=== server netty-local (in this JVM) ==="), o.out());
         assertTrue(o.out().contains("=== server mina-vmpipe (in this JVM) ==="), o.out());
         assertTrue(o.out().contains("client: mina-vmpipe"), o.out());
         assertTrue(o.out().contains("=== comparison"), o.out());
+        assertTrue(o.out().contains("driver threads"), "mina-vmpipe runs on sender threads: " + o.out());
+        assertEquals("", o.err());
     }
 
     @ParameterizedTest

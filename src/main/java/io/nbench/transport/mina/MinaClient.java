@@ -67,6 +67,12 @@ final class MinaClient implements ClientTransport {
         }
     }
 
+    /** VmPipe runs the whole filter chain, the peer's included, on the writing thread. */
+    @Override
+    public boolean deliversOnCallerThread() {
+        return config.vmpipe;
+    }
+
     @Override
     public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler events)
             throws IOException {

@@ -3,6 +3,7 @@ package io.nbench.transport.netty;
 import io.nbench.protocol.Framed;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -35,9 +36,20 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         super.channelInactive(ctx);
     }
 
+    /** Decoding stopped because the peer does not read its responses; resumed when it drains. */
+    private boolean paused;
+
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         while (in.isReadable()) {
+            if (!ctx.channel().isWritable()) {
+                // The responses already queued exceed the high water mark: answer nothing more (small
+                // requests can ask for large responses) and read nothing more until the peer catches up.
+                paused = true;
+                ctx.channel().config().setAutoRead(false);
+                ctx.flush();
+                return;
+            }
             int r = in.readerIndex();
             int readable = in.readableBytes();
             if (readable < 4) {
@@ -85,8 +97,15 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
         // Stop reading while the peer does not read its responses, so one slow client cannot make the
-        // server buffer without bound.
-        ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        // server buffer without bound: what a connection holds is its unanswered input (bounded by the
+        // receive buffer and one frame) plus the outbound bytes up to the high water mark and one response.
+        boolean writable = ctx.channel().isWritable();
+        ctx.channel().config().setAutoRead(writable);
+        if (writable && paused) {
+            paused = false;
+            channelRead(ctx, Unpooled.EMPTY_BUFFER); // decode what was left waiting in the cumulation
+            ctx.flush();
+        }
         super.channelWritabilityChanged(ctx);
     }
 

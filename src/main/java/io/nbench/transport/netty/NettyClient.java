@@ -12,7 +12,10 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.Channel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -26,6 +29,8 @@ final class NettyClient implements ClientTransport {
     private final NettyConfig config;
     private final EventLoopGroup group;
     private final Bootstrap base;
+    /** Every connection, so close() can wait for them to close before their event loops stop. */
+    private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
     NettyClient(ClientSettings settings) {
         this(settings, new NettyConfig(settings.options(), settings.socket()));
@@ -64,6 +69,7 @@ final class NettyClient implements ClientTransport {
             throw new IOException(message, cause);
         }
         connection.attach(f.channel());
+        channels.add(f.channel());
         return connection;
     }
 
@@ -74,6 +80,9 @@ final class NettyClient implements ClientTransport {
 
     @Override
     public void close() {
+        // Close the connections first: a LocalChannel peer notifies this side's event loop as it closes,
+        // which must still be running.
+        channels.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 }

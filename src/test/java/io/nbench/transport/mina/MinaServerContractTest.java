@@ -1,0 +1,11 @@
+package io.nbench.transport.mina;
+
+import io.nbench.transport.ServerContract;
+import io.nbench.transport.Transport;
+
+class MinaServerContractTest extends ServerContract {
+    @Override
+    protected Transport transport() {
+        return new MinaTransport();
+    }
+}
