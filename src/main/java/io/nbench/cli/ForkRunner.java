@@ -58,7 +58,7 @@ final class ForkRunner {
             Path file = output.out != null ? forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
             out.println("=== fork " + k + "/" + forks + " ===");
             out.flush();
-            int code = runFork(args, file, err);
+            int code = runFork(args, file, out, err);
             worst = RunCommand.worse(worst, code);
             if (Files.isRegularFile(file)) {
                 try {
@@ -102,21 +102,54 @@ final class ForkRunner {
         return out.resolveSibling(stem + ".fork" + k + ".json");
     }
 
-    private int runFork(List<String> args, Path file, PrintWriter err) {
+    /** Copies lines from a child's stream to a writer; on a new thread unless {@code threadName} is null. */
+    private static Thread copy(java.io.InputStream in, PrintWriter to, String threadName) {
+        Runnable r = () -> {
+            try (java.io.BufferedReader reader = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    synchronized (to) {
+                        to.println(line);
+                        to.flush();
+                    }
+                }
+            } catch (IOException e) {
+                // the fork is gone
+            }
+        };
+        Thread t = new Thread(r, threadName != null ? threadName : "nbench-fork-stdout");
+        t.setDaemon(true);
+        if (threadName != null) {
+            t.start();
+        }
+        return t;
+    }
+
+    private int runFork(List<String> args, Path file, PrintWriter out, PrintWriter err) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java));
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        command.addAll(flags);
+        if (flags.stream().noneMatch(f -> f.startsWith("--enable-native-access"))) {
+            command.add("--enable-native-access=ALL-UNNAMED"); // as the jar's manifest grants with -jar
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "client"));
         command.addAll(args);
         command.addAll(List.of("--out", file.toString()));
         Process p = null;
         Thread killer = null;
         try {
-            p = new ProcessBuilder(command).inheritIO().start();
+            p = new ProcessBuilder(command).start();
             Process child = p;
             killer = new Thread(child::destroyForcibly, "nbench-fork-kill");
             Runtime.getRuntime().addShutdownHook(killer);
+            // The fork's output goes through this command's writers (not straight to the inherited file
+            // descriptors), so whoever captures them, a test or a script, sees it.
+            Thread errors = copy(p.getErrorStream(), err, "nbench-fork-stderr");
+            copy(p.getInputStream(), out, null).run();
+            errors.join(5_000);
             return p.waitFor();
         } catch (IOException e) {
             err.println("nbench client: cannot start a fork: " + e.getMessage());

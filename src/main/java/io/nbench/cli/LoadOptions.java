@@ -91,8 +91,8 @@ final class LoadOptions {
 
     @Option(names = "--driver", paramLabel = "threads|io",
             description = "Who sends the next message when a permit returns: the sender threads (the seeds' model) "
-                    + "or the I/O thread that released it (no thread hand-off). Default: io; threads with --batch "
-                    + "or --requests-per-connection, which need a sender thread to wait or reconnect.")
+                    + "or the I/O thread that released it (no thread hand-off). Default: io; threads with --batch, "
+                    + "--requests-per-connection (a sender thread waits or reconnects) and --measure send.")
     Driver driver;
 
     @Option(names = "--timeout", paramLabel = "D", defaultValue = "10s", converter = Converters.Time.class,
@@ -173,7 +173,12 @@ final class LoadOptions {
             throw usage(spec, (batch > 0 ? "--batch" : "--requests-per-connection")
                     + " needs sender threads that wait or reconnect: use --driver threads (or leave --driver out)");
         }
-        Driver effectiveDriver = driver != null ? driver : needsThreads ? Driver.THREADS : Driver.IO;
+        if (measure == Measure.SEND && driver == Driver.IO) {
+            throw usage(spec, "--measure send needs --driver threads (or leave --driver out): a transport may report "
+                    + "the write inside the send itself, and the io driver would then send on and on from there");
+        }
+        Driver effectiveDriver = driver != null ? driver
+                : needsThreads || measure == Measure.SEND ? Driver.THREADS : Driver.IO;
         if (requestsPerConnection > 0 && conns < threads) {
             throw usage(spec, "--requests-per-connection needs at least as many --connections as --threads: each "
                     + "thread reconnects its own connections");

@@ -133,16 +133,18 @@ public final class BenchmarkRun {
             RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
             LoadConnection c = new LoadConnection(i, this, template, spec.permits(), spec.measure() == Measure.SEND,
                     spec.openLoop());
+            // Counted live before the connect returns: the server may close it at once.
+            liveConnections.incrementAndGet();
             try {
                 c.transport = i == 0 ? connectFirst(transport, remote, template, c)
                         : transport.connect(remote, template, c.link());
             } catch (IOException e) {
+                liveConnections.decrementAndGet();
                 connections = java.util.Arrays.copyOf(cs, i);
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
                         + cs.length + "): " + e.getMessage(), e);
             }
             cs[i] = c;
-            liveConnections.incrementAndGet();
         }
         connections = cs;
     }
@@ -215,9 +217,8 @@ public final class BenchmarkRun {
                 LockSupport.parkNanos(period);
                 long now = System.nanoTime();
                 for (LoadConnection c : connections) {
-                    if (!c.dead) {
-                        c.expire(now, spec.timeoutNanos(), ctx);
-                    }
+                    // Closed connections too: a message published as the connection died is freed here.
+                    c.expire(now, spec.timeoutNanos(), ctx);
                 }
             }
         }, "nbench-timeout-watchdog");
@@ -261,7 +262,9 @@ public final class BenchmarkRun {
             long now;
             while ((now = System.nanoTime()) < boundary && abortReason == null) {
                 LockSupport.parkNanos(Math.min(boundary, nextTick) - now);
-                tick();
+                if (nextTick < boundary) {
+                    tick(); // a slice due at the boundary itself is closed by endIteration, not twice
+                }
             }
             // The slice ends when the coordinator flips it (a little after the nominal boundary), so
             // wall time, messages and sends are all counted over the same span.
@@ -338,6 +341,12 @@ public final class BenchmarkRun {
             c.drainInto(h, iterationUncorrected, iterationLag);
             if (iterationConnects != null) {
                 c.drainConnectsInto(iterationConnects);
+            }
+            if (!c.owner.isAlive()) {
+                // Its thread is gone (a churned connection's reader): everything it recorded is in now
+                // (a terminated thread's writes are visible to whoever sees it dead), so let it go.
+                retiredClamped += c.clamped.get();
+                allContexts.remove(c);
             }
         }
         iterationHistogram.add(h);
@@ -416,16 +425,26 @@ public final class BenchmarkRun {
         }
     }
 
-    /** Waits until every connection has all its permits back (the watchdog bounds this by the timeout). */
+    /**
+     * Waits until every connection has all its permits back. The deadline runs from the moment a
+     * connection has nothing left to send (with the io driver the I/O threads may still be sending its
+     * quota); the watchdog fails whatever outlives the timeout, so this ends. After SIGINT it does not
+     * wait for outstanding messages.
+     */
     private void drain() {
-        long deadline = System.nanoTime() + spec.timeoutNanos() + TimeUnit.SECONDS.toNanos(2);
+        long grace = spec.timeoutNanos() + TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + grace;
         Thread me = Thread.currentThread();
         for (LoadConnection c : connections) {
             c.drainWaiter = me;
             try {
-                while (!c.drained()) {
-                    if (System.nanoTime() > deadline) {
-                        abort("responses still outstanding " + TimeUnit.NANOSECONDS.toMillis(spec.timeoutNanos() + 2_000_000_000L)
+                while (!c.drained() && !interrupted) {
+                    long now = System.nanoTime();
+                    if (c.remaining.get() > 0 && !c.dead) {
+                        deadline = now + grace; // still sending its quota: the clock has not started
+                    }
+                    if (now > deadline) {
+                        abort("responses still outstanding " + TimeUnit.NANOSECONDS.toMillis(grace)
                                 + " ms after the last send");
                         return;
                     }
@@ -438,8 +457,11 @@ public final class BenchmarkRun {
         }
     }
 
+    /** Clamped counts of contexts whose threads have ended. */
+    private long retiredClamped;
+
     private long clamped() {
-        long n = 0;
+        long n = retiredClamped;
         for (ThreadContext c : allContexts) {
             n += c.clamped.get();
         }
@@ -448,10 +470,17 @@ public final class BenchmarkRun {
 
     // ---- events from connections ------------------------------------------------------------------
 
+    /**
+     * Beyond this many connections, or with churn, recorders are packed: thread-per-connection transports
+     * record on a thread of each connection (and churn starts new ones all the time).
+     */
+    static final int PACKED_ABOVE_CONNECTIONS = 32;
+
     ThreadContext contextFor(Thread thread) {
         ThreadContext c = contexts.get();
         if (c == null) {
-            c = new ThreadContext(thread, spec.openLoop(), spec.churn());
+            boolean packed = spec.connections() > PACKED_ABOVE_CONNECTIONS || spec.churn();
+            c = new ThreadContext(thread, spec.openLoop(), spec.churn(), packed);
             contexts.set(c);
             allContexts.add(c);
         }
@@ -484,6 +513,14 @@ public final class BenchmarkRun {
             abortReason = reason;
         }
         stopSending = true;
+        for (LoadConnection c : connections) {
+            if (c != null) {
+                c.remaining.set(0); // the io driver sends no more
+            }
+        }
+        for (Sender s : senders) {
+            LockSupport.unpark(s); // parked senders and pacers see stopSending at once
+        }
         Thread t = coordinator;
         if (t != null) {
             LockSupport.unpark(t);

@@ -107,7 +107,44 @@ final class LoadConnection implements ConnectionHandler {
 
     private void releasePermit() {
         permits.incrementAndGet();
-        wakeWaiters();
+        wakeOne();
+    }
+
+    /** Racy rotation start for {@link #wakeOne}: fairness only, not correctness. */
+    private int nextWaiter;
+
+    /**
+     * Wakes one parked sender (not all of them: with many threads over one connection, waking all for
+     * each permit costs every one of them a wake-up for nothing). A sender that takes a permit and still
+     * sees one free wakes the next ({@link #passOnWakeUp}), so no wake-up is lost; parks are bounded too.
+     */
+    private void wakeOne() {
+        Sender[] ws = waiters;
+        int n = ws.length;
+        int start = nextWaiter;
+        for (int k = 0; k < n; k++) {
+            int i = start + k;
+            if (i >= n) {
+                i -= n;
+            }
+            Sender w = ws[i];
+            if (w.parked) {
+                nextWaiter = i + 1 == n ? 0 : i + 1;
+                LockSupport.unpark(w);
+                break;
+            }
+        }
+        Thread d = drainWaiter;
+        if (d != null) {
+            LockSupport.unpark(d);
+        }
+    }
+
+    /** Called by a sender that just took a permit: if more are free, another parked sender may use one. */
+    void passOnWakeUp() {
+        if (waiters.length > 1 && permits.get() > 0) {
+            wakeOne();
+        }
     }
 
     private void wakeWaiters() {
@@ -127,7 +164,7 @@ final class LoadConnection implements ConnectionHandler {
      * connection's next message, sent from the current (usually I/O) thread.
      */
     private void complete(ThreadContext ctx) {
-        if (run.ioDriver && !dead && remaining.decrementAndGet() >= 0) {
+        if (run.ioDriver && !dead && !run.stopSending && remaining.decrementAndGet() >= 0) {
             sendFromIo(ctx);
             return;
         }

@@ -55,10 +55,13 @@ public record LoadSpec(int threads, int connections, long msgsPerThread, long it
 
     /**
      * The driver that will really run with a client transport: sender threads when the transport has no
-     * I/O threads of its own to send from.
+     * I/O threads of its own to send from, and with {@code --measure send}, whose written event a
+     * transport may report inside the send itself (blocking sockets, a non-blocking write that
+     * completes at once): the io driver would then keep sending on the caller's thread.
      */
     public LoadSpec effectiveFor(io.nbench.transport.ClientTransport client) {
-        return driver == Driver.IO && client.deliversOnCallerThread() ? withDriver(Driver.THREADS) : this;
+        boolean inline = client.deliversOnCallerThread() || measure == Measure.SEND;
+        return driver == Driver.IO && inline ? withDriver(Driver.THREADS) : this;
     }
 
     /** Connections are closed and reopened during the run. */

@@ -26,9 +26,25 @@ final class Pacer {
     private final OpenLoopSchedule[] schedules;
     private final long[] quota;
     private final LongSupplier clock;
-    private final boolean[] waitingCounted;
-    private volatile long maxInflightHits;
-    private volatile long sent;
+    private static final java.lang.invoke.VarHandle SENT;
+    private static final java.lang.invoke.VarHandle HITS;
+
+    static {
+        try {
+            java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+            SENT = l.findVarHandle(Pacer.class, "sent", long.class);
+            HITS = l.findVarHandle(Pacer.class, "maxInflightHits", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Targets whose due message is waiting for room in flight (counted once each). */
+    private final boolean[] blocked;
+    private boolean anyBlocked;
+    // Written by the pacer only, read by the coordinator at boundaries: opaque stores, no fence per message.
+    private long maxInflightHits;
+    private long sent;
 
     /**
      * @param quota messages each target may still send ({@link Long#MAX_VALUE} for time-based runs)
@@ -38,47 +54,63 @@ final class Pacer {
         this.schedules = schedules;
         this.quota = quota;
         this.clock = clock;
-        this.waitingCounted = new boolean[targets.length];
+        this.blocked = new boolean[targets.length];
     }
 
     /**
-     * Sends everything due now. Returns the intended time of the earliest message still to send, or
-     * {@link Long#MAX_VALUE} when every quota is spent or every target is dead; a result not after the
-     * current time means a due message is waiting for room in flight.
+     * Sends everything due now. Returns the intended time of the earliest message still to send on a
+     * target that is not {@linkplain #blocked(int) blocked}, or {@link Long#MAX_VALUE} when there is none;
+     * {@link #anyBlocked()} then says whether a due message waits for room in flight (the pacer waits for
+     * a permit) or every quota is spent and every target dead (the pacer is done).
      */
     long sendDue() {
         long now = clock.getAsLong();
         long earliest = Long.MAX_VALUE;
+        anyBlocked = false;
         for (int i = 0; i < targets.length; i++) {
             Target t = targets[i];
             OpenLoopSchedule s = schedules[i];
             while (quota[i] > 0 && !t.dead() && s.due(now)) {
                 if (!t.tryAcquire()) {
-                    if (!waitingCounted[i]) {
-                        waitingCounted[i] = true; // count each message that waits, once
-                        maxInflightHits++;
+                    if (!blocked[i]) {
+                        blocked[i] = true; // count each message that waits, once
+                        HITS.setOpaque(this, maxInflightHits + 1);
                     }
                     break;
                 }
-                waitingCounted[i] = false;
+                blocked[i] = false;
                 t.send(s.take());
                 quota[i]--;
-                sent++;
+                SENT.setOpaque(this, sent + 1);
             }
             if (quota[i] > 0 && !t.dead()) {
-                earliest = Math.min(earliest, s.nextIntended());
+                if (blocked[i]) {
+                    anyBlocked = true;
+                } else {
+                    earliest = Math.min(earliest, s.nextIntended());
+                }
             }
         }
         return earliest;
     }
 
+    /** After {@link #sendDue}: whether target i has a due message waiting for room in flight. */
+    boolean blocked(int i) {
+        return blocked[i];
+    }
+
+    /** After {@link #sendDue}: whether any target has a due message waiting for room in flight. */
+    boolean anyBlocked() {
+        return anyBlocked;
+    }
+
     /** Messages that found their connection at {@code --max-inflight} and had to wait. */
     long maxInflightHits() {
-        return maxInflightHits;
+        return (long) HITS.getOpaque(this);
     }
 
     /** Messages sent so far. */
     long sent() {
-        return sent;
+        return (long) SENT.getOpaque(this);
     }
 }

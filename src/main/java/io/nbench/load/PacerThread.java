@@ -106,30 +106,36 @@ final class PacerThread extends Sender {
                 return;
             }
             long next = p.sendDue();
-            if (next == Long.MAX_VALUE) {
-                return;
+            if (next == Long.MAX_VALUE && !p.anyBlocked()) {
+                return; // every quota spent
             }
-            long wait = next - System.nanoTime();
-            if (wait > SPIN_BELOW_NANOS) {
+            long wait = next == Long.MAX_VALUE ? Long.MAX_VALUE : next - System.nanoTime();
+            if (p.anyBlocked()) {
+                awaitRoom(p, wait);
+            } else if (wait > SPIN_BELOW_NANOS) {
                 LockSupport.parkNanos(this, wait);
             } else if (wait > 0) {
                 Thread.onSpinWait();
-            } else {
-                awaitRoom();
             }
         }
     }
 
-    /** A due message waits for room in flight: park until a connection releases a permit. */
-    private void awaitRoom() {
+    /**
+     * A due message waits for room in flight on a blocked connection: park until one of the blocked
+     * connections releases a permit (it unparks its waiters) or another connection's next message is due.
+     */
+    private void awaitRoom(Pacer p, long untilNextDue) {
         parked = true;
-        for (LoadConnection c : connections) {
-            if (!c.dead && c.permits.get() > 0) {
+        for (int i = 0; i < connections.length; i++) {
+            LoadConnection c = connections[i];
+            if (p.blocked(i) && (c.dead || c.permits.get() > 0)) {
                 parked = false;
                 return;
             }
         }
-        LockSupport.parkNanos(this, 10_000_000L);
+        if (untilNextDue > 0) {
+            LockSupport.parkNanos(this, Math.min(untilNextDue, 10_000_000L));
+        }
         parked = false;
     }
 }

@@ -112,6 +112,7 @@ final class SenderThread extends Sender {
                 run.reconnect(c);
             }
             if (!c.dead && c.tryAcquire()) {
+                c.passOnWakeUp();
                 next = i + 1 == n ? 0 : i + 1;
                 return c;
             }

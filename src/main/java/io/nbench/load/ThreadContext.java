@@ -16,7 +16,7 @@ final class ThreadContext {
 
     final Thread owner;
     /** Latency: from the intended send time (open loop, corrected) or the actual one (closed loop). */
-    final SingleWriterRecorder recorder = LatencyHistograms.newRecorder();
+    final SingleWriterRecorder recorder;
     /** Open loop only: latency from the actual send (uncorrected), and send lag (actual - intended). */
     final SingleWriterRecorder uncorrected;
     final SingleWriterRecorder sendLag;
@@ -34,11 +34,20 @@ final class ThreadContext {
     private int head;
     private int tail;
 
-    ThreadContext(Thread owner, boolean openLoop, boolean churn) {
+    /**
+     * @param packed packed recorders (small, a little slower): for runs with many recording threads, so
+     *               that a thread per connection does not cost a quarter of a megabyte per connection
+     */
+    ThreadContext(Thread owner, boolean openLoop, boolean churn, boolean packed) {
         this.owner = owner;
-        this.connects = churn ? LatencyHistograms.newRecorder() : null;
-        this.uncorrected = openLoop ? LatencyHistograms.newRecorder() : null;
-        this.sendLag = openLoop ? LatencyHistograms.newRecorder() : null;
+        this.recorder = recorder(packed);
+        this.connects = churn ? recorder(packed) : null;
+        this.uncorrected = openLoop ? recorder(packed) : null;
+        this.sendLag = openLoop ? recorder(packed) : null;
+    }
+
+    private static SingleWriterRecorder recorder(boolean packed) {
+        return packed ? LatencyHistograms.newPackedRecorder() : LatencyHistograms.newRecorder();
     }
 
     /** Records one latency; values beyond the histogram's range are clamped and counted, negatives are 0. */

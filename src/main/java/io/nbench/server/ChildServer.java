@@ -57,8 +57,10 @@ public final class ChildServer implements AutoCloseable {
     public static ChildServer start(List<String> serverArgs) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "io.nbench.cli.Main", "server"));
+        // The jar's manifest grants native access only when run with -jar; a class-path launch needs the
+        // flag, or JDK 22+ warns on stderr when Netty loads its native transport.
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "server"));
         command.addAll(serverArgs);
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

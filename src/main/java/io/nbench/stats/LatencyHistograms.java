@@ -23,4 +23,12 @@ public final class LatencyHistograms {
     public static SingleWriterRecorder newRecorder() {
         return new SingleWriterRecorder(1, MAX_NANOS, SIGNIFICANT_DIGITS);
     }
+
+    /**
+     * A recorder over HdrHistogram's packed histogram: about 10 KB instead of 270 KB, for about 10 ns
+     * more per value. For runs with many recording threads (a thread per connection).
+     */
+    public static SingleWriterRecorder newPackedRecorder() {
+        return new SingleWriterRecorder(SIGNIFICANT_DIGITS, true);
+    }
 }

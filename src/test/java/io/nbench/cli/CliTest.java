@@ -62,6 +62,7 @@ class CliTest {
         "client --percentiles 0,50",
         "client --max-errors lots",
         "client --response-size 0",
+        "client --measure send --driver io",
         "client --protocol echo --size 0",
         "server --port 70000",
         "server --max-frame 1q",

@@ -57,6 +57,18 @@ class FailureModesTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void anIterationLongerThanTheTimeoutIsNotMistakenForOutstandingResponses() throws Exception {
+        // io driver, count-based: the I/O threads send the quota for about 2.5 s, longer than the drain's
+        // grace of timeout + 2 s; the grace must run from the last send, not from the iteration start.
+        try (ScriptedServer server = new ScriptedServer(i -> Action.SLOW_1MS)) {
+            RunResult r = small().threads(1).connections(1).msgs(2000).driver(Driver.IO)
+                    .timeout(Duration.ofMillis(150)).run("netty", server.address());
+            assertNull(r.abortReason());
+            assertEquals(2000, r.summary().messages());
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("clients")
     void rejectedAndCorruptResponsesAreCountedByClass(String client) throws Exception {

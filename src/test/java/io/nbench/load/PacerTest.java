@@ -1,6 +1,8 @@
 package io.nbench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -98,13 +100,26 @@ class PacerTest {
         p.sendDue();
         a.full = true;
         now = 5 * MS;
-        assertEquals(MS, p.sendDue(), "the next message is overdue and waits for room");
+        assertEquals(Long.MAX_VALUE, p.sendDue(), "nothing due elsewhere");
+        assertTrue(p.anyBlocked() && p.blocked(0), "the next message is overdue and waits for room");
         now = 6 * MS;
         p.sendDue();
         assertEquals(1, p.maxInflightHits(), "a waiting message is counted once, however often the pacer looks");
         a.full = false;
         p.sendDue();
         assertEquals(List.of(0L, MS, 2 * MS, 3 * MS, 4 * MS, 5 * MS, 6 * MS), a.sent);
+    }
+
+    @Test
+    void aBlockedConnectionDoesNotHideTheOthersSchedule() {
+        Recording a = new Recording();
+        Recording b = new Recording();
+        Pacer p = pacer(new Recording[] {a, b}, new long[] {Long.MAX_VALUE, Long.MAX_VALUE}, 0, MS / 2);
+        a.full = true;
+        now = MS / 4;
+        assertEquals(MS / 2, p.sendDue(), "b's next message, not a's overdue one, says when to wake");
+        assertTrue(p.blocked(0));
+        assertFalse(p.blocked(1));
     }
 
     @Test
@@ -116,6 +131,7 @@ class PacerTest {
         b.dead = true;
         now = 100 * MS;
         assertEquals(Long.MAX_VALUE, p.sendDue(), "quota spent and the other target dead: nothing more to do");
+        assertFalse(p.anyBlocked());
         assertEquals(3, a.sent.size());
         assertEquals(0, b.sent.size());
     }

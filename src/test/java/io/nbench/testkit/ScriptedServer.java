@@ -25,7 +25,7 @@ public final class ScriptedServer implements AutoCloseable {
      * wait behind it); LATE_900MS answers this request 900 ms later from another thread while later
      * requests are answered at once.
      */
-    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS, PAUSE_300MS, LATE_900MS }
+    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS, PAUSE_300MS, LATE_900MS, SLOW_1MS }
 
     private final ServerSocket listener;
     private final IntFunction<Action> script;
@@ -87,6 +87,7 @@ public final class ScriptedServer implements AutoCloseable {
                     }
                     case DELAY_400MS -> sleep(400);
                     case PAUSE_300MS -> sleep(300);
+                    case SLOW_1MS -> sleep(1);
                     default -> {
                     }
                 }

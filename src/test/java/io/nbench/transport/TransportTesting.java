@@ -119,7 +119,16 @@ public final class TransportTesting {
     public static Set<String> newThreadsNamed(String prefix, Set<Thread> before) {
         Set<Thread> now = threadsNamed(prefix);
         now.removeAll(before);
-        return now.stream().map(Thread::getName).collect(Collectors.toSet());
+        // A pool's worker can still be alive for a moment after its pool reported termination: wait for
+        // each to end (bounded), then report those that did not.
+        for (Thread t : now) {
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return now.stream().filter(Thread::isAlive).map(Thread::getName).collect(Collectors.toSet());
     }
 
     /** Server events counted for assertions; protocol errors and closes can be awaited. */
