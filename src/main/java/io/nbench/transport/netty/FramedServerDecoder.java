@@ -45,9 +45,9 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             if (!ctx.channel().isWritable()) {
                 // The responses already queued exceed the high water mark: answer nothing more (small
                 // requests can ask for large responses) and read nothing more until the peer catches up.
+                // channelReadComplete flushes what is queued.
                 paused = true;
                 ctx.channel().config().setAutoRead(false);
-                ctx.flush();
                 return;
             }
             int r = in.readerIndex();
@@ -103,10 +103,20 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         ctx.channel().config().setAutoRead(writable);
         if (writable && paused) {
             paused = false;
-            channelRead(ctx, Unpooled.EMPTY_BUFFER); // decode what was left waiting in the cumulation
-            ctx.flush();
+            // Decode what was left waiting in the cumulation, as a task of its own: this event can fire
+            // inside a flush, inside our own decode, which must not be entered twice.
+            ctx.executor().execute(() -> resume(ctx));
         }
         super.channelWritabilityChanged(ctx);
+    }
+
+    private void resume(ChannelHandlerContext ctx) {
+        try {
+            channelRead(ctx, Unpooled.EMPTY_BUFFER);
+            ctx.flush();
+        } catch (Exception e) {
+            ctx.fireExceptionCaught(e);
+        }
     }
 
     @Override
