@@ -3,7 +3,7 @@ package io.nbench.transport.mina;
 import io.nbench.transport.ServerContract;
 import io.nbench.transport.Transport;
 
-class MinaServerContractTest extends ServerContract {
+class MinaServerTest extends ServerContract {
     @Override
     protected Transport transport() {
         return new MinaTransport();
