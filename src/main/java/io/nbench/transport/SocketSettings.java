@@ -14,4 +14,13 @@ public record SocketSettings(int ioThreads, boolean tcpNoDelay, int sndbuf, int 
     public int ioThreadsOr(int fallback) {
         return ioThreads > 0 ? ioThreads : fallback;
     }
+
+    /** The socket options as every transport reports them in its effective configuration. */
+    public java.util.Map<String, String> describe() {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("tcp-nodelay", Boolean.toString(tcpNoDelay));
+        m.put("sndbuf", sndbuf > 0 ? Integer.toString(sndbuf) : "os-default");
+        m.put("rcvbuf", rcvbuf > 0 ? Integer.toString(rcvbuf) : "os-default");
+        return m;
+    }
 }

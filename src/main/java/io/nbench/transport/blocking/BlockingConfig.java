@@ -36,9 +36,7 @@ final class BlockingConfig {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("threads", threads.describe());
         m.put("buffer", Integer.toString(bufferSize));
-        m.put("tcp-nodelay", Boolean.toString(socket.tcpNoDelay()));
-        m.put("sndbuf", socket.sndbuf() > 0 ? Integer.toString(socket.sndbuf()) : "os-default");
-        m.put("rcvbuf", socket.rcvbuf() > 0 ? Integer.toString(socket.rcvbuf()) : "os-default");
+        m.putAll(socket.describe());
         m.put("io-threads", "not used (one reader thread per connection)");
         return m;
     }

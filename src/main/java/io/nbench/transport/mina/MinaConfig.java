@@ -114,9 +114,7 @@ final class MinaConfig {
         m.put("allocator", inForce instanceof CachedBufferAllocator ? "cached"
                 : inForce instanceof SimpleBufferAllocator ? "simple" : inForce.getClass().getName());
         if (!vmpipe) {
-            m.put("tcp-nodelay", Boolean.toString(socket.tcpNoDelay()));
-            m.put("sndbuf", socket.sndbuf() > 0 ? Integer.toString(socket.sndbuf()) : "os-default");
-            m.put("rcvbuf", socket.rcvbuf() > 0 ? Integer.toString(socket.rcvbuf()) : "os-default");
+            m.putAll(socket.describe());
         }
         return m;
     }

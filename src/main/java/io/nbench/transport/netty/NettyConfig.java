@@ -130,9 +130,7 @@ final class NettyConfig {
         if (local) {
             return m;
         }
-        m.put("tcp-nodelay", Boolean.toString(socket.tcpNoDelay()));
-        m.put("sndbuf", socket.sndbuf() > 0 ? Integer.toString(socket.sndbuf()) : "os-default");
-        m.put("rcvbuf", socket.rcvbuf() > 0 ? Integer.toString(socket.rcvbuf()) : "os-default");
+        m.putAll(socket.describe());
         return m;
     }
 }

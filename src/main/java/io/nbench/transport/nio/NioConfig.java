@@ -45,9 +45,7 @@ final class NioConfig {
         m.put("io-threads", Integer.toString(ioThreads));
         m.put("buffers", direct ? "direct" : "heap");
         m.put("buffer", Integer.toString(bufferSize));
-        m.put("tcp-nodelay", Boolean.toString(socket.tcpNoDelay()));
-        m.put("sndbuf", socket.sndbuf() > 0 ? Integer.toString(socket.sndbuf()) : "os-default");
-        m.put("rcvbuf", socket.rcvbuf() > 0 ? Integer.toString(socket.rcvbuf()) : "os-default");
+        m.putAll(socket.describe());
         return m;
     }
 }
