@@ -34,7 +34,18 @@ public record TransportOption(String key, String defaultValue, String values, St
 
     /** An option whose value is a byte size such as 2048, 8k or 1m. */
     public static TransportOption size(String key, String defaultValue, String description) {
-        return new TransportOption(key, defaultValue, "SIZE", description, text -> (int) Sizes.parse(text));
+        return size(key, defaultValue, 0, description);
+    }
+
+    /** A byte size of at least {@code minimum} bytes (a buffer must hold a frame header, say). */
+    public static TransportOption size(String key, String defaultValue, int minimum, String description) {
+        return new TransportOption(key, defaultValue, "SIZE", description, text -> {
+            long size = Sizes.parse(text);
+            if (size < minimum) {
+                throw new IllegalArgumentException("must be at least " + minimum + " bytes");
+            }
+            return (int) size;
+        });
     }
 
     public Object parse(String text) {

@@ -10,7 +10,6 @@ import io.nbench.transport.ServerSettings;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
-import io.nbench.units.Sizes;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Supplier;
@@ -46,16 +45,9 @@ public class BlockingTransport implements Transport {
         this.availability = availability;
         this.threads = threads;
         this.bufferKey = name + ".buffer";
-        this.options = List.of(new TransportOption(bufferKey, "64k", "SIZE",
+        this.options = List.of(TransportOption.size(bufferKey, "64k", 64,
                 "read buffer per connection and the client's write buffer (larger frames stream through the "
-                        + "server's; the client's grow to one response or request)",
-                text -> {
-                    long size = Sizes.parse(text);
-                    if (size < 64) {
-                        throw new IllegalArgumentException("the buffer must hold at least 64 bytes");
-                    }
-                    return (int) size;
-                }));
+                        + "server's; the client's grow to one response or request)"));
     }
 
     @Override

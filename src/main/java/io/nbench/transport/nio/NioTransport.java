@@ -8,7 +8,6 @@ import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
-import io.nbench.units.Sizes;
 import java.io.IOException;
 import java.util.List;
 
@@ -25,16 +24,9 @@ public final class NioTransport implements Transport {
             TransportOption.bool(DIRECT, true,
                     "direct (off-heap) connection buffers; false = heap buffers, which the JDK copies through a "
                             + "per-thread direct buffer on every read and write"),
-            new TransportOption(BUFFER, "64k", "SIZE",
+            TransportOption.size(BUFFER, "64k", 64,
                     "read and write buffer per connection (larger frames stream through it; the client's grows "
-                            + "to one response or request)",
-                    text -> {
-                        long size = Sizes.parse(text);
-                        if (size < 64) {
-                            throw new IllegalArgumentException("the buffer must hold at least 64 bytes");
-                        }
-                        return (int) size;
-                    }));
+                            + "to one response or request)"));
 
     @Override
     public String name() {
