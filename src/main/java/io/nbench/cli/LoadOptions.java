@@ -20,7 +20,7 @@ final class LoadOptions {
     @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--threads", paramLabel = "N[,N...]", defaultValue = "4", split = ",",
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "4", split = ",",
             description = "Sender threads (default: ${DEFAULT-VALUE}); a list sweeps.")
     List<Integer> threads;
 
@@ -42,7 +42,12 @@ final class LoadOptions {
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "10", description = "Measured iterations (default: ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--size", paramLabel = "SIZE[,SIZE...]", defaultValue = "1k", split = ",",
+    @Option(names = "--forks", paramLabel = "N", defaultValue = "1",
+            description = "Repeat the whole client in N fresh JVMs, one after another (JMH-style); the summary's "
+                    + "intervals then cover every measured iteration of every fork. Default: ${DEFAULT-VALUE}.")
+    int forks;
+
+    @Option(names = "--size", paramLabel = "SIZE", defaultValue = "1k", split = ",",
             converter = Converters.Size.class,
             description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}); a list sweeps.")
     List<Integer> size;
@@ -51,7 +56,7 @@ final class LoadOptions {
             description = "Response payload size (default: = --size; 0 with --measure send); 0 = one-way.")
     Integer responseSize;
 
-    @Option(names = "--window", paramLabel = "N[,N...]", split = ",",
+    @Option(names = "--window", paramLabel = "N", split = ",",
             description = "Messages in flight per connection: the semaphore's permits (default: 1; with --batch, "
                     + "batch x threads per connection); a list sweeps.")
     List<Integer> window;
@@ -70,7 +75,7 @@ final class LoadOptions {
             description = "Open the connections at most R per second (ramp-up before the first iteration).")
     Double connectRate;
 
-    @Option(names = "--rate", paramLabel = "R[,R...]", converter = Converters.Rate.class, split = ",",
+    @Option(names = "--rate", paramLabel = "R", converter = Converters.Rate.class, split = ",",
             description = "Open loop: R messages/s in all (e.g. 50k), split evenly over connections; latency is measured "
                     + "from each message's intended send time (corrected for coordinated omission); a list sweeps.")
     List<Double> rate;
@@ -103,7 +108,6 @@ final class LoadOptions {
             description = "Response payload checks: sample = length and id of each, every byte of 1 in 64 (default: ${DEFAULT-VALUE}).")
     Verify verify;
 
-    /** The resolved workload; bad combinations are usage errors. */
     /**
      * The swept load options with their values, in column order: size (bytes), threads and window are
      * dimensions of every sweep, even with one value, so every result names them; rate only when given.

@@ -192,7 +192,8 @@ class OutputFormatsTest {
         for (String line : lines.subList(0, lines.size() - 1)) {
             JsonNode n = json(line);
             assertEquals("interval", n.get("type").asText(), line);
-            for (String f : List.of("combination", "iteration", "warmup", "msgPerSec", "p50Ns", "p99Ns", "maxNs", "errors")) {
+            for (String f : List.of("combination", "iteration", "warmup", "msgPerSec", "p50Ns", "p99Ns", "maxNs", "errors",
+                    "cpuPercent", "gcCount")) {
                 assertTrue(n.has(f), f + " in " + line);
             }
             if (!n.get("warmup").asBoolean()) {
@@ -262,7 +263,10 @@ class OutputFormatsTest {
         JsonNode it = c.get("iterations").get(1);
         assertTrue(it.get("openLoop").get("sent").asLong() > 0, it.toString());
         Histogram uncorrected = HistogramCodec.decode(it.get("openLoop").get("uncorrectedHistogram").asText());
-        assertEquals(it.get("messages").asLong(), uncorrected.getTotalCount());
+        // The engine flips the corrected and uncorrected recorders one after the other, so a response completing
+        // in between can land in neighbouring iterations of the two: the counts agree to within a few.
+        assertTrue(Math.abs(it.get("messages").asLong() - uncorrected.getTotalCount()) <= 4,
+                it.get("messages") + " vs " + uncorrected.getTotalCount());
         assertTrue(it.get("resources").has("cpuPercent"), it.toString());
         assertTrue(c.get("summary").get("resources").has("gcCount"), c.toString());
         for (JsonNode t : c.get("thresholds")) {

@@ -3,10 +3,15 @@ package io.nbench.report.json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.load.RunListener;
+import io.nbench.resources.ResourceSnapshot;
+import io.nbench.resources.ResourceUsage;
+import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IntervalResult;
+import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import java.io.PrintWriter;
+import java.util.Map;
 
 /**
  * {@code --format ndjson}: one JSON object per line, flushed as it is written, so a pipe reader sees each
@@ -19,20 +24,37 @@ public final class NdjsonStream {
 
     public NdjsonStream(PrintWriter out) {
         this.out = out;
+        // Lines are written on the engine's coordinator thread; Jackson's first serialization loads and links
+        // its classes (~100 ms), which would stretch the first interval. Pay for it before the run starts.
+        ResultDocument.compact(interval(new Combination(Map.of("warm", "up")),
+                new IntervalResult(0, true, 0, 1, LatencyHistograms.newHistogram(), ErrorCounts.Snapshot.ZERO), null));
     }
 
-    /** The listener that prints one combination's intervals. */
+    /**
+     * The listener that prints one combination's intervals. It snapshots the process and machine CPU at the
+     * run's start and at each interval (once a second, never per message) to report each second's CPU.
+     */
     public RunListener forCombination(Combination combination) {
         return new RunListener() {
+            private ResourceSnapshot last;
+
+            @Override
+            public void onStarted(long startEpochMillis) {
+                last = ResourceSnapshot.take();
+            }
+
             @Override
             public void onInterval(IntervalResult i) {
-                line(interval(combination, i));
+                ResourceSnapshot now = ResourceSnapshot.take();
+                ResourceUsage usage = last == null ? null : ResourceUsage.between(last, now);
+                last = now;
+                line(interval(combination, i, usage));
             }
         };
     }
 
-    /** The figures of one interval: a line of the stream. */
-    static ObjectNode interval(Combination combination, IntervalResult i) {
+    /** The figures of one interval: a line of the stream. {@code usage} may be null (unknown). */
+    static ObjectNode interval(Combination combination, IntervalResult i, ResourceUsage usage) {
         ObjectNode node = ResultDocument.MAPPER.createObjectNode();
         node.put("type", "interval");
         node.put("combination", combination.name());
@@ -46,7 +68,19 @@ public final class NdjsonStream {
         node.put("p99Ns", Percentiles.valueAt(i.latency(), 99));
         node.put("maxNs", Percentiles.valueAt(i.latency(), 100));
         node.put("errors", i.errors().total());
+        number(node, "cpuPercent", usage == null ? Double.NaN : usage.cpuPercent());
+        number(node, "stealPercent", usage == null ? Double.NaN : usage.stealPercent());
+        node.put("gcCount", usage == null ? 0 : usage.gcCount());
+        node.put("gcMillis", usage == null ? 0 : usage.gcMillis());
         return node;
+    }
+
+    private static void number(ObjectNode node, String field, double value) {
+        if (Double.isNaN(value)) {
+            node.putNull(field);
+        } else {
+            node.put(field, value);
+        }
     }
 
     /** The result document as the stream's last line. */
