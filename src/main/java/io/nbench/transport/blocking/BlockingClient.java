@@ -47,10 +47,8 @@ final class BlockingClient implements ClientTransport {
         try {
             config.apply(socket);
             socket.connect(remote, (int) timeoutMs);
-            BlockingClientConnection[] self = new BlockingClientConnection[1];
             connection = new BlockingClientConnection(socket, config, template, handler, settings.maxFrame(),
-                    settings.notifyWritten(), () -> connections.remove(self[0]));
-            self[0] = connection;
+                    settings.notifyWritten(), connections::remove);
         } catch (SocketTimeoutException e) {
             socket.close();
             throw new IOException("connect timed out after " + timeoutMs + " ms", e);

@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -62,10 +63,11 @@ final class BlockingClientConnection implements ClientConnection {
     private volatile ErrorKind failureKind;
     private volatile String failureMessage;
     private volatile boolean closing;
-    private final Runnable onTerminated;
+    private final Consumer<BlockingClientConnection> onTerminated;
 
     BlockingClientConnection(Socket socket, BlockingConfig config, RequestTemplate template, ConnectionHandler handler,
-                             int maxFrame, boolean notifyWritten, Runnable onTerminated) throws IOException {
+                             int maxFrame, boolean notifyWritten, Consumer<BlockingClientConnection> onTerminated)
+            throws IOException {
         this.socket = socket;
         this.input = socket.getInputStream();
         this.output = socket.getOutputStream();
@@ -235,7 +237,7 @@ final class BlockingClientConnection implements ClientConnection {
                 }
                 handler.onClosed();
             } finally {
-                onTerminated.run();
+                onTerminated.accept(this);
             }
         }
     }

@@ -19,7 +19,12 @@
  * ({@link io.nbench.transport.ResponseDecoder}); the read buffer starts at one response and grows only
  * if the server sends a larger frame. {@code send(id)} may come from any thread; see
  * {@link io.nbench.transport.nio.NioClientConnection} for the locking argument. In rtt mode the client's
- * selector threads allocate nothing per message ({@code NioAllocationTest}).
+ * selector threads allocate nothing per message ({@code NioAllocationTest}), with one exception outside
+ * nbench's reach: the JDK's epoll selector looks each ready file descriptor up in a
+ * {@code HashMap<Integer, SelectionKeyImpl>}, boxing it, and descriptors of 128 and above are outside
+ * the Integer cache, so past a hundred or so connections every ready event allocates 16 bytes
+ * (measured: 9.8 B/msg with 300 connections). {@code -XX:AutoBoxCacheMax=65536} on the client JVM
+ * removes it (measured: 0.0 B/msg); it affects every NIO-based transport alike (MINA, Netty's nio).
  *
  * <p><b>{@code --measure send}</b>: the request's last byte was accepted by {@code SocketChannel.write}.
  */
