@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -60,6 +61,10 @@ final class ClientCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Set by {@code nbench run --in-process}, whose in-JVM server lives in the same JVM as this client. */
+    @Option(names = "--allow-in-jvm", hidden = true)
+    boolean allowInJvm;
+
     @Mixin
     TransportOptions transport;
 
@@ -80,6 +85,12 @@ final class ClientCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (this.load.forks < 1) {
+            throw usage("--forks must be at least 1");
+        }
+        if (this.load.forks > 1) {
+            return new ForkRunner(spec, output, this.load.forks).run(out, err);
+        }
         List<Double> percentiles = output.percentiles(spec);
         List<Threshold> thresholds = output.thresholds(spec);
         OutputOptions.MaxErrors limit = output.maxErrors(spec);
@@ -188,7 +199,7 @@ final class ClientCommand implements Callable<Integer> {
         Map<String, String> given = new LinkedHashMap<>();
         transport.transportOptionLists().forEach((key, values) -> given.put(key, c.get(key) != null ? c.get(key)
                 : values.get(0)));
-        ResolvedTransport resolved = ResolvedTransport.resolve(spec, registry, c.get("impl"), given);
+        ResolvedTransport resolved = ResolvedTransport.resolve(spec, registry, c.get("impl"), given, allowInJvm);
         LoadSpec spec = this.load.toSpec(this.spec, transport, percentiles, c);
         if (spec.measure() == Measure.SEND && resolved.transport().writtenEvent() == null) {
             throw usage("--measure send needs a written-to-kernel event, which transport " + resolved.transport().name()

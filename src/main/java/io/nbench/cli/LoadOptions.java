@@ -42,6 +42,11 @@ final class LoadOptions {
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "10", description = "Measured iterations (default: ${DEFAULT-VALUE}).")
     int iterations;
 
+    @Option(names = "--forks", paramLabel = "N", defaultValue = "1",
+            description = "Repeat the whole client in N fresh JVMs, one after another (JMH-style); the summary's "
+                    + "intervals then cover every measured iteration of every fork. Default: ${DEFAULT-VALUE}.")
+    int forks;
+
     @Option(names = "--size", paramLabel = "SIZE", defaultValue = "1k", split = ",",
             converter = Converters.Size.class,
             description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}); a list sweeps.")

@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = "Honest benchmarks of JVM network transports: which transport, configuration or handler "
                 + "design is faster, and by how much.",
-        subcommands = {ServerCommand.class, ClientCommand.class, CompareCommand.class, ListCommand.class},
+        subcommands = {ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class, ListCommand.class},
         footer = {"", "Examples:",
             "  nbench server --impl mina &",
             "  nbench client --threads 50 --msgs 50000 --size 5k",

@@ -15,12 +15,12 @@ import picocli.CommandLine.ParameterException;
 record ResolvedTransport(Transport transport, OptionValues options) {
 
     static ResolvedTransport resolve(CommandSpec spec, TransportOptions t) throws CouldNotRun {
-        return resolve(spec, TransportRegistry.load(), t.impl, t.transportOptions);
+        return resolve(spec, TransportRegistry.load(), t.impl, t.transportOptions, false);
     }
 
     /** One transport by name with the given {@code -O} values (one sweep combination's). */
     static ResolvedTransport resolve(CommandSpec spec, TransportRegistry registry, String name,
-                                     Map<String, String> given) throws CouldNotRun {
+                                     Map<String, String> given, boolean allowInJvm) throws CouldNotRun {
         Transport transport;
         OptionValues options;
         try {
@@ -34,7 +34,7 @@ record ResolvedTransport(Transport transport, OptionValues options) {
             throw new CouldNotRun("transport " + transport.name() + " is not available here: " + a.reason()
                     + " (nbench list shows what is)");
         }
-        if (transport.inJvm()) {
+        if (transport.inJvm() && !allowInJvm) {
             throw new CouldNotRun("transport " + transport.name() + " runs inside one JVM only; it has no network "
                     + "server or client (use it through the in-process tests or nbench run --in-process)");
         }

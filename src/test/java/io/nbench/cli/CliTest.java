@@ -132,6 +132,21 @@ class CliTest {
     }
 
     @Test
+    void forksRepeatTheClientInFreshJvmsAndSummarizeOverAllOfThem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path out = dir.resolve("r.json");
+        Outcome o = run("client", "--port", port(Protocol.FRAMED), "--forks", "2", "--threads", "2", "--msgs", "100",
+                "--warmup", "0", "--iterations", "2", "--out", out.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().contains("FORKS SUMMARY: 2 of 2 forks completed"), o.out());
+        assertTrue(o.out().contains("All 4 iterations of all forks merged (800 msgs)"), o.out());
+        assertTrue(o.out().contains("(99.9% CI, N=4)"), o.out());
+        assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("r.fork1.json")));
+        assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("r.fork2.json")));
+        assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count());
+        assertEquals(ExitCode.USAGE, run("client", "--forks", "2", "--format", "json").code());
+    }
+
+    @Test
     void errorsOverMaxErrorsFailWithExit4() throws Exception {
         try (ScriptedServer silent = new ScriptedServer(i -> ScriptedServer.Action.SILENT)) {
             Outcome o = run("client", "--port", Integer.toString(silent.address().getPort()), "--threads", "1",

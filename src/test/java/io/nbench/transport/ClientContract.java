@@ -81,6 +81,24 @@ public abstract class ClientContract {
         assertClean(TransportTesting.run(transport(), transport(), c, THREADS, CONNECTIONS, MSGS), c);
     }
 
+    /**
+     * Options that set this transport's buffers to {@code bytes}, to exercise partial reads and writes,
+     * frames streamed through buffers smaller than them, and requests waiting for room; empty if it has none.
+     */
+    protected java.util.Map<String, String> buffers(String bytes) {
+        return java.util.Map.of();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void againstItselfWithTinyBuffers(TransportTesting.Case c) throws Exception {
+        // The smallest allowed for small messages; 100 KiB frames through 64 bytes would take 1,600
+        // system calls each, too slow for a unit test on two cores.
+        java.util.Map<String, String> options = buffers(c.size() > 1024 ? "4k" : "64");
+        org.junit.jupiter.api.Assumptions.assumeFalse(options.isEmpty(), "no buffer options");
+        assertClean(TransportTesting.run(transport(), transport(), c, THREADS, CONNECTIONS, MSGS, options), c);
+    }
+
     @Test
     void moreThreadsThanConnectionsShareThemSafely() throws Exception {
         TransportTesting.Case c = new TransportTesting.Case(Protocol.FRAMED, 100, 100, 8,
@@ -100,6 +118,36 @@ public abstract class ClientContract {
             IOException e = assertThrows(IOException.class, () -> client.connect(
                     new InetSocketAddress("127.0.0.1", port), RequestTemplate.framed(1, 1, 1), new Recorder()));
             assertEquals("Connection refused", e.getMessage());
+        }
+    }
+
+    @Test
+    void connectTimeoutSaysSo() throws Exception {
+        // A listener that never accepts, its queue filled: Linux drops further SYNs, so connect hangs.
+        try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.List<java.nio.channels.SocketChannel> fillers = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    java.nio.channels.SocketChannel f = java.nio.channels.SocketChannel.open();
+                    f.configureBlocking(false);
+                    f.connect(listener.getLocalSocketAddress());
+                    fillers.add(f);
+                }
+                ClientSettings settings = new ClientSettings(Protocol.FRAMED, TransportTesting.socket(),
+                        java.time.Duration.ofMillis(300), false, Vectors.MAX_FRAME, TransportTesting.defaults(transport()));
+                try (ClientTransport client = transport().newClient(settings)) {
+                    long start = System.nanoTime();
+                    IOException e = assertThrows(IOException.class, () -> client.connect(
+                            (InetSocketAddress) listener.getLocalSocketAddress(), RequestTemplate.framed(1, 1, 1),
+                            new Recorder()));
+                    assertEquals("connect timed out after 300 ms", e.getMessage());
+                    assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
+                }
+            } finally {
+                for (java.nio.channels.SocketChannel f : fillers) {
+                    f.close();
+                }
+            }
         }
     }
 

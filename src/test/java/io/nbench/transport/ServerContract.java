@@ -170,6 +170,37 @@ public abstract class ServerContract {
         }
     }
 
+    @Test
+    void stopsReadingWhileThePeerDoesNotReadItsResponses() throws Exception {
+        InetSocketAddress a = start(Protocol.FRAMED);
+        int count = 100;
+        int responseLength = 1 << 20;
+        byte[] one = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER).putInt(Framed.MIN_REQUEST_FRAME)
+                .putInt(responseLength).putLong(1).array();
+        byte[] requests = new byte[one.length * count];
+        for (int i = 0; i < count; i++) {
+            System.arraycopy(one, 0, requests, i * one.length, one.length);
+        }
+        try (Socket s = connect(a)) {
+            // 1.6 KB of requests asking for 100 MiB of responses that we do not read yet.
+            s.getOutputStream().write(requests);
+            s.getOutputStream().flush();
+            // The absence of progress cannot be awaited: give the server time it does not need.
+            Thread.sleep(300);
+            int servedWhileBlocked = events.served.get();
+            assertTrue(servedWhileBlocked < count / 2, "the server answered " + servedWhileBlocked + " requests of 1 MiB "
+                    + "that nobody read: it must stop reading while its responses cannot be written");
+            InputStream in = s.getInputStream();
+            byte[] header = new byte[Framed.RESPONSE_HEADER];
+            for (int i = 0; i < count; i++) {
+                assertEquals(Framed.RESPONSE_HEADER, in.readNBytes(header, 0, Framed.RESPONSE_HEADER));
+                assertEquals(Framed.RESPONSE_FIXED + responseLength, java.nio.ByteBuffer.wrap(header).getInt());
+                in.skipNBytes(responseLength);
+            }
+        }
+        assertEquals(count, events.served.get());
+    }
+
     static Stream<Arguments> badRequests() {
         return Stream.of(
                 Arguments.of("9: frameLength 11 < 12", REQ9),

@@ -37,12 +37,23 @@ public final class TransportTesting {
     }
 
     public static RunningServer startServer(Transport t, Protocol protocol, ServerEvents events) throws IOException {
-        return t.startServer(new ServerSettings(ANY_PORT, protocol, socket(), Vectors.MAX_FRAME, defaults(t)), events);
+        return startServer(t, protocol, events, Map.of());
+    }
+
+    public static RunningServer startServer(Transport t, Protocol protocol, ServerEvents events, Map<String, String> options)
+            throws IOException {
+        return t.startServer(new ServerSettings(ANY_PORT, protocol, socket(), Vectors.MAX_FRAME,
+                OptionValues.resolve(t.options(), options)), events);
     }
 
     public static ClientTransport newClient(Transport t, Protocol protocol, boolean notifyWritten) throws IOException {
+        return newClient(t, protocol, notifyWritten, Map.of());
+    }
+
+    public static ClientTransport newClient(Transport t, Protocol protocol, boolean notifyWritten,
+                                            Map<String, String> options) throws IOException {
         return t.newClient(new ClientSettings(protocol, socket(), Duration.ofSeconds(5), notifyWritten,
-                Vectors.MAX_FRAME, defaults(t)));
+                Vectors.MAX_FRAME, OptionValues.resolve(t.options(), options)));
     }
 
     /** One engine workload, small enough for a 2-core machine shared with other builds. */
@@ -86,8 +97,14 @@ public final class TransportTesting {
     /** Runs {@code c} with the given client against a fresh server and returns the engine's result. */
     public static RunResult run(Transport clientTransport, Transport serverTransport, Case c, int threads,
                                 int connections, long msgs) throws IOException, RunFailure {
-        try (RunningServer server = startServer(serverTransport, c.protocol(), ServerEvents.NONE);
-             ClientTransport client = newClient(clientTransport, c.protocol(), c.measure() == Measure.SEND)) {
+        return run(clientTransport, serverTransport, c, threads, connections, msgs, Map.of());
+    }
+
+    /** As {@link #run}, with {@code -O} options given to both sides (each takes its own keys). */
+    public static RunResult run(Transport clientTransport, Transport serverTransport, Case c, int threads,
+                                int connections, long msgs, Map<String, String> options) throws IOException, RunFailure {
+        try (RunningServer server = startServer(serverTransport, c.protocol(), ServerEvents.NONE, options);
+             ClientTransport client = newClient(clientTransport, c.protocol(), c.measure() == Measure.SEND, options)) {
             return new BenchmarkRun(c.spec(threads, connections, msgs), RunListener.NONE).execute(client, server.address());
         }
     }

@@ -66,6 +66,11 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         } catch (IOException e) {
             // Reset or broken pipe: the peer is gone; only this connection is affected.
             close();
+        } catch (RuntimeException e) {
+            // A bug must not take the loop, and every connection on it, down: drop this connection and
+            // say why in the server's log.
+            events.protocolError(String.valueOf(channel.socket().getRemoteSocketAddress()), "server error: " + e);
+            close();
         }
     }
 
@@ -122,7 +127,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         blockedOnWrite = false;
         key.interestOps(SelectionKey.OP_READ);
-        if (parser != null && in.position() > 0) {
+        if (parser != null) {
+            // Even with no input left the parser may owe output: the rest of a response it was
+            // streaming (zero padding, say) when the write blocked.
             in.flip();
             process();
         }

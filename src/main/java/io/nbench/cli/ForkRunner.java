@@ -1,0 +1,183 @@
+package io.nbench.cli;
+
+import io.nbench.report.Units;
+import io.nbench.report.compare.ResultFile;
+import io.nbench.stats.LatencyHistograms;
+import io.nbench.stats.Percentiles;
+import io.nbench.stats.StudentT;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code nbench client --forks N}: the same client, one fresh JVM after another (same Java, class path
+ * and JVM flags), each printing its own report and writing its result document; then one summary whose
+ * intervals cover every measured iteration of every fork. Iterations inside one JVM share its JIT, GC and
+ * allocation history and are not independent samples; forks are closer to it.
+ */
+final class ForkRunner {
+
+    private static final String RULE = "================================================";
+
+    private final CommandSpec spec;
+    private final OutputOptions output;
+    private final int forks;
+
+    ForkRunner(CommandSpec spec, OutputOptions output, int forks) {
+        this.spec = spec;
+        this.output = output;
+        this.forks = forks;
+    }
+
+    int run(PrintWriter out, PrintWriter err) {
+        if (output.format != OutputOptions.Format.TEXT || output.hdrLog != null || output.hgrm != null) {
+            throw new ParameterException(spec.commandLine(), "--forks prints text and keeps each fork's result "
+                    + "document (with --out): leave out --format, --hdr-log and --hgrm, or run without --forks");
+        }
+        List<String> args = childArguments();
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("nbench-forks");
+        } catch (IOException e) {
+            err.println("nbench client: cannot create a temporary directory for the forks: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
+        int worst = ExitCode.OK;
+        List<ResultFile> results = new ArrayList<>();
+        for (int k = 1; k <= forks; k++) {
+            Path file = output.out != null ? forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
+            out.println("=== fork " + k + "/" + forks + " ===");
+            out.flush();
+            int code = runFork(args, file, err);
+            worst = RunCommand.worse(worst, code);
+            if (Files.isRegularFile(file)) {
+                try {
+                    results.add(ResultFile.read(file));
+                } catch (ResultFile.Unreadable e) {
+                    err.println("nbench client: fork " + k + ": " + e.getMessage());
+                    worst = RunCommand.worse(worst, ExitCode.COULD_NOT_RUN);
+                }
+            }
+            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE || code == ExitCode.COULD_NOT_RUN) {
+                break;
+            }
+        }
+        summarize(results, out);
+        if (output.out != null) {
+            out.println("Result documents: " + forkFile(output.out, 1) + " ... " + forkFile(output.out, forks));
+        }
+        out.flush();
+        return worst;
+    }
+
+    /** The user's client arguments without {@code --forks} and {@code --out} (each fork gets its own file). */
+    private List<String> childArguments() {
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        int start = original.indexOf("client") + 1;
+        List<String> args = new ArrayList<>();
+        for (int i = start; i < original.size(); i++) {
+            String a = original.get(i);
+            if (a.equals("--forks") || a.equals("--out")) {
+                i++;
+            } else if (!a.startsWith("--forks=") && !a.startsWith("--out=")) {
+                args.add(a);
+            }
+        }
+        return args;
+    }
+
+    static Path forkFile(Path out, int k) {
+        String name = out.getFileName().toString();
+        String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return out.resolveSibling(stem + ".fork" + k + ".json");
+    }
+
+    private int runFork(List<String> args, Path file, PrintWriter err) {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "client"));
+        command.addAll(args);
+        command.addAll(List.of("--out", file.toString()));
+        Process p = null;
+        Thread killer = null;
+        try {
+            p = new ProcessBuilder(command).inheritIO().start();
+            Process child = p;
+            killer = new Thread(child::destroyForcibly, "nbench-fork-kill");
+            Runtime.getRuntime().addShutdownHook(killer);
+            return p.waitFor();
+        } catch (IOException e) {
+            err.println("nbench client: cannot start a fork: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            return ExitCode.INTERRUPTED;
+        } finally {
+            if (killer != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(killer);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook kills the fork anyway
+                }
+            }
+        }
+    }
+
+    /** One block per combination over the measured iterations of every fork. */
+    private void summarize(List<ResultFile> results, PrintWriter out) {
+        Map<String, List<ResultFile.IterationData>> byCombination = new LinkedHashMap<>();
+        for (ResultFile r : results) {
+            for (ResultFile.CombinationData c : r.combinations()) {
+                byCombination.computeIfAbsent(c.name(), k -> new ArrayList<>()).addAll(c.iterations());
+            }
+        }
+        List<Double> ps = output.percentiles(spec);
+        out.println(RULE);
+        out.println("FORKS SUMMARY: " + results.size() + " of " + forks + " forks completed");
+        out.println(RULE);
+        for (Map.Entry<String, List<ResultFile.IterationData>> e : byCombination.entrySet()) {
+            List<ResultFile.IterationData> its = e.getValue();
+            if (byCombination.size() > 1) {
+                out.println(e.getKey() + ":");
+            }
+            if (its.isEmpty()) {
+                out.println("No measured iteration completed.");
+                continue;
+            }
+            Histogram merged = LatencyHistograms.newHistogram();
+            its.forEach(i -> merged.add(i.latency()));
+            out.println("All " + its.size() + " iterations of all forks merged (" + Units.count(merged.getTotalCount())
+                    + " msgs):");
+            StringJoiner m = new StringJoiner(", ");
+            StringJoiner means = new StringJoiner(", ");
+            for (double p : ps) {
+                m.add((p >= 100 ? "max" : Percentiles.label(p)) + ": " + Units.micros(Percentiles.valueAt(merged, p)) + " µs");
+                double[] values = its.stream().mapToDouble(i -> Percentiles.valueAt(i.latency(), p)).toArray();
+                StudentT.Interval ci = StudentT.interval(values);
+                means.add(Percentiles.label(p) + ": " + Units.micros(ci.mean()) + " µs ± "
+                        + (Double.isNaN(ci.halfWidth()) ? "n/a" : Units.micros(ci.halfWidth())));
+            }
+            out.println(m);
+            out.println("Mean Result over " + its.size() + " iterations of all forks (99.9% CI):");
+            out.println(means);
+            StudentT.Interval tp = StudentT.interval(its.stream().mapToDouble(ResultFile.IterationData::msgPerSec).toArray());
+            out.println("Throughput: " + Units.rate(tp.mean()) + " ± "
+                    + (Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()))
+                    + " msg/s (99.9% CI, N=" + tp.n() + ")");
+        }
+        out.println(RULE);
+    }
+}

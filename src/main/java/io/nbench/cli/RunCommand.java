@@ -1,0 +1,290 @@
+package io.nbench.cli;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.report.compare.CompareTable;
+import io.nbench.report.compare.Comparison;
+import io.nbench.report.compare.ResultFile;
+import io.nbench.server.ChildServer;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import io.nbench.transport.SocketSettings;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportRegistry;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "The one-command local benchmark: for each server transport, starts a server in a child JVM "
+                + "on 127.0.0.1 (port 0, reported by the child), runs the client against it, stops it, and ends "
+                + "with a comparison table (ratios to the first server with 99.9%% intervals). With no options it "
+                + "compares every available transport on a short workload in about a minute on 2 cores. Every "
+                + "client option (load, output, -O) is passed on to the client.",
+        footer = {"", "Examples:",
+            "  nbench run                                          # every server transport, netty client, defaults",
+            "  nbench run --servers netty,nio --size 5k --window 16",
+            "  nbench run --impl mina --servers mina,netty         # the client transport is --impl (default netty)",
+            "  nbench run --in-process                             # in-JVM transports: the framework without the kernel",
+            "  nbench run --results-dir results/                   # keep each server's result document",
+            "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5.",
+            "Exit codes: the worst of the client runs (see nbench client --help); 1 if a server cannot start."})
+final class RunCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--servers", paramLabel = "LIST", split = ",",
+            description = "Server transports to compare, in this order (default: every available one; with "
+                    + "--in-process every in-JVM one).")
+    List<String> servers;
+
+    @Option(names = "--in-process", description = "Run in-JVM transports (netty-local, mina-vmpipe): each server in "
+            + "this JVM, its client the same transport.")
+    boolean inProcess;
+
+    @Option(names = "--results-dir", paramLabel = "DIR",
+            description = "Keep each server's result document here as SERVER.json (default: a temporary directory, "
+                    + "deleted at the end).")
+    Path resultsDir;
+
+    @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
+            description = "I/O threads of each server; 0 = number of cores.")
+    int serverIoThreads;
+
+    @Unmatched
+    List<String> clientArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        TransportRegistry registry = TransportRegistry.load();
+        List<String> args = clientArguments();
+        Protocol protocol = protocolOf(args);
+        List<Transport> chosen = chooseServers(registry);
+
+        Path dir;
+        boolean temporary = resultsDir == null;
+        try {
+            dir = temporary ? Files.createTempDirectory("nbench-run") : Files.createDirectories(resultsDir);
+        } catch (IOException e) {
+            err.println("nbench run: cannot create the results directory " + resultsDir + ": " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
+        int worst = ExitCode.OK;
+        List<Path> files = new ArrayList<>();
+        try {
+            for (Transport server : chosen) {
+                out.println();
+                out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
+                out.flush();
+                Path file = dir.resolve(server.name() + ".json");
+                int code = runAgainst(server, protocol, args, file, out, err);
+                worst = worse(worst, code);
+                if (Files.isRegularFile(file)) {
+                    files.add(file);
+                }
+                if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                    break;
+                }
+            }
+            out.println();
+            if (files.size() >= 2) {
+                List<ResultFile> results = new ArrayList<>();
+                for (Path f : files) {
+                    results.add(ResultFile.read(f));
+                }
+                out.println("=== comparison (A = " + files.get(0).getFileName() + ") ===");
+                CompareTable.print(out, results, Comparison.compare(results));
+            } else if (files.size() == 1) {
+                out.println("One server measured: nothing to compare.");
+            }
+            if (!temporary) {
+                out.println("Result documents: " + dir);
+            }
+        } catch (ResultFile.Unreadable e) {
+            err.println("nbench run: " + e.getMessage());
+            worst = worse(worst, ExitCode.COULD_NOT_RUN);
+        } finally {
+            if (temporary) {
+                deleteQuietly(dir);
+            }
+            out.flush();
+        }
+        return worst;
+    }
+
+    /** The client's arguments: the user's, plus run's short defaults for what the user left out. */
+    private List<String> clientArguments() {
+        List<String> args = new ArrayList<>(clientArgs);
+        boolean timing = has(args, "--msgs") || has(args, "--iteration-time");
+        if (!timing) {
+            args.addAll(List.of("--iteration-time", "1s"));
+        }
+        if (!has(args, "--warmup")) {
+            args.addAll(List.of("--warmup", "2"));
+        }
+        if (!has(args, "--iterations")) {
+            args.addAll(List.of("--iterations", "5"));
+        }
+        for (String forbidden : List.of("--port", "--host", "--format", "--out")) {
+            if (has(args, forbidden)) {
+                throw new ParameterException(spec.commandLine(), forbidden + " is chosen by nbench run itself: leave "
+                        + "it out (use --results-dir to keep the result documents)");
+            }
+        }
+        // Check the client arguments once, before any server starts: a usage error is exit 2 at once.
+        List<String> probe = new ArrayList<>(List.of("client"));
+        probe.addAll(args);
+        try {
+            new CommandLine(new NbenchCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+                    .parseArgs(probe.toArray(new String[0]));
+        } catch (ParameterException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return args;
+    }
+
+    private static boolean has(List<String> args, String option) {
+        return args.stream().anyMatch(a -> a.equals(option) || a.startsWith(option + "="));
+    }
+
+    private static Protocol protocolOf(List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.startsWith("--protocol=")) {
+                return Protocol.parse(a.substring("--protocol=".length()));
+            }
+            if (a.equals("--protocol") && i + 1 < args.size()) {
+                return Protocol.parse(args.get(i + 1));
+            }
+        }
+        return Protocol.FRAMED;
+    }
+
+    private List<Transport> chooseServers(TransportRegistry registry) {
+        List<Transport> list = new ArrayList<>();
+        if (servers == null || servers.isEmpty()) {
+            for (Transport t : registry.all()) {
+                if (t.inJvm() == inProcess && t.availability().available()) {
+                    list.add(t);
+                }
+            }
+            return list;
+        }
+        for (String name : servers) {
+            Transport t;
+            try {
+                t = registry.get(name.trim());
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            if (t.inJvm() != inProcess) {
+                throw new ParameterException(spec.commandLine(), "server transport " + t.name() + (t.inJvm()
+                        ? " runs in one JVM only: add --in-process" : " is a network transport: leave out --in-process"));
+            }
+            list.add(t);
+        }
+        return list;
+    }
+
+    private int runAgainst(Transport server, Protocol protocol, List<String> args, Path file, PrintWriter out,
+                           PrintWriter err) {
+        List<String> client = new ArrayList<>(List.of("client"));
+        client.addAll(args);
+        if (inProcess) {
+            client.addAll(List.of("--impl", server.name(), "--allow-in-jvm"));
+        }
+        client.addAll(List.of("--out", file.toString()));
+        if (inProcess) {
+            try (RunningServer s = startInProcess(server, protocol, serverOptions(server, args))) {
+                client.addAll(List.of("--port", Integer.toString(s.address().getPort())));
+                return Main.commandLine(out, err).execute(client.toArray(new String[0]));
+            } catch (IOException | RuntimeException e) {
+                err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
+                return ExitCode.COULD_NOT_RUN;
+            }
+        }
+        List<String> serverArgs = new ArrayList<>(List.of("--impl", server.name(), "--port", "0",
+                "--protocol", protocol.label(), "--io-threads", Integer.toString(serverIoThreads)));
+        serverOptions(server, args).forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
+        try (ChildServer child = ChildServer.start(serverArgs)) {
+            out.println(child.banner());
+            out.flush();
+            client.addAll(List.of("--port", Integer.toString(child.port())));
+            int code = Main.commandLine(out, err).execute(client.toArray(new String[0]));
+            String metrics = child.stop();
+            if (!metrics.isEmpty()) {
+                out.println(metrics);
+            }
+            return code;
+        } catch (IOException e) {
+            err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
+    }
+
+    /** The -O options among the client's arguments that belong to this server transport. */
+    private static Map<String, String> serverOptions(Transport server, List<String> args) {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String kv = args.get(i).equals("-O") && i + 1 < args.size() ? args.get(i + 1)
+                    : args.get(i).startsWith("-O") ? args.get(i).substring(2) : null;
+            if (kv == null || !kv.contains("=")) {
+                continue;
+            }
+            String key = kv.substring(0, kv.indexOf('='));
+            if (key.startsWith(server.name() + ".") && !kv.contains(",")) {
+                options.put(key, kv.substring(kv.indexOf('=') + 1));
+            }
+        }
+        return options;
+    }
+
+    private RunningServer startInProcess(Transport server, Protocol protocol, Map<String, String> options)
+            throws IOException {
+        TransportRegistry registry = TransportRegistry.load();
+        return server.startServer(new ServerSettings(new InetSocketAddress("127.0.0.1", 0), protocol,
+                new SocketSettings(serverIoThreads, true, 0, 0), 16 * 1024 * 1024,
+                registry.resolveOptions(server, options)), ServerEvents.NONE);
+    }
+
+    /** The more serious of two exit codes, in SPEC order: 2, 1, 130, 4, 3, 0. */
+    static int worse(int a, int b) {
+        List<Integer> order = List.of(ExitCode.USAGE, ExitCode.COULD_NOT_RUN, ExitCode.INTERRUPTED, ExitCode.FAILED,
+                ExitCode.THRESHOLD, ExitCode.OK);
+        return order.indexOf(a) <= order.indexOf(b) ? a : b;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.nbench.server;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An {@code nbench server} in a child JVM, as {@code nbench run} uses it: started with the same Java and
+ * class path as this JVM on port 0, its port read from its first line, stopped with SIGTERM (its
+ * metrics are the rest of its output). A shutdown hook kills it if this JVM ends first, so no server is
+ * ever left behind.
+ */
+public final class ChildServer implements AutoCloseable {
+
+    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+
+    private final Process process;
+    private final String banner;
+    private final int port;
+    private final List<String> rest = new ArrayList<>();
+    private final Thread drain;
+    private final Thread killer;
+
+    private ChildServer(Process process, BufferedReader stdout, String banner, int port) {
+        this.process = process;
+        this.banner = banner;
+        this.port = port;
+        this.drain = new Thread(() -> {
+            try {
+                String line;
+                while ((line = stdout.readLine()) != null) {
+                    synchronized (rest) {
+                        rest.add(line);
+                    }
+                }
+            } catch (IOException e) {
+                // the child is gone
+            }
+        }, "nbench-child-server-output");
+        drain.setDaemon(true);
+        drain.start();
+        this.killer = new Thread(process::destroyForcibly, "nbench-child-server-kill");
+        Runtime.getRuntime().addShutdownHook(killer);
+    }
+
+    /** Starts {@code nbench server ARGS} and waits (at most 30 s) until it listens. */
+    public static ChildServer start(List<String> serverArgs) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "io.nbench.cli.Main", "server"));
+        command.addAll(serverArgs);
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return stdout.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        String line;
+        try {
+            line = first.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            p.destroyForcibly();
+            throw new IOException("the server did not report its port within 30 s");
+        }
+        Matcher m = line == null ? null : LISTENING.matcher(line);
+        if (m == null || !m.find()) {
+            p.destroyForcibly();
+            throw new IOException("the server did not start (exit code " + exitCode(p) + ")");
+        }
+        return new ChildServer(p, stdout, line, Integer.parseInt(m.group(2)));
+    }
+
+    private static String exitCode(Process p) {
+        try {
+            return p.waitFor(5, TimeUnit.SECONDS) ? Integer.toString(p.exitValue()) : "none yet";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The server's first line: what it runs and where. */
+    public String banner() {
+        return banner;
+    }
+
+    /** Stops the server as a user would (SIGTERM) and returns what it printed after its banner. */
+    public String stop() {
+        // Process.destroy() would also close our end of its output, losing the metrics it prints as it
+        // stops; the handle only sends SIGTERM.
+        process.toHandle().destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+            drain.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (rest) {
+            return String.join(System.lineSeparator(), rest);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(killer);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs anyway
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/**
+ * {@code nio}: plain JDK NIO, no framework, the baseline the frameworks are judged against.
+ *
+ * <p><b>Threads.</b> Server: one acceptor thread blocking in {@code accept()} and {@code --io-threads}
+ * selector loops (default: cores); each accepted connection is handed to a loop round-robin once and
+ * stays there. Client: {@code --io-threads} loops shared by all connections, round-robin; connecting is
+ * a blocking connect on the caller's thread, bounded by {@code --connect-timeout}. Loops use
+ * {@code Selector.select(Consumer)}, which does not allocate per ready key.
+ *
+ * <p><b>Server.</b> Per connection a read buffer and a write buffer of {@code nio.buffer} bytes
+ * (direct unless {@code nio.direct=false}), never grown: each read is parsed by the shared
+ * {@link io.nbench.protocol.FramedRequestParser}, which checks headers as soon as their bytes arrive and
+ * streams payloads into the responses, and the responses of one read go out with one write. A partial
+ * write arms OP_WRITE and stops reading until the backlog is written, so a connection buffers at most
+ * its two buffers whatever its peer does, and a 16 MiB frame passes through 64 KiB buffers. Echo writes
+ * back each read from the same buffer, with the same backpressure.
+ *
+ * <p><b>Client.</b> Responses are decoded by the loop thread in place
+ * ({@link io.nbench.transport.ResponseDecoder}); the read buffer starts at one response and grows only
+ * if the server sends a larger frame. {@code send(id)} may come from any thread; see
+ * {@link io.nbench.transport.nio.NioClientConnection} for the locking argument. In rtt mode the client's
+ * selector threads allocate nothing per message ({@code NioAllocationTest}).
+ *
+ * <p><b>{@code --measure send}</b>: the request's last byte was accepted by {@code SocketChannel.write}.
+ */
+package io.nbench.transport.nio;

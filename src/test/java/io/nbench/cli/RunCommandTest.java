@@ -1,0 +1,53 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** nbench run: real child-JVM servers, the client against each, a comparison, nothing left behind. */
+class RunCommandTest {
+
+    @Test
+    void comparesServersInChildJvmsAndLeavesNoProcessBehind(@TempDir Path dir) {
+        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "2", "--msgs", "200",
+                "--warmup", "0", "--iterations", "2", "--results-dir", dir.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().contains("=== server netty (child JVM) ==="), o.out());
+        assertTrue(o.out().contains("=== server nio (child JVM) ==="), o.out());
+        assertTrue(o.out().contains("nbench server: nio listening on 127.0.0.1:"), o.out());
+        assertTrue(o.out().contains("server metrics after"), "each server's metrics: " + o.out());
+        assertTrue(o.out().contains("=== comparison (A = netty.json) ==="), o.out());
+        assertTrue(o.out().contains("throughput"), o.out());
+        assertTrue(Files.isRegularFile(dir.resolve("netty.json")));
+        assertTrue(Files.isRegularFile(dir.resolve("nio.json")));
+        assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
+                "every child server stopped");
+        assertEquals("", o.err());
+    }
+
+    @Test
+    void inProcessRunsTheInJvmTransportsAgainstThemselves() {
+        CliTest.Outcome o = CliTest.run("run", "--in-process", "--threads", "2", "--msgs", "200", "--warmup", "0",
+                "--iterations", "2");
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().contains("=== server netty-local (in this JVM) ==="), o.out());
+        assertTrue(o.out().contains("=== server mina-vmpipe (in this JVM) ==="), o.out());
+        assertTrue(o.out().contains("client: mina-vmpipe"), o.out());
+        assertTrue(o.out().contains("=== comparison"), o.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run --port 7007", "run --servers nosuch", "run --servers netty-local",
+        "run --in-process --servers netty", "run --size 5x", "run --out x.json"})
+    void badRunArgumentsAreUsageErrors(String line) {
+        CliTest.Outcome o = CliTest.run(line.split(" "));
+        assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+    }
+}
