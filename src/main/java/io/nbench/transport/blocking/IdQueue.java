@@ -1,5 +1,7 @@
 package io.nbench.transport.blocking;
 
+import io.nbench.transport.LongRing;
+
 /**
  * Ids the reader thread could not write itself because another thread held the write lock (and may be
  * blocked in a write). Guarded by its own monitor, held only for a few instructions, never across I/O.
@@ -9,8 +11,8 @@ final class IdQueue {
 
     static final long NONE = Long.MIN_VALUE;
 
-    private long[] items = new long[16];
-    private int head;
+    private final LongRing ring = new LongRing();
+    /** Read without the monitor by whoever releases the write lock: is there anything to write? */
     private volatile int size;
 
     boolean isEmpty() {
@@ -18,26 +20,17 @@ final class IdQueue {
     }
 
     synchronized void add(long id) {
-        if (size == items.length) {
-            long[] bigger = new long[items.length * 2];
-            for (int i = 0; i < size; i++) {
-                bigger[i] = items[(head + i) & (items.length - 1)];
-            }
-            items = bigger;
-            head = 0;
-        }
-        items[(head + size) & (items.length - 1)] = id;
-        size = size + 1;
+        ring.add(id);
+        size = ring.size();
     }
 
     /** The oldest id, or {@link #NONE}. */
     synchronized long poll() {
-        if (size == 0) {
+        if (ring.isEmpty()) {
             return NONE;
         }
-        long id = items[head];
-        head = (head + 1) & (items.length - 1);
-        size = size - 1;
+        long id = ring.poll();
+        size = ring.size();
         return id;
     }
 }

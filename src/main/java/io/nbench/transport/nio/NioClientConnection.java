@@ -4,6 +4,7 @@ import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
+import io.nbench.transport.LongRing;
 import io.nbench.transport.ResponseDecoder;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,24 +1,25 @@
-package io.nbench.transport.nio;
+package io.nbench.transport;
 
 /**
- * A growable FIFO of longs, guarded by its owner's lock. It grows (rarely, to the largest backlog
- * seen) and never shrinks, so steady-state use does not allocate.
+ * A growable FIFO of longs (message ids, offsets) for transports, not thread-safe: guarded by its
+ * owner. It grows (rarely, to the largest backlog seen) and never shrinks, so steady-state use does
+ * not allocate.
  */
-final class LongRing {
+public final class LongRing {
 
     private long[] items = new long[16];
     private int head;
     private int size;
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    void add(long value) {
+    public void add(long value) {
         if (size == items.length) {
             long[] bigger = new long[items.length * 2];
             for (int i = 0; i < size; i++) {
@@ -31,18 +32,18 @@ final class LongRing {
         size++;
     }
 
-    long peek() {
+    public long peek() {
         return items[head];
     }
 
-    long poll() {
+    public long poll() {
         long v = items[head];
         head = (head + 1) & (items.length - 1);
         size--;
         return v;
     }
 
-    void clear() {
+    public void clear() {
         head = 0;
         size = 0;
     }
