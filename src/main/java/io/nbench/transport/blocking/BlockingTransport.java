@@ -1,6 +1,7 @@
 package io.nbench.transport.blocking;
 
 import io.nbench.transport.Availability;
+import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.OptionValues;
@@ -8,7 +9,6 @@ import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.SocketSettings;
-import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
 import java.io.IOException;
 import java.util.List;
@@ -19,14 +19,11 @@ import java.util.function.Supplier;
  * same code runs on platform threads ({@code blocking}) or virtual threads ({@code vthreads}, through
  * {@link #BlockingTransport(String, String, Supplier, Supplier)}).
  */
-public class BlockingTransport implements Transport {
+public class BlockingTransport extends BaseTransport {
 
-    private final String name;
-    private final String description;
     private final Supplier<Availability> availability;
     private final Supplier<ThreadMaker> threads;
     private final String bufferKey;
-    private final List<TransportOption> options;
 
     /** {@code blocking}: platform threads. */
     public BlockingTransport() {
@@ -40,24 +37,13 @@ public class BlockingTransport implements Transport {
      */
     public BlockingTransport(String name, String description, Supplier<Availability> availability,
                              Supplier<ThreadMaker> threads) {
-        this.name = name;
-        this.description = description;
+        super(name, description, List.of(TransportOption.size(name + ".buffer", "64k", 64,
+                "read buffer per connection and the client's write buffer (larger frames stream through the "
+                        + "server's; the client's grow to one response or request)")),
+                "OutputStream.write of the request returned: the kernel accepted its last byte");
         this.availability = availability;
         this.threads = threads;
         this.bufferKey = name + ".buffer";
-        this.options = List.of(TransportOption.size(bufferKey, "64k", 64,
-                "read buffer per connection and the client's write buffer (larger frames stream through the "
-                        + "server's; the client's grow to one response or request)"));
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String description() {
-        return description;
     }
 
     @Override
@@ -65,22 +51,12 @@ public class BlockingTransport implements Transport {
         return availability.get();
     }
 
-    @Override
-    public List<TransportOption> options() {
-        return options;
-    }
-
-    @Override
-    public String writtenEvent() {
-        return "OutputStream.write of the request returned: the kernel accepted its last byte";
-    }
-
     private BlockingConfig config(OptionValues values, SocketSettings socket) throws IOException {
         Availability a = availability.get();
         if (!a.available()) {
-            throw new IOException(name + " is not available here: " + a.reason());
+            throw new IOException(name() + " is not available here: " + a.reason());
         }
-        return new BlockingConfig(name, values.integer(bufferKey), socket, threads.get());
+        return new BlockingConfig(name(), values.integer(bufferKey), socket, threads.get());
     }
 
     @Override

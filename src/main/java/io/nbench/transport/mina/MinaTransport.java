@@ -1,18 +1,17 @@
 package io.nbench.transport.mina;
 
-import io.nbench.transport.Availability;
+import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
 import java.io.IOException;
 import java.util.List;
 
 /** Apache MINA 2.2 over TCP: NioSocketAcceptor / NioSocketConnector with a cumulative protocol decoder. */
-public final class MinaTransport implements Transport {
+public final class MinaTransport extends BaseTransport {
 
     /** Option names after the transport's prefix. */
     static final String STATS = "stats";
@@ -53,29 +52,9 @@ public final class MinaTransport implements Transport {
                         + "per thread");
     }
 
-    @Override
-    public String name() {
-        return "mina";
-    }
-
-    @Override
-    public String description() {
-        return "Apache MINA 2.2, NioSocketAcceptor/NioSocketConnector with a CumulativeProtocolDecoder codec";
-    }
-
-    @Override
-    public Availability availability() {
-        return Availability.yes();
-    }
-
-    @Override
-    public List<TransportOption> options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public String writtenEvent() {
-        return "MINA's messageSent: the NioProcessor wrote the request's last byte to the socket (write(2))";
+    public MinaTransport() {
+        super("mina", "Apache MINA 2.2, NioSocketAcceptor/NioSocketConnector with a CumulativeProtocolDecoder codec", OPTIONS,
+                "MINA's messageSent: the NioProcessor wrote the request's last byte to the socket (write(2))");
     }
 
     @Override

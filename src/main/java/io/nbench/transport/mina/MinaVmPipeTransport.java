@@ -1,12 +1,11 @@
 package io.nbench.transport.mina;
 
-import io.nbench.transport.Availability;
+import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
 import java.io.IOException;
 import java.util.List;
@@ -16,7 +15,7 @@ import java.util.List;
  * without the kernel. The port of the server's bind address (and of the client's remote address) is the
  * {@code VmPipeAddress} port.
  */
-public final class MinaVmPipeTransport implements Transport {
+public final class MinaVmPipeTransport extends BaseTransport {
 
     static final String PREFIX = "mina-vmpipe.";
 
@@ -25,30 +24,10 @@ public final class MinaVmPipeTransport implements Transport {
             MinaTransport.directOption(PREFIX),
             MinaTransport.allocatorOption(PREFIX));
 
-    @Override
-    public String name() {
-        return "mina-vmpipe";
-    }
-
-    @Override
-    public String description() {
-        return "Apache MINA 2.2 VmPipeAcceptor/VmPipeConnector (in-JVM), same codec as mina";
-    }
-
-    @Override
-    public Availability availability() {
-        return Availability.yes();
-    }
-
-    @Override
-    public List<TransportOption> options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public String writtenEvent() {
-        // VmPipe "writes" by running the peer's filter chain; there is no kernel hand-off to report.
-        return null;
+    /** No written event: VmPipe "writes" by running the peer's filter chain, with no kernel hand-off. */
+    public MinaVmPipeTransport() {
+        super("mina-vmpipe", "Apache MINA 2.2 VmPipeAcceptor/VmPipeConnector (in-JVM), same codec as mina", OPTIONS,
+                null);
     }
 
     @Override

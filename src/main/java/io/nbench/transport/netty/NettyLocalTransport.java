@@ -1,6 +1,6 @@
 package io.nbench.transport.netty;
 
-import io.nbench.transport.Availability;
+import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
@@ -15,7 +15,7 @@ import java.util.List;
  * framework's own cost. The port of a bind or connect address names the local channel; it
  * interoperates only with itself, inside one JVM.
  */
-public final class NettyLocalTransport implements io.nbench.transport.Transport {
+public final class NettyLocalTransport extends BaseTransport {
 
     private static final List<TransportOption> OPTIONS = List.of(
             TransportOption.choice("netty-local.allocator", "adaptive", List.of("adaptive", "pooled", "unpooled"),
@@ -28,29 +28,10 @@ public final class NettyLocalTransport implements io.nbench.transport.Transport 
                         return text;
                     }));
 
-    @Override
-    public String name() {
-        return "netty-local";
-    }
-
-    @Override
-    public String description() {
-        return "Netty 4.2 LocalChannel (in-JVM, no kernel), same pipeline as netty";
-    }
-
-    @Override
-    public Availability availability() {
-        return Availability.yes();
-    }
-
-    @Override
-    public List<TransportOption> options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public String writtenEvent() {
-        return null; // no kernel: a local write is a hand-off to the peer channel, not a send
+    /** No written event: a local write is a hand-off to the peer channel, not a send. */
+    public NettyLocalTransport() {
+        super("netty-local", "Netty 4.2 LocalChannel (in-JVM, no kernel), same pipeline as netty", OPTIONS,
+                null);
     }
 
     @Override

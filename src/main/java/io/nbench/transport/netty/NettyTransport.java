@@ -1,19 +1,18 @@
 package io.nbench.transport.netty;
 
-import io.nbench.transport.Availability;
+import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.units.Sizes;
-import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
+import io.nbench.units.Sizes;
 import java.io.IOException;
 import java.util.List;
 
 /** Netty 4.2 over TCP: {@code MultiThreadIoEventLoopGroup} with epoll, io_uring or NIO. */
-public final class NettyTransport implements Transport {
+public final class NettyTransport extends BaseTransport {
 
     static final String IO = "netty.io";
     static final String ALLOCATOR = "netty.allocator";
@@ -44,19 +43,10 @@ public final class NettyTransport implements Transport {
         return (int) size;
     }
 
-    @Override
-    public String name() {
-        return "netty";
-    }
-
-    @Override
-    public String description() {
-        return "Netty 4.2, MultiThreadIoEventLoopGroup with epoll, io_uring or NIO";
-    }
-
-    @Override
-    public Availability availability() {
-        return Availability.yes();
+    public NettyTransport() {
+        super("netty", "Netty 4.2, MultiThreadIoEventLoopGroup with epoll, io_uring or NIO", OPTIONS,
+                "the write's ChannelPromise completed: Netty handed the bytes to the kernel (write/writev, "
+                + "or the io_uring send completion)");
     }
 
     @Override
@@ -68,17 +58,6 @@ public final class NettyTransport implements Transport {
         }
         lines.add("netty.io=auto picks: " + NettyIo.choose("auto").io().label);
         return lines;
-    }
-
-    @Override
-    public List<TransportOption> options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public String writtenEvent() {
-        return "the write's ChannelPromise completed: Netty handed the bytes to the kernel (write/writev, "
-                + "or the io_uring send completion)";
     }
 
     @Override

@@ -1,12 +1,11 @@
 package io.nbench.transport.nio;
 
-import io.nbench.transport.Availability;
+import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
 import java.io.IOException;
 import java.util.List;
@@ -15,7 +14,7 @@ import java.util.List;
  * Plain JDK NIO: selector loops written by hand, no framework. The baseline the frameworks are judged
  * against: what a careful user gets from {@code java.nio} alone.
  */
-public final class NioTransport implements Transport {
+public final class NioTransport extends BaseTransport {
 
     static final String DIRECT = "nio.direct";
     static final String BUFFER = "nio.buffer";
@@ -28,29 +27,9 @@ public final class NioTransport implements Transport {
                     "read and write buffer per connection (larger frames stream through it; the client's grows "
                             + "to one response or request)"));
 
-    @Override
-    public String name() {
-        return "nio";
-    }
-
-    @Override
-    public String description() {
-        return "plain JDK NIO selector loops, no framework: the baseline";
-    }
-
-    @Override
-    public Availability availability() {
-        return Availability.yes();
-    }
-
-    @Override
-    public List<TransportOption> options() {
-        return OPTIONS;
-    }
-
-    @Override
-    public String writtenEvent() {
-        return "the request's last byte was accepted by SocketChannel.write (copied into the kernel's send buffer)";
+    public NioTransport() {
+        super("nio", "plain JDK NIO selector loops, no framework: the baseline", OPTIONS,
+                "the request's last byte was accepted by SocketChannel.write (copied into the kernel's send buffer)");
     }
 
     @Override
