@@ -5,6 +5,7 @@ import io.nbench.protocol.Protocol;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
+import io.nbench.transport.Threads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

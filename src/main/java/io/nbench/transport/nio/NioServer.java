@@ -4,6 +4,7 @@ import io.nbench.protocol.Protocol;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
+import io.nbench.transport.Threads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -136,23 +137,10 @@ final class NioServer implements RunningServer {
         } catch (IOException e) {
             // closing anyway
         }
-        join(acceptor);
+        Threads.join(acceptor);
         for (SelectorLoop loop : loops) {
             loop.close();
         }
     }
 
-    static void join(Thread t) {
-        boolean interrupted = false;
-        while (t.isAlive()) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

@@ -1,14 +1,14 @@
-package io.nbench.transport.blocking;
+package io.nbench.transport;
 
 import java.util.Collection;
 
 /** Joining the threads a transport started, ignoring interrupts until they are gone. */
-final class Threads {
+public final class Threads {
 
     private Threads() {
     }
 
-    static void join(Thread t) {
+    public static void join(Thread t) {
         if (t == null || t == Thread.currentThread()) {
             return;
         }
@@ -25,7 +25,7 @@ final class Threads {
         }
     }
 
-    static void joinAll(Collection<Thread> threads) {
+    public static void joinAll(Collection<Thread> threads) {
         for (Thread t : threads) {
             join(t);
         }
