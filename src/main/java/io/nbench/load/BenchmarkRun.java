@@ -63,11 +63,21 @@ public final class BenchmarkRun {
     private Phaser phaser;
     private Thread watchdog;
 
+    /** Every timestamp and every wait for a moment in time; tests move it by hand. */
+    final NanoClock clock;
+    /** Open loop: intended time of the first message of the iteration starting (the schedules' origin). */
+    volatile long scheduleStart;
+
     public BenchmarkRun(LoadSpec spec, RunListener listener) {
+        this(spec, listener, NanoClock.SYSTEM);
+    }
+
+    BenchmarkRun(LoadSpec spec, RunListener listener, NanoClock clock) {
         this.spec = spec;
         this.ioDriver = spec.driver() == Driver.IO && !spec.openLoop();
         this.verify = spec.verify();
         this.listener = listener;
+        this.clock = clock;
     }
 
     /**
@@ -215,7 +225,7 @@ public final class BenchmarkRun {
             ThreadContext ctx = contextFor(Thread.currentThread());
             while (!closing) {
                 LockSupport.parkNanos(period);
-                long now = System.nanoTime();
+                long now = clock.nanoTime();
                 for (LoadConnection c : connections) {
                     // Closed connections too: a message published as the connection died is freed here.
                     c.expire(now, spec.timeoutNanos(), ctx);
@@ -242,7 +252,7 @@ public final class BenchmarkRun {
                 awaitPhase(); // senders have sent their quota
             }
             drain();
-            endIteration(results, System.nanoTime(), start, abortReason != null);
+            endIteration(results, start, abortReason != null);
         }
     }
 
@@ -256,21 +266,20 @@ public final class BenchmarkRun {
         }
         for (int i = 0; i < total(); i++) {
             if (i > 0) {
-                beginIteration(i, from);
+                beginIteration(i, from, lastCut); // back to back: it starts where the last one was cut
             }
             boundary += spec.iterationNanos(); // nominal boundaries never drift
             long now;
-            while ((now = System.nanoTime()) < boundary && abortReason == null) {
-                LockSupport.parkNanos(Math.min(boundary, nextTick) - now);
+            while ((now = clock.nanoTime()) < boundary && abortReason == null) {
+                clock.park(this, Math.min(boundary, nextTick) - now);
                 if (nextTick < boundary) {
                     tick(); // a slice due at the boundary itself is closed by endIteration, not twice
                 }
             }
-            // The slice ends when the coordinator flips it (a little after the nominal boundary), so
-            // wall time, messages and sends are all counted over the same span.
+            // The iteration ends a little after the nominal boundary, when endIteration cuts it: its
+            // wall time ends at the instant every count is read.
             boolean cut = abortReason != null;
-            endIteration(results, now, from, cut);
-            from = now;
+            from = endIteration(results, from, cut);
             if (cut) {
                 break;
             }
@@ -304,44 +313,87 @@ public final class BenchmarkRun {
     private long nextTick = Long.MAX_VALUE;
 
     private long beginIteration(int i) {
-        return beginIteration(i, System.nanoTime());
+        return beginIteration(i, 0, null);
     }
 
-    private long beginIteration(int i, long start) {
-        if (i == 0) {
-            runStart = start;
-            runStartEpochMillis = System.currentTimeMillis() - (System.nanoTime() - start) / 1_000_000L;
-            listener.onStarted(runStartEpochMillis);
-        }
+    /**
+     * @param from the cut that ended the previous iteration, which starts this one back to back at
+     *             {@code start}; null to start now, once the set-up (allocations, /proc) is done
+     */
+    private long beginIteration(int i, long start, Cut from) {
         iteration = i;
         iterationHistogram = LatencyHistograms.newHistogram();
         iterationUncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
         iterationLag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
         iterationConnects = spec.churn() ? LatencyHistograms.newHistogram() : null;
-        iterationErrors = errors.snapshot();
-        iterationClamped = clamped();
         iterationResources = ResourceSnapshot.take();
+        if (from == null) {
+            start = clock.nanoTime();
+        }
+        iterationErrors = from != null ? from.errors() : errors.snapshot();
+        iterationClamped = from != null ? from.clamped() : clamped();
         intervalStart = start;
         intervalErrors = iterationErrors;
         nextTick = start + TICK_NANOS;
+        // Count-based: every iteration's schedules start here; time-based: the first one's, once. Either
+        // way the sends due in an iteration are counted from its own start, whenever a pacer wakes.
+        scheduleStart = start;
+        if (i == 0) {
+            runStart = start;
+            runStartEpochMillis = System.currentTimeMillis() - (clock.nanoTime() - start) / 1_000_000L;
+            listener.onStarted(runStartEpochMillis);
+        }
         return start;
     }
 
     /** Called by every coordinator wait loop: closes the current one-second slice when it is due. */
     private void tick() {
-        long now = System.nanoTime();
-        if (now >= nextTick) {
-            closeInterval(now);
+        if (clock.nanoTime() >= nextTick) {
+            closeInterval(cut(false));
         }
     }
 
-    private void closeInterval(long end) {
-        Histogram h = LatencyHistograms.newHistogram();
-        for (ThreadContext c : allContexts) {
-            c.drainInto(h, iterationUncorrected, iterationLag);
-            if (iterationConnects != null) {
-                c.drainConnectsInto(iterationConnects);
+    /**
+     * Every count of the run at one instant: the recorders' intervals (completions, latencies, connects),
+     * errors, clamped values, and in the open loop the pacers' sends and in-flight-cap waits. Taken
+     * first at a boundary, within microseconds, before anything slow (merging histograms, /proc,
+     * listeners that print or write files): whatever happens after the boundary belongs to the next
+     * iteration or slice.
+     */
+    private record Cut(long at, ThreadContext[] contexts, ErrorCounts.Snapshot errors, long clamped, long sent,
+                       long hits) {
+    }
+
+    /**
+     * @param sends read the pacers' counters too: only at an iteration's end, when no pacer is replacing
+     *              its schedules (count-based pacers do that at the start of each iteration)
+     */
+    private Cut cut(boolean sends) {
+        ThreadContext[] cs = allContexts.toArray(new ThreadContext[0]);
+        for (ThreadContext c : cs) {
+            c.flip();
+        }
+        ErrorCounts.Snapshot e = errors.snapshot();
+        long clampedNow = clamped();
+        long sent = 0;
+        long hits = 0;
+        if (sends && spec.openLoop()) {
+            for (Sender s : senders) {
+                long[] d = ((PacerThread) s).takeCounts();
+                sent += d[0];
+                hits += d[1];
             }
+        }
+        // The instant is read last, right after the sends: the rate check divides one by the other.
+        return new Cut(clock.nanoTime(), cs, e, clampedNow, sent, hits);
+    }
+
+    /** Closes the slice with what {@code cut} took at its end. */
+    private void closeInterval(Cut cut) {
+        long end = cut.at();
+        Histogram h = LatencyHistograms.newHistogram();
+        for (ThreadContext c : cut.contexts()) {
+            c.addFlipped(h, iterationUncorrected, iterationLag, iterationConnects);
             if (!c.owner.isAlive()) {
                 // Its thread is gone (a churned connection's reader): everything it recorded is in now
                 // (a terminated thread's writes are visible to whoever sees it dead), so let it go.
@@ -350,11 +402,10 @@ public final class BenchmarkRun {
             }
         }
         iterationHistogram.add(h);
-        ErrorCounts.Snapshot now = errors.snapshot();
         boolean warmup = iteration < spec.warmup();
         listener.onInterval(new IntervalResult(index(iteration), warmup, intervalStart - runStart, end - runStart, h,
-                now.minus(intervalErrors)));
-        intervalErrors = now;
+                cut.errors().minus(intervalErrors)));
+        intervalErrors = cut.errors();
         intervalStart = end;
         nextTick = end + TICK_NANOS;
     }
@@ -363,33 +414,31 @@ public final class BenchmarkRun {
         return i < spec.warmup() ? i + 1 : i - spec.warmup() + 1;
     }
 
-    private void endIteration(List<IterationResult> results, long end, long start, boolean partial) {
-        closeInterval(end);
-        long sent = 0;
-        long hits = 0;
-        if (spec.openLoop()) {
-            for (Sender s : senders) {
-                long[] d = ((PacerThread) s).takeCounts();
-                sent += d[0];
-                hits += d[1];
-            }
-        }
+    private Cut lastCut;
+
+    /** Ends the iteration that started at {@code start}; returns the instant it ended. */
+    private long endIteration(List<IterationResult> results, long start, boolean partial) {
+        Cut cut = cut(true); // first: every count at the iteration's end
+        lastCut = cut;
+        long end = cut.at();
+        closeInterval(cut);
         ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
         OpenLoopFigures open = spec.openLoop()
-                ? new OpenLoopFigures(spec.rate(), sent, hits, iterationUncorrected, iterationLag) : null;
+                ? new OpenLoopFigures(spec.rate(), cut.sent(), cut.hits(), iterationUncorrected, iterationLag) : null;
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
                 iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
-                errors.snapshot().minus(iterationErrors), clamped() - iterationClamped, partial, usage, open,
+                cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
                 iterationConnects);
         results.add(r);
         listener.onIteration(r);
+        return end;
     }
 
     /** Arrives at the senders' barrier and waits for them, closing one-second slices meanwhile. */
     private void awaitPhase() {
         int phase = phaser.arrive();
         for (;;) {
-            long wait = Math.max(1, nextTick - System.nanoTime());
+            long wait = Math.max(1, nextTick - clock.nanoTime());
             try {
                 phaser.awaitAdvanceInterruptibly(phase, wait, TimeUnit.NANOSECONDS);
                 return;
@@ -439,7 +488,7 @@ public final class BenchmarkRun {
             c.drainWaiter = me;
             try {
                 while (!c.drained() && !interrupted) {
-                    long now = System.nanoTime();
+                    long now = System.nanoTime(); // the grace is a safety net in real time
                     if (c.remaining.get() > 0 && !c.dead) {
                         deadline = now + grace; // still sending its quota: the clock has not started
                     }
@@ -448,7 +497,7 @@ public final class BenchmarkRun {
                                 + " ms after the last send");
                         return;
                     }
-                    LockSupport.parkNanos(Math.max(1, Math.min(10_000_000L, nextTick - System.nanoTime())));
+                    LockSupport.parkNanos(Math.max(1, Math.min(10_000_000L, nextTick - clock.nanoTime())));
                     tick();
                 }
             } finally {

@@ -204,7 +204,7 @@ final class LoadConnection implements ConnectionHandler {
         if (slotOwner != null) {
             slotOwner[slot] = owner;
         }
-        slotStart[slot] = System.nanoTime();
+        slotStart[slot] = run.clock.nanoTime();
         SLOTS.setRelease(slotIds, slot, id);
         transmit(slot, id);
     }
@@ -214,7 +214,7 @@ final class LoadConnection implements ConnectionHandler {
         long seq = sequence.getAndIncrement();
         int slot = claimSlot((int) seq);
         long id = (seq << slotBits) | slot;
-        long now = System.nanoTime();
+        long now = run.clock.nanoTime();
         slotStart[slot] = now;
         slotIntended[slot] = intended;
         SLOTS.setRelease(slotIds, slot, id);
@@ -380,7 +380,7 @@ final class LoadConnection implements ConnectionHandler {
 
     @Override
     public void onResponse(long id, int status, PayloadView payload) {
-        long now = System.nanoTime();
+        long now = run.clock.nanoTime();
         ThreadContext ctx = context();
         if (echo) {
             id = echoId(payload);
@@ -425,7 +425,7 @@ final class LoadConnection implements ConnectionHandler {
         if (!measureSend) {
             return;
         }
-        long now = System.nanoTime();
+        long now = run.clock.nanoTime();
         ThreadContext ctx = context();
         if (finish(id, now, true, ctx)) {
             complete(ctx);

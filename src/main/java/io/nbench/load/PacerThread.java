@@ -76,9 +76,13 @@ final class PacerThread extends Sender {
         }
     }
 
-    /** New schedules from now: per iteration when count-based, once for a time-based run. */
+    /**
+     * New schedules from the iteration's start (not from when this thread woke up: a late wake-up is
+     * send lag, caught up, and the messages due in the iteration stay rate x wall time): per iteration
+     * when count-based, once for a time-based run.
+     */
     private void startSchedules() {
-        long start = System.nanoTime();
+        long start = run.scheduleStart;
         double perConnection = run.spec.rate() / run.spec.connections();
         OpenLoopSchedule[] schedules = new OpenLoopSchedule[connections.length];
         long[] quota = new long[connections.length];
@@ -96,7 +100,7 @@ final class PacerThread extends Sender {
             sentBefore -= old.sent();
             hitsBefore -= old.maxInflightHits();
         }
-        pacer = new Pacer(targets, schedules, quota, System::nanoTime);
+        pacer = new Pacer(targets, schedules, quota, run.clock::nanoTime);
     }
 
     private void pace() {
@@ -109,11 +113,11 @@ final class PacerThread extends Sender {
             if (next == Long.MAX_VALUE && !p.anyBlocked()) {
                 return; // every quota spent
             }
-            long wait = next == Long.MAX_VALUE ? Long.MAX_VALUE : next - System.nanoTime();
+            long wait = next == Long.MAX_VALUE ? Long.MAX_VALUE : next - run.clock.nanoTime();
             if (p.anyBlocked()) {
                 awaitRoom(p, wait);
             } else if (wait > SPIN_BELOW_NANOS) {
-                LockSupport.parkNanos(this, wait);
+                run.clock.park(this, wait);
             } else if (wait > 0) {
                 Thread.onSpinWait();
             }

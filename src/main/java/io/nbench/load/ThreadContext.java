@@ -23,10 +23,12 @@ final class ThreadContext {
     /** Churn only: connect latency of reconnects made by this thread. */
     final SingleWriterRecorder connects;
     final AtomicLong clamped = new AtomicLong();
-    private Histogram recycledConnects;
-    private Histogram recycled;
-    private Histogram recycledUncorrected;
-    private Histogram recycledLag;
+    // The last interval taken from each recorder by flip(): added to the iteration by addFlipped(), then
+    // handed back to its recorder at the next flip to be reused.
+    private Histogram flippedConnects;
+    private Histogram flipped;
+    private Histogram flippedUncorrected;
+    private Histogram flippedLag;
 
     /** True while this thread is inside a send issued by the io driver. */
     boolean sending;
@@ -44,6 +46,9 @@ final class ThreadContext {
         this.connects = churn ? recorder(packed) : null;
         this.uncorrected = openLoop ? recorder(packed) : null;
         this.sendLag = openLoop ? recorder(packed) : null;
+        // A first, empty flip now gives each recorder its spare histogram, so that the first flip at an
+        // iteration boundary allocates nothing and takes microseconds, as every later one does.
+        flip();
     }
 
     private static SingleWriterRecorder recorder(boolean packed) {
@@ -70,13 +75,6 @@ final class ThreadContext {
         connects.recordValue(clamp(nanos));
     }
 
-    /** Reader side: connect latencies recorded since the last call. */
-    void drainConnectsInto(Histogram target) {
-        if (connects != null) {
-            recycledConnects = drain(connects, recycledConnects, target);
-        }
-    }
-
     private long clamp(long nanos) {
         if (nanos > LatencyHistograms.MAX_NANOS) {
             clamped.incrementAndGet();
@@ -85,19 +83,31 @@ final class ThreadContext {
         return Math.max(0, nanos);
     }
 
-    /** Adds everything recorded since the last call to the targets (reader side; any thread). */
-    void drainInto(Histogram latency, Histogram uncorrectedTarget, Histogram lagTarget) {
-        recycled = drain(recorder, recycled, latency);
+    /**
+     * Reader side (one thread at a time): takes what every recorder recorded since the last flip, at once
+     * and without merging, so that a boundary reads all recorders within microseconds of each other.
+     */
+    void flip() {
+        flipped = recorder.getIntervalHistogram(flipped);
         if (uncorrected != null) {
-            recycledUncorrected = drain(uncorrected, recycledUncorrected, uncorrectedTarget);
-            recycledLag = drain(sendLag, recycledLag, lagTarget);
+            flippedUncorrected = uncorrected.getIntervalHistogram(flippedUncorrected);
+            flippedLag = sendLag.getIntervalHistogram(flippedLag);
+        }
+        if (connects != null) {
+            flippedConnects = connects.getIntervalHistogram(flippedConnects);
         }
     }
 
-    private static Histogram drain(SingleWriterRecorder r, Histogram recycle, Histogram target) {
-        Histogram interval = r.getIntervalHistogram(recycle);
-        target.add(interval);
-        return interval;
+    /** Reader side: adds what the last {@link #flip} took to the targets (null targets are skipped). */
+    void addFlipped(Histogram latency, Histogram uncorrectedTarget, Histogram lagTarget, Histogram connectsTarget) {
+        latency.add(flipped);
+        if (uncorrected != null && uncorrectedTarget != null) {
+            uncorrectedTarget.add(flippedUncorrected);
+            lagTarget.add(flippedLag);
+        }
+        if (connects != null && connectsTarget != null) {
+            connectsTarget.add(flippedConnects);
+        }
     }
 
     void defer(LoadConnection c) {
