@@ -30,7 +30,7 @@ public final class SweepTable {
             row.add(Double.isNaN(tp.mean()) ? "-" : Units.rate(tp.mean()));
             row.add(Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()));
             for (double p : new double[] {50, 99, 99.9, 100}) {
-                row.add(s.iterations() == 0 ? "-" : Units.micros(s.mergedPercentile(p)));
+                row.add(s.latencyMeasured() ? Units.micros(s.mergedPercentile(p)) : "-");
             }
             row.add(Units.count(c.run().errors().total()));
             row.add(c.status().name());

@@ -95,7 +95,10 @@ public final class TextReport implements RunListener {
         sb.append(String.format("%-16s", label + ":"));
         sb.append(String.format("%12s msgs %8s s %10s msg/s %9s MiB/s |", Units.count(r.messages()),
                 Units.seconds(r.wallNanos()), Units.rate(r.messagesPerSecond()), Units.mib(r.mibPerSecond())));
-        for (double p : spec.percentiles()) {
+        if (r.messages() == 0) {
+            sb.append(' ').append(NOT_MEASURED);
+        }
+        for (double p : r.messages() == 0 ? List.<Double>of() : spec.percentiles()) {
             sb.append(' ').append(Percentiles.label(p)).append(' ').append(Units.micros(r.percentile(p)));
         }
         sb.append(" | errors ").append(errors(r.errors()));
@@ -103,11 +106,8 @@ public final class TextReport implements RunListener {
             OpenLoopFigures o = r.openLoop();
             sb.append(" | rate ").append(Units.rate(o.achievedRate(r.wallNanos()))).append('/')
                     .append(Units.rate(o.targetRate())).append(o.missed(r.wallNanos()) ? " MISSED" : "")
-                    .append(" uncorrected p50 ").append(Units.micros(Percentiles.valueAt(o.uncorrected(), 50)))
-                    .append(" p99 ").append(Units.micros(Percentiles.valueAt(o.uncorrected(), 99)))
-                    .append(" max ").append(Units.micros(Percentiles.valueAt(o.uncorrected(), 100)))
-                    .append(" lag p99 ").append(Units.micros(Percentiles.valueAt(o.sendLag(), 99)))
-                    .append(" max ").append(Units.micros(Percentiles.valueAt(o.sendLag(), 100)));
+                    .append(" uncorrected ").append(brief(o.uncorrected(), 50, 99, 100))
+                    .append(" lag ").append(brief(o.sendLag(), 99, 100));
             if (o.maxInflightHits() > 0) {
                 sb.append(" inflight-cap waits ").append(Units.count(o.maxInflightHits()));
             }
@@ -134,9 +134,13 @@ public final class TextReport implements RunListener {
             out.println("No measured iteration completed.");
         } else {
             List<Double> ps = spec.percentiles();
-            out.println("All " + s.iterations() + " iterations merged (" + Units.count(s.messages()) + " msgs)"
-                    + (spec.openLoop() ? ", corrected for coordinated omission:" : ":"));
-            out.println(percentiles(s.merged(), ps));
+            if (s.latencyMeasured()) {
+                out.println("All " + s.iterations() + " iterations merged (" + Units.count(s.messages()) + " msgs)"
+                        + (spec.openLoop() ? ", corrected for coordinated omission:" : ":"));
+                out.println(percentiles(s.merged(), ps));
+            } else {
+                out.println("All " + s.iterations() + " iterations merged (0 msgs): " + NOT_MEASURED);
+            }
             if (spec.openLoop()) {
                 out.println("Uncorrected (from the actual send; what a closed-loop tool would report):");
                 out.println(percentiles(s.mergedUncorrected(), ps));
@@ -154,15 +158,23 @@ public final class TextReport implements RunListener {
                 out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
                         + percentiles(connects, ps));
             }
-            out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI):");
             StringJoiner means = new StringJoiner(", ");
             boolean wide = false;
+            int withLatency = 0;
             for (double p : ps) {
                 StudentT.Interval ci = s.meanPercentile(p);
                 means.add(Percentiles.label(p) + ": " + Units.micros(ci.mean()) + " µs ± " + halfWidth(ci.halfWidth()));
                 wide |= ci.widerThan(0.10);
+                withLatency = ci.n();
             }
-            out.println(means);
+            if (withLatency == 0) {
+                out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI): " + NOT_MEASURED);
+            } else {
+                out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI"
+                        + (withLatency < s.iterations() ? "; latency from the " + withLatency
+                        + " in which a message completed" : "") + "):");
+                out.println(means);
+            }
             StudentT.Interval tp = s.throughput();
             out.println("Throughput: " + Units.rate(tp.mean()) + " ± "
                     + (Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()))
@@ -226,7 +238,25 @@ public final class TextReport implements RunListener {
         return sb.toString();
     }
 
+    /** {@code p50 12.3 p99 45.6 max 78.9} (µs), or "not measured" when nothing was recorded. */
+    private static String brief(org.HdrHistogram.Histogram h, double... ps) {
+        if (h.getTotalCount() == 0) {
+            return "not measured";
+        }
+        StringJoiner j = new StringJoiner(" ");
+        for (double p : ps) {
+            j.add((p >= 100 ? "max" : Percentiles.label(p)) + " " + Units.micros(Percentiles.valueAt(h, p)));
+        }
+        return j.toString();
+    }
+
+    /** Said of a latency when no message completed: there is none to report, and 0 would read as perfect. */
+    static final String NOT_MEASURED = "latency not measured";
+
     private static String percentiles(org.HdrHistogram.Histogram h, List<Double> ps) {
+        if (h.getTotalCount() == 0) {
+            return "not measured";
+        }
         StringJoiner j = new StringJoiner(", ");
         for (double p : ps) {
             j.add((p >= 100 ? "max" : Percentiles.label(p)) + ": " + Units.micros(Percentiles.valueAt(h, p)) + " µs");

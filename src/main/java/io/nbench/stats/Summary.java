@@ -93,13 +93,20 @@ public final class Summary {
         return Percentiles.valueAt(merged, p);
     }
 
-    /** Mean over iterations of the per-iteration value at percentile p (ns), with its interval. */
+    /**
+     * Mean over iterations of the per-iteration value at percentile p (ns), with its interval. Iterations
+     * in which no message completed measured no latency and are left out (N says how many count); with
+     * none the mean is NaN (not measured), never 0.
+     */
     public StudentT.Interval meanPercentile(double p) {
-        double[] values = new double[measured.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = measured.get(i).percentile(p);
-        }
+        double[] values = measured.stream().filter(r -> r.latency().getTotalCount() > 0)
+                .mapToDouble(r -> r.percentile(p)).toArray();
         return StudentT.interval(values);
+    }
+
+    /** Whether any measured message completed: without one there is no latency to report. */
+    public boolean latencyMeasured() {
+        return merged.getTotalCount() > 0;
     }
 
     /** Mean messages per second over iterations, with its interval. */

@@ -68,7 +68,8 @@ public final class CsvReport {
                 cells.add(String.format(Locale.ROOT, "%.1f", r.messagesPerSecond()));
                 cells.add(String.format(Locale.ROOT, "%.3f", r.mibPerSecond()));
                 for (double p : percentiles) {
-                    cells.add(Long.toString(r.percentile(p)));
+                    // no completed message, no latency: an empty cell, as for other unknown figures
+                    cells.add(r.messages() == 0 ? "" : Long.toString(r.percentile(p)));
                 }
                 cells.add(Long.toString(r.errors().total()));
                 for (ErrorKind k : ErrorKind.values()) {

@@ -64,15 +64,24 @@ public final class NdjsonStream {
         node.put("endNs", i.endNanos());
         node.put("messages", i.latency().getTotalCount());
         node.put("msgPerSec", i.messagesPerSecond());
-        node.put("p50Ns", Percentiles.valueAt(i.latency(), 50));
-        node.put("p99Ns", Percentiles.valueAt(i.latency(), 99));
-        node.put("maxNs", Percentiles.valueAt(i.latency(), 100));
+        latency(node, "p50Ns", i, 50);
+        latency(node, "p99Ns", i, 99);
+        latency(node, "maxNs", i, 100);
         node.put("errors", i.errors().total());
         number(node, "cpuPercent", usage == null ? Double.NaN : usage.cpuPercent());
         number(node, "stealPercent", usage == null ? Double.NaN : usage.stealPercent());
         node.put("gcCount", usage == null ? 0 : usage.gcCount());
         node.put("gcMillis", usage == null ? 0 : usage.gcMillis());
         return node;
+    }
+
+    /** A slice in which no message completed measured no latency: null, not 0. */
+    private static void latency(ObjectNode node, String field, IntervalResult i, double p) {
+        if (i.latency().getTotalCount() == 0) {
+            node.putNull(field);
+        } else {
+            node.put(field, Percentiles.valueAt(i.latency(), p));
+        }
     }
 
     private static void number(ObjectNode node, String field, double value) {

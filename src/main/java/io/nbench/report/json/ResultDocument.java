@@ -214,11 +214,15 @@ public final class ResultDocument {
         return node;
     }
 
-    /** {@code {"p50": ns, ...}} of a histogram at the run's percentiles. */
+    /** {@code {"p50": ns, ...}} of a histogram at the run's percentiles; null values when it is empty (not measured). */
     private static ObjectNode percentiles(Histogram h, List<Double> percentiles) {
         ObjectNode node = MAPPER.createObjectNode();
         for (double p : percentiles) {
-            node.put(Percentiles.label(p), Percentiles.valueAt(h, p));
+            if (h.getTotalCount() == 0) {
+                node.putNull(Percentiles.label(p));
+            } else {
+                node.put(Percentiles.label(p), Percentiles.valueAt(h, p));
+            }
         }
         return node;
     }
@@ -228,13 +232,15 @@ public final class ResultDocument {
         node.put("iterations", s.iterations());
         node.put("messages", s.messages());
         ObjectNode latency = node.putObject("latencyNs");
-        ObjectNode merged = latency.putObject("merged");
-        for (double p : s.percentiles()) {
-            merged.put(Percentiles.label(p), s.mergedPercentile(p));
+        latency.set("merged", percentiles(s.merged(), s.percentiles()));
+        boolean any = s.latencyMeasured(); // else every latency figure is null: not measured, not 0
+        if (any) {
+            latency.put("min", s.merged().getMinValue());
+            latency.put("max", s.merged().getMaxValue());
+        } else {
+            latency.putNull("min");
+            latency.putNull("max");
         }
-        boolean any = s.merged().getTotalCount() > 0;
-        latency.put("min", any ? s.merged().getMinValue() : 0);
-        latency.put("max", any ? s.merged().getMaxValue() : 0);
         number(latency, "mean", any ? s.merged().getMean() : Double.NaN);
         ObjectNode means = latency.putObject("meanOfIterations");
         for (double p : s.percentiles()) {
