@@ -203,9 +203,13 @@ final class ForkRunner {
                 means.add(Percentiles.label(p) + ": " + Units.micros(ci.mean()) + " µs ± "
                         + (Double.isNaN(ci.halfWidth()) ? "n/a" : Units.micros(ci.halfWidth())));
             }
-            out.println(m);
-            out.println("Mean Result over " + its.size() + " iterations of all forks (99.9% CI):");
-            out.println(means);
+            if (merged.getTotalCount() == 0) { // no completed message: no latency, not a latency of 0
+                out.println("latency not measured");
+            } else {
+                out.println(m);
+                out.println("Mean Result over " + its.size() + " iterations of all forks (99.9% CI):");
+                out.println(means);
+            }
             StudentT.Interval tp = StudentT.interval(its.stream().mapToDouble(ResultFile.IterationData::msgPerSec).toArray());
             out.println("Throughput: " + Units.rate(tp.mean()) + " ± "
                     + (Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()))
