@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.load.Driver;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
+import io.nbench.load.Pacing;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
 import io.nbench.sweep.Combination;
@@ -84,6 +85,12 @@ final class LoadOptions {
             description = "Open loop: messages in flight per connection at most; a due message waits (counted) "
                     + "beyond it (default: ${DEFAULT-VALUE}).")
     int maxInflight;
+
+    @Option(names = "--pacer", paramLabel = "sleep|spin", defaultValue = "sleep",
+            description = "Open loop: how pacer threads wait for each message's intended time. sleep parks (wakes "
+                    + "about 50-100 µs late: send lag, part of the corrected latency); spin busy-waits (sub-ms "
+                    + "latency can be measured; each pacer keeps a core busy). Default: ${DEFAULT-VALUE}.")
+    Pacing pacer;
 
     @Option(names = "--measure", paramLabel = "rtt|send", defaultValue = "rtt",
             description = "rtt: until the response is complete; send: until the request is written to the kernel. Default: ${DEFAULT-VALUE}.")
@@ -212,6 +219,9 @@ final class LoadOptions {
             throw usage(spec, "--rate (open loop) paces every message itself: --batch and --requests-per-connection "
                     + "are closed-loop options");
         }
+        if (rate == null && pacer == Pacing.SPIN) {
+            throw usage(spec, "--pacer spin paces the open loop: give --rate too (the closed loop has no pacer)");
+        }
         if (rate != null && measure == Measure.SEND) {
             throw usage(spec, "--rate (open loop) measures responses: use --measure rtt");
         }
@@ -221,7 +231,8 @@ final class LoadOptions {
         return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
                 iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, effectiveWindow,
                 measure, effectiveDriver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles,
-                rate == null ? 0 : rate, maxInflight, batch, requestsPerConnection, connectRate == null ? 0 : connectRate);
+                rate == null ? 0 : rate, maxInflight, batch, requestsPerConnection, connectRate == null ? 0 : connectRate,
+                pacer);
     }
 
     private static ParameterException usage(CommandSpec spec, String message) {

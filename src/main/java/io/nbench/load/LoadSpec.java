@@ -29,12 +29,23 @@ import java.util.List;
  * @param batch              threads driver: each thread sends this many, then waits for all of them (0 = off; 1 = each thread waits for its own reply)
  * @param requestsPerConnection reconnect after this many requests (0 = keep connections; 1 = ab without -k)
  * @param connectRate        initial connections opened per second at most (0 = as fast as possible)
+ * @param pacing             open loop: how pacers wait for a message's intended time (sleep or spin)
  */
 public record LoadSpec(int threads, int connections, long msgsPerThread, long iterationNanos, int warmup,
                        int iterations, int size, int responseSize, int window, Measure measure, Driver driver,
                        long timeoutNanos, long connectTimeoutNanos, Verify verify, Protocol protocol, List<Double> percentiles,
                        double rate, int maxInflight, int batch, int requestsPerConnection,
-                       double connectRate) {
+                       double connectRate, Pacing pacing) {
+
+    /** A workload whose open loop (if any) sleeps between messages, the default pacing. */
+    public LoadSpec(int threads, int connections, long msgsPerThread, long iterationNanos, int warmup, int iterations,
+                    int size, int responseSize, int window, Measure measure, Driver driver, long timeoutNanos,
+                    long connectTimeoutNanos, Verify verify, Protocol protocol, List<Double> percentiles, double rate,
+                    int maxInflight, int batch, int requestsPerConnection, double connectRate) {
+        this(threads, connections, msgsPerThread, iterationNanos, warmup, iterations, size, responseSize, window, measure,
+                driver, timeoutNanos, connectTimeoutNanos, verify, protocol, percentiles, rate, maxInflight, batch,
+                requestsPerConnection, connectRate, Pacing.SLEEP);
+    }
 
     /** Open loop: messages sent on a schedule, latency measured from each message's intended time. */
     public boolean openLoop() {
@@ -50,7 +61,7 @@ public record LoadSpec(int threads, int connections, long msgsPerThread, long it
     public LoadSpec withDriver(Driver other) {
         return new LoadSpec(threads, connections, msgsPerThread, iterationNanos, warmup, iterations, size, responseSize,
                 window, measure, other, timeoutNanos, connectTimeoutNanos, verify, protocol, percentiles, rate,
-                maxInflight, batch, requestsPerConnection, connectRate);
+                maxInflight, batch, requestsPerConnection, connectRate, pacing);
     }
 
     /**

@@ -6,14 +6,18 @@ import java.util.concurrent.locks.LockSupport;
  * A sender of the open loop: paces its connections (connection c belongs to pacer c mod pacers) on
  * their schedules. It sleeps until the next message is due, sends every due message when it wakes
  * (catch-up, intended times unchanged), and parks on the connections' permits when {@code --max-inflight}
- * is reached. It never spins for long: parking overshoots by the OS timer slack (about 50 µs on Linux),
- * which shows in the send-lag histogram and is included, as it should be, in the corrected latency.
+ * is reached. With {@code --pacer sleep} (the default) it never spins for long: parking overshoots by the
+ * OS timer slack (about 50-100 µs on Linux), which shows in the send-lag histogram and is included, as it
+ * should be, in the corrected latency. With {@code --pacer spin} it busy-waits instead, for sub-millisecond
+ * latencies, at the cost of a core per pacer.
  */
 final class PacerThread extends Sender {
 
     private static final long SPIN_BELOW_NANOS = 5_000;
 
     private final BenchmarkRun run;
+    /** --pacer spin: busy-wait for every message instead of parking (no timer slack, a core per pacer). */
+    private final boolean spin;
     private final LoadConnection[] connections;
     private final Pacer.Target[] targets;
     private volatile Pacer pacer;
@@ -23,6 +27,7 @@ final class PacerThread extends Sender {
     PacerThread(BenchmarkRun run, int index, LoadConnection[] connections) {
         super("nbench-pacer-" + index);
         this.run = run;
+        this.spin = run.spec.pacing() == Pacing.SPIN;
         this.connections = connections;
         this.targets = new Pacer.Target[connections.length];
         for (int i = 0; i < connections.length; i++) {
@@ -116,7 +121,7 @@ final class PacerThread extends Sender {
             long wait = next == Long.MAX_VALUE ? Long.MAX_VALUE : next - run.clock.nanoTime();
             if (p.anyBlocked()) {
                 awaitRoom(p, wait);
-            } else if (wait > SPIN_BELOW_NANOS) {
+            } else if (wait > SPIN_BELOW_NANOS && !spin) {
                 run.clock.park(this, wait);
             } else if (wait > 0) {
                 Thread.onSpinWait();

@@ -1,6 +1,7 @@
 package io.nbench.report;
 
 import io.nbench.load.LoadSpec;
+import io.nbench.load.Pacing;
 import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.resources.ResourceUsage;
@@ -54,10 +55,9 @@ public final class TextReport implements RunListener {
         if (spec.openLoop()) {
             out.println("  load: open loop, " + Units.rate(spec.rate()) + " msg/s over " + spec.connections()
                     + " connections (" + Units.rate(spec.rate() / spec.connections()) + " each), paced by "
-                    + Math.min(spec.threads(), spec.connections()) + " threads, max " + spec.maxInflight()
-                    + " in flight per connection, " + load);
+                    + pacers() + ", max " + spec.maxInflight() + " in flight per connection, " + load);
             out.println("  latency corrected for coordinated omission: from each message's intended send time; "
-                    + "uncorrected: from its actual send; send lag: actual - intended");
+                    + "uncorrected: from its actual send (corrected minus send lag); send lag: actual - intended");
         } else {
             out.println("  load: closed loop, driver " + spec.driver().label() + ", " + spec.threads() + " threads, "
                     + spec.connections() + " connections, window " + spec.window() + ", " + load
@@ -142,7 +142,16 @@ public final class TextReport implements RunListener {
                 out.println("All " + s.iterations() + " iterations merged (0 msgs): " + NOT_MEASURED);
             }
             if (spec.openLoop()) {
-                out.println("Uncorrected (from the actual send; what a closed-loop tool would report):");
+                org.HdrHistogram.Histogram lag = s.mergedSendLag();
+                if (OpenLoopFigures.sendLagCaveat(lag, s.merged())) {
+                    out.println("Caveat: nbench's own send lag (p50 " + Units.micros(Percentiles.valueAt(lag, 50))
+                            + " µs) is over 10% of the corrected p50 (" + Units.micros(s.mergedPercentile(50))
+                            + " µs): these latencies include it" + (spec.pacing() == Pacing.SPIN
+                            ? " (the pacers spin already: a busy machine or too few cores for them?)"
+                            : " (mostly the pacers' sleep overshoot); --pacer spin measures sub-millisecond latency"));
+                }
+                out.println("Uncorrected, from each message's actual send (corrected minus send lag: lower only where "
+                        + "sends went out late, held by --max-inflight or by nbench's lag):");
                 out.println(percentiles(s.mergedUncorrected(), ps));
                 out.println("Send lag (actual - intended send time, nbench's own lateness):");
                 out.println(percentiles(s.mergedSendLag(), ps));
@@ -183,7 +192,9 @@ public final class TextReport implements RunListener {
                 out.println("Warning: an interval is wider than 10% of its mean: the machine was noisy or N is small; "
                         + "repeat, use more iterations or --forks.");
             }
-            out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core, gc "
+            out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core"
+                    + (spec.openLoop() && spec.pacing() == Pacing.SPIN ? ", of which the spinning pacers (--pacer spin) "
+                    + "keep " + Math.min(spec.threads(), spec.connections()) + " busy" : "") + ", gc "
                     + s.measured().stream().mapToLong(r -> r.resources().gcCount()).sum() + " collections ("
                     + s.measured().stream().mapToLong(r -> r.resources().gcMillis()).sum() + " ms), alloc "
                     + bytesOrNa(s.mean(IterationResult::allocatedPerMessage)) + "/msg; machine steal "
@@ -248,6 +259,13 @@ public final class TextReport implements RunListener {
             j.add((p >= 100 ? "max" : Percentiles.label(p)) + " " + Units.micros(Percentiles.valueAt(h, p)));
         }
         return j.toString();
+    }
+
+    /** The open loop's pacer threads and how they wait, e.g. "4 threads" or "2 spinning threads (--pacer spin)". */
+    private String pacers() {
+        int n = Math.min(spec.threads(), spec.connections());
+        return spec.pacing() == Pacing.SPIN ? n + " spinning thread" + (n == 1 ? "" : "s") + " (--pacer spin: each keeps "
+                + "a core busy)" : n + " threads";
     }
 
     /** Said of a latency when no message completed: there is none to report, and 0 would read as perfect. */

@@ -46,6 +46,8 @@ class IterationBoundaryTest {
     /** A clock that moves only when the test moves it; waits are short real parks that re-check it. */
     static final class ManualClock implements NanoClock {
         final AtomicLong now = new AtomicLong(T0);
+        /** Times a pacer thread parked waiting for a moment in time. */
+        final AtomicLong pacerParks = new AtomicLong();
 
         @Override
         public long nanoTime() {
@@ -54,6 +56,9 @@ class IterationBoundaryTest {
 
         @Override
         public void park(Object blocker, long nanos) {
+            if (Thread.currentThread() instanceof PacerThread) {
+                pacerParks.incrementAndGet();
+            }
             LockSupport.parkNanos(blocker, Math.min(nanos, 100_000L));
         }
     }

@@ -4,6 +4,7 @@ import io.nbench.load.BenchmarkRun;
 import io.nbench.load.Driver;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
+import io.nbench.load.Pacing;
 import io.nbench.load.RunFailure;
 import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
@@ -53,6 +54,7 @@ public final class Runs {
         public int batch = 0;
         public int requestsPerConnection = 0;
         public double connectRate = 0;
+        public Pacing pacing = Pacing.SLEEP;
 
         public Workload threads(int n) { threads = n; return this; }
         public Workload connections(int n) { connections = n; return this; }
@@ -74,6 +76,7 @@ public final class Runs {
         public Workload batch(int n) { batch = n; return this; }
         public Workload requestsPerConnection(int n) { requestsPerConnection = n; return this; }
         public Workload connectRate(double r) { connectRate = r; return this; }
+        public Workload pacing(Pacing p) { pacing = p; return this; }
 
         public LoadSpec spec() {
             int response = protocol == Protocol.ECHO ? size
@@ -81,7 +84,7 @@ public final class Runs {
             return new LoadSpec(threads, connections, msgs, iterationNanos, warmup, iterations, size, response, window,
                     measure, driver, timeout.toNanos(), Duration.ofSeconds(5).toNanos(), verify, protocol,
                     Percentiles.DEFAULT, rate, maxInflight, batch, requestsPerConnection,
-                    connectRate);
+                    connectRate, pacing);
         }
 
         /** Runs this workload with client transport {@code client} against {@code server}. */

@@ -173,6 +173,7 @@ public final class ResultDocument {
             open.put("missed", o.missed(it.wallNanos()));
             open.put("sent", o.sent());
             open.put("maxInflightHits", o.maxInflightHits());
+            open.put("sendLagCaveat", OpenLoopFigures.sendLagCaveat(o.sendLag(), it.latency()));
             open.set("uncorrectedNs", percentiles(o.uncorrected(), percentiles));
             open.set("sendLagNs", percentiles(o.sendLag(), percentiles));
             open.put("uncorrectedHistogram", HistogramCodec.encode(o.uncorrected()));
@@ -261,6 +262,8 @@ public final class ResultDocument {
             number(open, "achievedRate", s.mean(r -> r.openLoop().achievedRate(r.wallNanos())));
             open.put("rateMissedIterations", s.rateMissedIterations());
             open.put("maxInflightHits", s.measured().stream().mapToLong(r -> r.openLoop().maxInflightHits()).sum());
+            // The text output's caveat: the median send lag is over 10 % of the corrected median latency.
+            open.put("sendLagCaveat", OpenLoopFigures.sendLagCaveat(s.mergedSendLag(), s.merged()));
             open.set("uncorrectedNs", percentiles(uncorrected, s.percentiles()));
             open.set("sendLagNs", percentiles(s.mergedSendLag(), s.percentiles()));
         }
