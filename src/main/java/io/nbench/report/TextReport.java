@@ -193,8 +193,7 @@ public final class TextReport implements RunListener {
                         + "repeat, use more iterations or --forks.");
             }
             out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core"
-                    + (spec.openLoop() && spec.pacing() == Pacing.SPIN ? ", of which the spinning pacers (--pacer spin) "
-                    + "keep " + Math.min(spec.threads(), spec.connections()) + " busy" : "") + ", gc "
+                    + (spec.openLoop() && spec.pacing() == Pacing.SPIN ? " (with " + pacers() + ")" : "") + ", gc "
                     + s.measured().stream().mapToLong(r -> r.resources().gcCount()).sum() + " collections ("
                     + s.measured().stream().mapToLong(r -> r.resources().gcMillis()).sum() + " ms), alloc "
                     + bytesOrNa(s.mean(IterationResult::allocatedPerMessage)) + "/msg; machine steal "
@@ -264,8 +263,8 @@ public final class TextReport implements RunListener {
     /** The open loop's pacer threads and how they wait, e.g. "4 threads" or "2 spinning threads (--pacer spin)". */
     private String pacers() {
         int n = Math.min(spec.threads(), spec.connections());
-        return spec.pacing() == Pacing.SPIN ? n + " spinning thread" + (n == 1 ? "" : "s") + " (--pacer spin: each keeps "
-                + "a core busy)" : n + " threads";
+        return spec.pacing() == Pacing.SPIN ? n + " spinning pacer thread" + (n == 1 ? "" : "s") + " (--pacer spin: "
+                + "each keeps a core busy)" : n + " threads";
     }
 
     /** Said of a latency when no message completed: there is none to report, and 0 would read as perfect. */

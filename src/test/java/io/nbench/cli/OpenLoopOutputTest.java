@@ -61,9 +61,9 @@ class OpenLoopOutputTest {
         CliTest.Outcome o = run(out, "--pacer", "spin");
         ranToTheEnd(o);
         assertEquals("", o.err());
-        assertTrue(o.out().contains("paced by 1 spinning thread (--pacer spin: each keeps a core busy)"), o.out());
-        assertTrue(o.out().matches("(?s).*Client: cpu \\S+ of one core, of which the spinning pacers \\(--pacer spin\\) "
-                + "keep 1 busy, gc .*"), o.out());
+        assertTrue(o.out().contains("paced by 1 spinning pacer thread (--pacer spin: each keeps a core busy)"), o.out());
+        assertTrue(o.out().matches("(?s).*Client: cpu \\S+ of one core \\(with 1 spinning pacer thread \\(--pacer spin: "
+                + "each keeps a core busy\\)\\), gc .*"), o.out());
         JsonNode doc = ResultDocument.MAPPER.readTree(out.toFile());
         assertEquals("spin", doc.get("combinations").get(0).get("load").get("pacing").asText());
         assertEquals(300, doc.get("summary").get("messages").asLong());
