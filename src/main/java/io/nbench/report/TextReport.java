@@ -260,7 +260,7 @@ public final class TextReport implements RunListener {
         return j.toString();
     }
 
-    /** The open loop's pacer threads and how they wait, e.g. "4 threads" or "2 spinning threads (--pacer spin)". */
+    /** The pacer threads and how they wait: "4 threads" or "2 spinning pacer threads (--pacer spin: ...)". */
     private String pacers() {
         int n = Math.min(spec.threads(), spec.connections());
         return spec.pacing() == Pacing.SPIN ? n + " spinning pacer thread" + (n == 1 ? "" : "s") + " (--pacer spin: "
