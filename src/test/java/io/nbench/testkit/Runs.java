@@ -36,7 +36,10 @@ public final class Runs {
     public static void warmUpClients(Protocol protocol) {
         InetSocketAddress server = TestServers.get("nio", protocol).address();
         for (String client : Transports.network()) {
-            workload().protocol(protocol).size(16).msgs(100).warmup(0).iterations(1).run(client, server);
+            // Both sizes (stamped and first-in first-out echo) and a window over 1: each is a path of its own.
+            for (int size : new int[] {4, 16}) {
+                workload().protocol(protocol).size(size).window(2).msgs(100).warmup(0).iterations(1).run(client, server);
+            }
         }
     }
 
