@@ -224,6 +224,7 @@ final class ClientCommand implements Callable<Integer> {
             ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
             o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
             BenchmarkRun run = new BenchmarkRun(spec, o.listener());
+            run.abortWhenErrorsExceed(limit.budget(spec), output.maxErrors);
             current.set(run);
             if (stopRequested.get()) {
                 run.interrupt(); // SIGINT arrived between two combinations

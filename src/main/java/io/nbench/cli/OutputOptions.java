@@ -148,6 +148,22 @@ final class OutputOptions {
             }
         }
 
+        /**
+         * The error count past which the FAIL verdict is certain while the run goes on, so the engine may
+         * stop it: the count itself, or for a percentage the share of every message a count-based run
+         * will send; -1 (never) for a percentage of a time-based run, whose total is not known ahead.
+         */
+        long budget(io.nbench.load.LoadSpec spec) {
+            if (count >= 0) {
+                return count;
+            }
+            if (spec.timeBased()) {
+                return -1;
+            }
+            long planned = spec.messagesPerIteration() * (spec.warmup() + spec.iterations());
+            return (long) Math.floor(planned * percent / 100.0);
+        }
+
         boolean exceeded(long errors, long attempts) {
             if (count >= 0) {
                 return errors > count;

@@ -44,11 +44,17 @@ public final class BenchmarkRun {
     final Verify verify;
     final ErrorCounts errors = new ErrorCounts();
     final LongAdder lateResponses = new LongAdder();
+    /** FIFO echo connections reopened after a timeout. */
+    final LongAdder reconnects = new LongAdder();
     private final Map<ErrorKind, String> firstErrors = new ConcurrentHashMap<>();
 
     volatile boolean closing;
     volatile boolean stopSending;
     private volatile String abortReason;
+    private volatile AbortCause abortCause;
+    /** Errors that say the server is not answering, beyond which the run stops; -1 = no limit. */
+    private long errorBudget = -1;
+    private String errorBudgetLabel;
     private volatile boolean interrupted;
     private volatile boolean finished;
 
@@ -107,13 +113,25 @@ public final class BenchmarkRun {
         Map<ErrorKind, String> first = new EnumMap<>(ErrorKind.class);
         first.putAll(firstErrors);
         return new RunResult(spec, List.copyOf(results), new Summary(results, spec.percentiles()),
-                errors.snapshot(), lateResponses.sum(), first, abortReason, interrupted, runStartEpochMillis);
+                errors.snapshot(), lateResponses.sum(), first, abortReason, abortCause, reconnects.sum(), interrupted,
+                runStartEpochMillis);
+    }
+
+    /**
+     * Stops the run as soon as more than {@code limit} errors say the server is not answering (timeout,
+     * read, write, connect): past that the verdict cannot change, and a stalled server would otherwise
+     * keep the run going as each timeout frees a slot for the next message. Rejections and integrity
+     * errors are answers and leave the run going. {@code label} is the limit as the user gave it.
+     */
+    public void abortWhenErrorsExceed(long limit, String label) {
+        this.errorBudget = limit;
+        this.errorBudgetLabel = label;
     }
 
     /** Stops the run from another thread (SIGINT): the current iteration is cut and reported. */
     public void interrupt() {
         interrupted = true;
-        abort("interrupted");
+        abort(AbortCause.INTERRUPTED, "interrupted");
     }
 
     // ---- set-up -----------------------------------------------------------------------------------
@@ -219,21 +237,68 @@ public final class BenchmarkRun {
         }
     }
 
+    /**
+     * The watchdog: every tenth of the timeout it fails messages past the timeout (reopening FIFO echo
+     * connections that lost a reply), and stops the run when the server has gone silent or the errors are
+     * past the budget. A stalled server must end the run: otherwise each timeout frees a slot, the next
+     * message goes out, and the run goes on for ever.
+     */
     private void startWatchdog() {
         long period = Math.max(1_000_000L, Math.min(100_000_000L, spec.timeoutNanos() / 10));
+        long started = clock.nanoTime();
         watchdog = new Thread(() -> {
             ThreadContext ctx = contextFor(Thread.currentThread());
             while (!closing) {
                 LockSupport.parkNanos(period);
                 long now = clock.nanoTime();
+                int expired = 0;
                 for (LoadConnection c : connections) {
                     // Closed connections too: a message published as the connection died is freed here.
-                    c.expire(now, spec.timeoutNanos(), ctx);
+                    expired += c.expire(now, spec.timeoutNanos(), ctx);
                 }
+                if (expired > 0 && abortReason == null) {
+                    checkSilence(now, started);
+                }
+                for (LoadConnection c : connections) {
+                    if (c.reopenNeeded && !closing && abortReason == null && c.reopen(clientTransport, remote, ctx)) {
+                        reconnects.increment();
+                        listener.onReconnect();
+                    }
+                }
+                checkErrorBudget();
             }
         }, "nbench-timeout-watchdog");
         watchdog.setDaemon(true);
         watchdog.start();
+    }
+
+    /** Messages timed out just now: if no connection has heard from the server for the timeout, stop. */
+    private void checkSilence(long now, long started) {
+        long last = started;
+        for (LoadConnection c : connections) {
+            last = Math.max(last, c.lastAnswer());
+        }
+        long silent = now - last;
+        if (silent > spec.timeoutNanos()) {
+            abort(AbortCause.STALLED, "no response from the server on any of the " + connections.length
+                    + " connection(s) for " + TimeUnit.NANOSECONDS.toMillis(silent) + " ms (--timeout "
+                    + TimeUnit.NANOSECONDS.toMillis(spec.timeoutNanos()) + " ms): the server is stalled or "
+                    + "does not answer; check that it runs and is not stopped or overloaded");
+        }
+    }
+
+    private void checkErrorBudget() {
+        if (errorBudget < 0 || abortReason != null) {
+            return;
+        }
+        ErrorCounts.Snapshot e = errors.snapshot();
+        long n = e.get(ErrorKind.TIMEOUT) + e.get(ErrorKind.READ) + e.get(ErrorKind.WRITE) + e.get(ErrorKind.CONNECT);
+        if (n > errorBudget) {
+            abort(AbortCause.TOO_MANY_ERRORS, n + " errors (" + e.nonZero().entrySet().stream()
+                    .map(x -> x.getKey().label() + "=" + x.getValue()).collect(java.util.stream.Collectors.joining(", "))
+                    + ") > --max-errors " + errorBudgetLabel + ": the server is not answering; raise --max-errors to "
+                    + "tolerate errors");
+        }
     }
 
     // ---- iterations -------------------------------------------------------------------------------
@@ -445,7 +510,7 @@ public final class BenchmarkRun {
             } catch (TimeoutException e) {
                 tick();
             } catch (InterruptedException e) {
-                abort("interrupted");
+                abort(AbortCause.INTERRUPTED, "interrupted");
                 Thread.currentThread().interrupt();
                 return;
             }
@@ -477,8 +542,9 @@ public final class BenchmarkRun {
     /**
      * Waits until every connection has all its permits back. The deadline runs from the moment a
      * connection has nothing left to send (with the io driver the I/O threads may still be sending its
-     * quota); the watchdog fails whatever outlives the timeout, so this ends. After SIGINT it does not
-     * wait for outstanding messages.
+     * quota); the watchdog fails whatever outlives the timeout, so this ends. After SIGINT or an abort it
+     * does not wait for outstanding messages: the run is over, and a peer that broke the protocol or
+     * stalled would only hold the report back.
      */
     private void drain() {
         long grace = spec.timeoutNanos() + TimeUnit.SECONDS.toNanos(2);
@@ -487,13 +553,13 @@ public final class BenchmarkRun {
         for (LoadConnection c : connections) {
             c.drainWaiter = me;
             try {
-                while (!c.drained() && !interrupted) {
+                while (!c.drained() && abortReason == null) {
                     long now = System.nanoTime(); // the grace is a safety net in real time
                     if (c.remaining.get() > 0 && !c.dead) {
                         deadline = now + grace; // still sending its quota: the clock has not started
                     }
                     if (now > deadline) {
-                        abort("responses still outstanding " + TimeUnit.NANOSECONDS.toMillis(grace)
+                        abort(AbortCause.OUTSTANDING, "responses still outstanding " + TimeUnit.NANOSECONDS.toMillis(grace)
                                 + " ms after the last send");
                         return;
                     }
@@ -549,16 +615,57 @@ public final class BenchmarkRun {
         firstErrors.putIfAbsent(kind, message);
     }
 
+    /**
+     * A connection is closed for good. When it was the last: if no request was ever answered, the server
+     * refused what it was sent (an nbench server closes a connection only on a request it will not take:
+     * one over its --max-frame, or bytes that are not a framed request, such as an echo client's);
+     * otherwise it went away.
+     */
     void connectionLost(LoadConnection c) {
         if (liveConnections.decrementAndGet() == 0) {
+            if (!anyAnswered()) {
+                abort(AbortCause.REFUSED_REQUEST, refusedMessage());
+                return;
+            }
             String cause = firstErrors.getOrDefault(ErrorKind.READ, firstErrors.get(ErrorKind.PROTOCOL));
-            abort("all " + connections.length + " connections were closed by the server"
+            abort(AbortCause.CONNECTIONS_CLOSED, "all " + connections.length + " connections were closed by the server"
                     + (cause != null ? " (" + cause + ")" : "") + ": is the server still running?");
         }
     }
 
-    void abort(String reason) {
+    private boolean anyAnswered() {
+        for (LoadConnection c : connections) {
+            if (c != null && c.lastAnswer() != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String refusedMessage() {
+        String closed = "the server closed every connection after the first request without answering any";
+        if (spec.protocol() == io.nbench.protocol.Protocol.ECHO) {
+            return "protocol mismatch: " + closed + ": it is not an echo server; if it is an nbench server "
+                    + "started without --protocol echo, drop --protocol echo";
+        }
+        long largest = Math.max(spec.size(), spec.responseSize());
+        return closed + ": likely it refuses requests this large (payload " + spec.size() + " bytes, response "
+                + spec.responseSize() + " bytes): start the server with --max-frame " + largest + " or more";
+    }
+
+    /** The peer does not speak the protocol: counted, and the run stops at once (nothing can be measured). */
+    void protocolMismatch(AbortCause cause, String message) {
+        if (closing) {
+            return;
+        }
+        errors.add(ErrorKind.PROTOCOL);
+        noteError(ErrorKind.PROTOCOL, message);
+        abort(cause, message);
+    }
+
+    void abort(AbortCause cause, String reason) {
         if (abortReason == null) {
+            abortCause = cause;
             abortReason = reason;
         }
         stopSending = true;

@@ -1,6 +1,7 @@
 package io.nbench.load;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
@@ -24,10 +25,25 @@ import java.util.concurrent.locks.LockSupport;
  * the wrong message. A slot is claimed, stamped and published with release semantics; it is completed by
  * whoever wins a compare-and-set from the id back to FREE (the response, the write event, or the
  * timeout watchdog), so each message is counted exactly once without a lock.
+ *
+ * <p>Echo messages under eight bytes carry no id and are matched first-in first-out: the oldest message
+ * in flight takes the next reply. A reply that never comes would shift every later one onto the wrong
+ * message, so a timeout there reopens the connection ({@link #reopen}, SPEC section 3). Each such message
+ * is tagged with the generation of the connection it went out on, and a reply is matched only among the
+ * messages of its own connection's generation.
  */
 final class LoadConnection implements ConnectionHandler {
 
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle LAST_ANSWER;
+
+    static {
+        try {
+            LAST_ANSWER = MethodHandles.lookup().findVarHandle(LoadConnection.class, "lastAnswer", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private static final long FREE = 0;
     private static final long CLAIMED = -2;
     private static final int FULL_CHECK_MASK = 63;
@@ -39,6 +55,8 @@ final class LoadConnection implements ConnectionHandler {
     private final ResponseVerifier verifier;
     private final boolean measureSend;
     private final boolean echo;
+    /** Echo without an id in the payload: replies are matched first-in first-out. */
+    private final boolean fifo;
 
     final AtomicInteger permits;
     private final long[] slotIds;
@@ -47,6 +65,14 @@ final class LoadConnection implements ConnectionHandler {
     private final Sender[] slotOwner;
     /** Open loop: each message's intended send time. */
     private final long[] slotIntended;
+    /** FIFO echo only: the connection generation each message went out on. */
+    private final int[] slotGen;
+    /**
+     * When a response (or, measuring sends, a written event) last arrived, the run clock; 0 = never.
+     * Written by the I/O thread with opaque stores (no fence on the hot path), read by the watchdog.
+     */
+    @SuppressWarnings("unused") // through LAST_ANSWER
+    private long lastAnswer;
     private final boolean openLoop;
     private final int slotBits;
     private final int slotMask;
@@ -73,6 +99,7 @@ final class LoadConnection implements ConnectionHandler {
         this.window = window;
         this.measureSend = measureSend;
         this.echo = template.protocol() == Protocol.ECHO;
+        this.fifo = echo && !template.payloadCarriesId() && !measureSend;
         this.verifier = new ResponseVerifier(template);
         this.permits = new AtomicInteger(window);
         int capacity = Integer.highestOneBit(Math.max(2, window * 2 - 1)) << 1;
@@ -82,6 +109,7 @@ final class LoadConnection implements ConnectionHandler {
         this.slotStart = new long[capacity];
         this.slotIntended = openLoop ? new long[capacity] : null;
         this.slotOwner = run.spec.batch() > 0 ? new Sender[capacity] : null;
+        this.slotGen = fifo ? new int[capacity] : null;
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -205,8 +233,9 @@ final class LoadConnection implements ConnectionHandler {
             slotOwner[slot] = owner;
         }
         slotStart[slot] = run.clock.nanoTime();
+        ClientConnection c = slotGen != null ? tag(slot) : transport;
         SLOTS.setRelease(slotIds, slot, id);
-        transmit(slot, id);
+        transmit(c, slot, id);
     }
 
     /** Open loop: sends one message meant to go at {@code intended}; records how late it goes. */
@@ -217,13 +246,30 @@ final class LoadConnection implements ConnectionHandler {
         long now = run.clock.nanoTime();
         slotStart[slot] = now;
         slotIntended[slot] = intended;
+        ClientConnection c = slotGen != null ? tag(slot) : transport;
         SLOTS.setRelease(slotIds, slot, id);
         context().recordLag(now - intended);
-        transmit(slot, id);
+        transmit(c, slot, id);
     }
 
-    private void transmit(int slot, long id) {
-        ClientConnection c = transport;
+    /**
+     * FIFO echo: reads the connection and its generation as one pair (the generation is odd while
+     * {@link #reopen} swaps the connection) and tags the slot with it, so the message is matched only
+     * against replies of the connection it really goes out on.
+     */
+    private ClientConnection tag(int slot) {
+        for (;;) {
+            int g = generation;
+            ClientConnection c = transport;
+            if ((g & 1) == 0 && generation == g) {
+                slotGen[slot] = g;
+                return c;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void transmit(ClientConnection c, int slot, long id) {
         if (dead || c == null) {
             fail(slot, id, ErrorKind.WRITE);
             return;
@@ -296,8 +342,11 @@ final class LoadConnection implements ConnectionHandler {
         return true;
     }
 
-    /** Echo responses carry no id: take the stamp in the payload, or the oldest message in flight. */
-    private long echoId(PayloadView payload) {
+    /**
+     * Echo responses carry no id: take the stamp in the payload, or the oldest message in flight that
+     * went out on the connection generation {@code gen} the reply came from.
+     */
+    private long echoId(int gen, PayloadView payload) {
         long stamped = verifier.stampedId(payload);
         if (stamped != -1) {
             return stamped;
@@ -305,11 +354,17 @@ final class LoadConnection implements ConnectionHandler {
         long oldest = Long.MAX_VALUE;
         for (int i = 0; i <= slotMask; i++) {
             long v = (long) SLOTS.getAcquire(slotIds, i);
-            if (v > 0 && v < oldest) {
+            if (v > 0 && v < oldest && (slotGen == null || slotGen[i] == gen)) {
                 oldest = v;
             }
         }
         return oldest == Long.MAX_VALUE ? -1 : oldest;
+    }
+
+    /** Whether {@code id} is one this connection has sent (its sequence part was handed out). */
+    private boolean issued(long id) {
+        long seq = id >>> slotBits;
+        return id > 0 && seq >= 1 && seq < sequence.get();
     }
 
     // ---- connection lifecycle ---------------------------------------------------------------------
@@ -323,11 +378,21 @@ final class LoadConnection implements ConnectionHandler {
      * connection is this one's current, so the close of a connection replaced by churn is not an error.
      */
     ConnectionHandler link() {
-        int gen = generation;
+        return link(generation);
+    }
+
+    private ConnectionHandler link(int gen) {
         return new ConnectionHandler() {
             @Override
             public void onResponse(long id, int status, PayloadView payload) {
-                LoadConnection.this.onResponse(id, status, payload);
+                LoadConnection.this.onResponse(gen, id, status, payload);
+            }
+
+            @Override
+            public void onProtocolError(String reason, byte[] head) {
+                if (generation == gen) {
+                    LoadConnection.this.onProtocolError(reason, head);
+                }
             }
 
             @Override
@@ -358,7 +423,7 @@ final class LoadConnection implements ConnectionHandler {
     void reconnect(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
                    ThreadContext ctx) {
         ClientConnection old = transport;
-        generation++;
+        generation += 2; // stays even: odd means "being swapped" to FIFO senders
         if (old != null) {
             old.close();
         }
@@ -376,14 +441,77 @@ final class LoadConnection implements ConnectionHandler {
         }
     }
 
+    /** FIFO echo: a message of the current connection timed out; the watchdog reopens the connection. */
+    volatile boolean reopenNeeded;
+
+    /**
+     * FIFO echo after a timeout (SPEC section 3): replies on this connection can no longer be matched to
+     * their messages, so it is replaced. Opens the new connection, swaps it in (senders tag their messages
+     * with the new generation from then on), closes the old one and fails every message still in flight
+     * on it as a timeout; their permits (or, io driver, their successors) go to the new connection.
+     * Watchdog thread only. Returns false if the new connection could not be opened.
+     */
+    boolean reopen(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
+                   ThreadContext ctx) {
+        reopenNeeded = false;
+        ClientConnection old = transport;
+        int next = generation + 2;
+        ClientConnection fresh;
+        try {
+            fresh = transportFactory.connect(remote, template, link(next));
+        } catch (java.io.IOException e) {
+            run.errors.add(ErrorKind.CONNECT);
+            run.noteError(ErrorKind.CONNECT, "reopening connection " + index + " after a timeout failed: "
+                    + e.getMessage());
+            dead = true;
+            generation = next; // the old connection's events no longer count
+            if (old != null) {
+                old.close();
+            }
+            run.connectionLost(this);
+            failAll(ErrorKind.TIMEOUT);
+            return false;
+        }
+        generation = next - 1;
+        transport = fresh;
+        generation = next;
+        if (old != null) {
+            old.close();
+        }
+        for (int i = 0; i <= slotMask; i++) {
+            long v = (long) SLOTS.getAcquire(slotIds, i);
+            if (v > 0 && slotGen[i] != next && free(i, v)) {
+                run.errors.add(ErrorKind.TIMEOUT);
+                complete(ctx);
+            }
+        }
+        return true;
+    }
+
+    /** When this connection last heard from the server (run clock), or 0 if never. */
+    long lastAnswer() {
+        return (long) LAST_ANSWER.getOpaque(this);
+    }
+
     // ---- transport events -------------------------------------------------------------------------
 
     @Override
     public void onResponse(long id, int status, PayloadView payload) {
+        onResponse(generation, id, status, payload);
+    }
+
+    private void onResponse(int gen, long id, int status, PayloadView payload) {
         long now = run.clock.nanoTime();
+        LAST_ANSWER.setOpaque(this, now);
+        if (fifo && gen != generation) {
+            run.lateResponses.increment(); // a reply on a connection replaced after a timeout
+            return;
+        }
         ThreadContext ctx = context();
         if (echo) {
-            id = echoId(payload);
+            id = echoId(gen, payload);
+        } else if (!wellFormed(id, status, payload)) {
+            return;
         }
         if (measureSend) {
             // The message was completed by its write; the response is only checked.
@@ -396,7 +524,11 @@ final class LoadConnection implements ConnectionHandler {
         }
         boolean ok = status == Framed.STATUS_OK && verified(id, payload);
         if (!finish(id, now, ok, ctx)) {
-            run.lateResponses.increment();
+            if (!fifo && !issued(id)) {
+                unknownId(id, status, payload);
+                return;
+            }
+            run.lateResponses.increment(); // its message timed out before it came
             return;
         }
         if (status == Framed.STATUS_REJECTED) {
@@ -406,6 +538,58 @@ final class LoadConnection implements ConnectionHandler {
             run.noteError(ErrorKind.INTEGRITY, "response payload differs from the request on connection " + index);
         }
         complete(ctx);
+    }
+
+    /**
+     * A framed response must be as long as asked for (nothing for a rejection). One that is not means the
+     * peer speaks another protocol: the run cannot measure anything, so it is aborted at once.
+     */
+    private boolean wellFormed(long id, int status, PayloadView payload) {
+        int expected = status == Framed.STATUS_OK ? template.responseLength() : 0;
+        if (payload.length() == expected) {
+            return true;
+        }
+        if (payload.length() + Framed.RESPONSE_FIXED == Framed.requestFrameLength(template.payloadSize())
+                && (id >>> 32) == template.responseLength()) {
+            // The "response" is our own request read back: its frameLength and responseLength fields
+            // are where a response has its frameLength and the top of its id.
+            run.protocolMismatch(AbortCause.ECHO_PEER, "protocol mismatch: the server echoes the request "
+                    + "(it is an echo server): use --protocol echo");
+        } else {
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, foreignPeer("a response of " + payload.length()
+                    + " bytes where " + expected + " were asked for", frameHead(id, status, payload)));
+        }
+        return false;
+    }
+
+    /** A response with an id this connection never sent: the peer does not answer nbench's requests. */
+    private void unknownId(long id, int status, PayloadView payload) {
+        if (echo) {
+            byte[] head = new byte[Math.min(PeerBytes.HEAD, payload.length())];
+            for (int i = 0; i < head.length; i++) {
+                head[i] = payload.getByte(i);
+            }
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, "protocol mismatch: the peer does not echo what was "
+                    + "sent (it sent " + PeerBytes.describe(head) + "): is it an echo server?");
+        } else {
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, foreignPeer("a response to id " + id
+                    + ", which was never sent", frameHead(id, status, payload)));
+        }
+    }
+
+    private static String foreignPeer(String what, byte[] head) {
+        return "protocol mismatch: the peer does not speak nbench's framed protocol (it sent "
+                + PeerBytes.describe(head) + ", " + what + "): is it an nbench server?";
+    }
+
+    /** The first bytes of a framed response as they were on the wire, for the error message. */
+    private static byte[] frameHead(long id, int status, PayloadView payload) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(PeerBytes.HEAD);
+        b.putInt(payload.length() + Framed.RESPONSE_FIXED).putLong(id).put((byte) status);
+        for (int i = 0; i < payload.length() && b.hasRemaining(); i++) {
+            b.put(payload.getByte(i));
+        }
+        return java.util.Arrays.copyOf(b.array(), b.position());
     }
 
     private boolean verified(long id, PayloadView payload) {
@@ -426,9 +610,26 @@ final class LoadConnection implements ConnectionHandler {
             return;
         }
         long now = run.clock.nanoTime();
+        LAST_ANSWER.setOpaque(this, now);
         ThreadContext ctx = context();
         if (finish(id, now, true, ctx)) {
             complete(ctx);
+        }
+    }
+
+    /** A frame no response of this protocol can be: say what the peer sent, and stop the run. */
+    @Override
+    public void onProtocolError(String reason, byte[] head) {
+        if (run.closing) {
+            return;
+        }
+        String text = PeerBytes.describe(head);
+        if (echo) {
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, "protocol mismatch: " + reason + " (the peer sent " + text
+                    + ")");
+        } else {
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, "protocol mismatch: the peer does not speak nbench's "
+                    + "framed protocol (it sent " + text + ": " + reason + "): is it an nbench server?");
         }
     }
 
@@ -471,6 +672,13 @@ final class LoadConnection implements ConnectionHandler {
         int expired = 0;
         for (int i = 0; i <= slotMask; i++) {
             long v = (long) SLOTS.getAcquire(slotIds, i);
+            if (v > 0 && now - slotStart[i] > timeoutNanos && slotGen != null && slotGen[i] == generation
+                    && !dead) {
+                // FIFO: the watchdog reopens the connection, which fails this message and all after it.
+                reopenNeeded = true;
+                expired++;
+                continue;
+            }
             if (v > 0 && now - slotStart[i] > timeoutNanos && free(i, v)) {
                 expired++;
                 run.errors.add(ErrorKind.TIMEOUT);

@@ -76,7 +76,7 @@ final class PacerThread extends Sender {
                 run.senderFinished();
             }
         } catch (RuntimeException | Error e) {
-            run.abort("pacer thread failed: " + e);
+            run.abort(AbortCause.INTERNAL, "pacer thread failed: " + e);
             run.senderFinished();
         }
     }

@@ -24,6 +24,13 @@ public interface RunListener {
     default void onInterval(IntervalResult interval) {
     }
 
+    /**
+     * An echo connection without message ids was closed and reopened after a timeout (first-in first-out
+     * matching cannot survive a lost reply). Called on the engine's watchdog thread.
+     */
+    default void onReconnect() {
+    }
+
     RunListener NONE = new RunListener() {
     };
 }

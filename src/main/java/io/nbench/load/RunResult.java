@@ -16,13 +16,16 @@ import java.util.Map;
  * @param errors         errors of the whole run, warmup included, by class
  * @param lateResponses  responses that arrived after their message had timed out, or with an unknown id
  * @param firstErrors    the first message seen for each error class, to name the cause
- * @param abortReason    why the run stopped early, or null
+ * @param abortReason    why the run stopped early, or null: one line naming the cause and the fix
+ * @param abortCause     the kind of {@code abortReason}, or null
+ * @param reconnects     connections closed and reopened because an echo message without an id timed out
+ *                       (first-in first-out matching cannot go on past a lost reply)
  * @param interrupted    stopped by SIGINT/SIGTERM
  * @param startEpochMillis wall-clock time the first iteration started (interval times are relative to it)
  */
 public record RunResult(LoadSpec spec, List<IterationResult> iterations, Summary summary, ErrorCounts.Snapshot errors,
                         long lateResponses, Map<ErrorKind, String> firstErrors, String abortReason,
-                        boolean interrupted, long startEpochMillis) {
+                        AbortCause abortCause, long reconnects, boolean interrupted, long startEpochMillis) {
 
     public boolean aborted() {
         return abortReason != null;

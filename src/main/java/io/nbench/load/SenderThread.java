@@ -52,7 +52,7 @@ final class SenderThread extends Sender {
                 run.senderFinished();
             }
         } catch (RuntimeException | Error e) {
-            run.abort("sender thread failed: " + e);
+            run.abort(AbortCause.INTERNAL, "sender thread failed: " + e);
             run.senderFinished();
         }
     }

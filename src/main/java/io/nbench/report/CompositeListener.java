@@ -30,6 +30,11 @@ public final class CompositeListener implements RunListener {
     }
 
     @Override
+    public void onReconnect() {
+        listeners.forEach(RunListener::onReconnect);
+    }
+
+    @Override
     public void onInterval(IntervalResult interval) {
         listeners.forEach(l -> l.onInterval(interval));
     }

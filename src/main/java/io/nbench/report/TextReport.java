@@ -219,7 +219,9 @@ public final class TextReport implements RunListener {
                     + "as its maximum.");
         }
         out.println("Errors: " + errors(result.errors()) + (result.lateResponses() > 0
-                ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : ""));
+                ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : "")
+                + (result.reconnects() > 0 ? "; connections reopened after an echo timeout (first-in first-out "
+                + "matching) " + Units.count(result.reconnects()) : ""));
         for (Map.Entry<ErrorKind, String> e : result.firstErrors().entrySet()) {
             out.println("  first " + e.getKey().label() + " error: " + e.getValue());
         }

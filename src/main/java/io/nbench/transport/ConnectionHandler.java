@@ -24,6 +24,16 @@ public interface ConnectionHandler {
     /** An error on this connection; the transport closes it afterwards if it cannot go on. */
     void onError(ErrorKind kind, String message);
 
+    /**
+     * The peer sent bytes that are no response of this protocol (a frame header out of bounds, an unknown
+     * status); the transport closes the connection after this call. {@code head} is the start of what the
+     * peer sent (at most {@link io.nbench.protocol.PeerBytes#HEAD} bytes, from the bad frame on), so the
+     * engine can say what the peer is. By default just a protocol error.
+     */
+    default void onProtocolError(String reason, byte[] head) {
+        onError(ErrorKind.PROTOCOL, reason);
+    }
+
     /** The connection is closed (by either side); no event follows. */
     void onClosed();
 }

@@ -1,6 +1,7 @@
 package io.nbench.transport;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import java.nio.ByteBuffer;
@@ -42,8 +43,8 @@ public final class ResponseDecoder {
 
     /**
      * Hands on every complete response between {@code in}'s position and limit and advances the
-     * position past them. Returns false on a protocol error ({@link #error()}); the caller closes the
-     * connection. Stops early, returning true, once {@link #stop()} was called from a callback.
+     * position past them. Returns false on a protocol error ({@link #error()}, already reported to the
+     * handler); the caller closes the connection. Stops early, returning true, once {@link #stop()} was called from a callback.
      */
     public boolean decode(ByteBuffer in) {
         if (echo) {
@@ -59,8 +60,7 @@ public final class ResponseDecoder {
             long frameLength = Framed.unsigned(in.getInt(p));
             String bad = Framed.checkResponse(frameLength, maxFrame);
             if (bad != null) {
-                error = bad;
-                return false;
+                return fail(bad, in, p);
             }
             int total = (int) (4 + frameLength);
             if (available < total) {
@@ -70,13 +70,19 @@ public final class ResponseDecoder {
             long id = in.getLong(p + 4);
             int status = in.get(p + 12) & 0xFF;
             if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
-                error = "response status " + status + " is neither 0 (ok) nor 1 (rejected)";
-                return false;
+                return fail("response status " + status + " is neither 0 (ok) nor 1 (rejected)", in, p);
             }
             in.position(p + total);
             handler.onResponse(id, status, view.wrap(in, p + Framed.RESPONSE_HEADER, total - Framed.RESPONSE_HEADER));
         }
         return true;
+    }
+
+    /** Reports the bad frame with the bytes it starts with; the caller closes the connection. */
+    private boolean fail(String reason, ByteBuffer in, int at) {
+        error = reason;
+        handler.onProtocolError(reason, PeerBytes.head(in, at));
+        return false;
     }
 
     private boolean decodeEcho(ByteBuffer in) {

@@ -149,15 +149,34 @@ class CliTest {
 
     @Test
     void errorsOverMaxErrorsFailWithExit4() throws Exception {
-        try (ScriptedServer silent = new ScriptedServer(i -> ScriptedServer.Action.SILENT)) {
-            Outcome o = run("client", "--port", Integer.toString(silent.address().getPort()), "--threads", "1",
-                    "--msgs", "2", "--warmup", "0", "--iterations", "1", "--timeout", "100ms");
+        // A rejection is an answer: the run goes on to its end, then FAILs.
+        try (ScriptedServer rejecting = new ScriptedServer(i -> i == 0 ? ScriptedServer.Action.REJECT
+                : ScriptedServer.Action.ANSWER)) {
+            Outcome o = run("client", "--port", Integer.toString(rejecting.address().getPort()), "--threads", "1",
+                    "--msgs", "2", "--warmup", "0", "--iterations", "1");
             assertEquals(ExitCode.FAILED, o.code(), o.out() + o.err());
-            assertTrue(o.out().contains("timeout=2"), o.out());
+            assertTrue(o.out().contains("rejected=1"), o.out());
             assertTrue(o.out().contains("Result: FAIL"), o.out());
-            Outcome tolerated = run("client", "--port", Integer.toString(silent.address().getPort()), "--threads", "1",
-                    "--msgs", "2", "--warmup", "0", "--iterations", "1", "--timeout", "100ms", "--max-errors", "2");
+            Outcome tolerated = run("client", "--port", Integer.toString(rejecting.address().getPort()), "--threads", "1",
+                    "--msgs", "2", "--warmup", "0", "--iterations", "1", "--max-errors", "2");
             assertEquals(ExitCode.OK, tolerated.code(), tolerated.out());
+        }
+    }
+
+    @Test
+    void timeoutsPastMaxErrorsStopTheRunAtOnce() throws Exception {
+        // Every 1000th request is never answered; the rest are, so the server is not silent. The fourth
+        // timeout passes --max-errors 3: the verdict cannot change, so the run stops there (exit 1) instead
+        // of running its 2 x 5 s.
+        try (ScriptedServer server = new ScriptedServer(i -> i % 1000 == 999 ? ScriptedServer.Action.SILENT
+                : ScriptedServer.Action.ANSWER)) {
+            Outcome o = run("client", "--port", Integer.toString(server.address().getPort()), "--threads", "4",
+                    "--iteration-time", "5s", "--warmup", "0", "--iterations", "2", "--timeout", "300ms",
+                    "--max-errors", "3");
+            assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.out() + o.err());
+            assertEquals("nbench client: run aborted: 4 errors (timeout=4) > --max-errors 3: the server is not "
+                    + "answering; raise --max-errors to tolerate errors", o.err().strip());
+            assertTrue(o.out().contains("Iteration 1/2") && o.out().contains("Result: ABORTED"), o.out());
         }
     }
 

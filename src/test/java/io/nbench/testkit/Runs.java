@@ -28,6 +28,22 @@ public final class Runs {
     private Runs() {
     }
 
+    /**
+     * Runs a few messages through every network client transport against the shared server of
+     * {@code protocol}, so that tests with a short {@code --timeout} do not time out on a cold transport's
+     * first response (class loading and the first compilations take hundreds of ms on a loaded 2-core
+     * machine).
+     */
+    public static void warmUpClients(Protocol protocol) {
+        InetSocketAddress server = TestServers.get("nio", protocol).address();
+        for (String client : Transports.network()) {
+            // Both sizes (stamped and first-in first-out echo) and a window over 1: each is a path of its own.
+            for (int size : new int[] {4, 16}) {
+                workload().protocol(protocol).size(size).window(2).msgs(100).warmup(0).iterations(1).run(client, server);
+            }
+        }
+    }
+
     /** A builder of small workloads with test-friendly defaults: 2 threads, 2 connections, 200 msgs, 1+2 iterations. */
     public static Workload workload() {
         return new Workload();

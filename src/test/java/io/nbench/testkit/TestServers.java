@@ -44,11 +44,17 @@ public final class TestServers {
 
     public static RunningServer start(String transportName, Protocol protocol, ServerEvents events,
                                       Map<String, String> options, InetSocketAddress bind) {
+        return start(transportName, protocol, MAX_FRAME, events, options, bind);
+    }
+
+    /** A new server of one's own with its own --max-frame (close it). */
+    public static RunningServer start(String transportName, Protocol protocol, int maxFrame, ServerEvents events,
+                                      Map<String, String> options, InetSocketAddress bind) {
         TransportRegistry registry = TransportRegistry.load();
         Transport t = registry.get(transportName);
         OptionValues values = registry.resolveOptions(t, options);
         try {
-            return t.startServer(new ServerSettings(bind, protocol, new SocketSettings(2, true, 0, 0), MAX_FRAME, values),
+            return t.startServer(new ServerSettings(bind, protocol, new SocketSettings(2, true, 0, 0), maxFrame, values),
                     events);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

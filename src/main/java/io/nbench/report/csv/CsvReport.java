@@ -40,6 +40,7 @@ public final class CsvReport {
         for (ErrorKind k : ErrorKind.values()) {
             c.add("errors_" + k.label());
         }
+        c.add("reconnects");
         c.add("clamped");
         c.add("partial");
         c.addAll(List.of("cpu_percent", "gc_count", "gc_ms", "alloc_bytes_per_msg", "steal_percent", "disturbed",
@@ -54,6 +55,14 @@ public final class CsvReport {
     /** The listener that prints one combination's rows. */
     public RunListener forCombination(Combination combination) {
         return new RunListener() {
+            /** Reopened echo connections since the last row (the watchdog reports them, the coordinator prints). */
+            private final java.util.concurrent.atomic.AtomicLong reconnects = new java.util.concurrent.atomic.AtomicLong();
+
+            @Override
+            public void onReconnect() {
+                reconnects.incrementAndGet();
+            }
+
             @Override
             public void onIteration(IterationResult r) {
                 List<String> cells = new ArrayList<>();
@@ -75,6 +84,7 @@ public final class CsvReport {
                 for (ErrorKind k : ErrorKind.values()) {
                     cells.add(Long.toString(r.errors().get(k)));
                 }
+                cells.add(Long.toString(reconnects.getAndSet(0)));
                 cells.add(Long.toString(r.clamped()));
                 cells.add(Boolean.toString(r.partial()));
                 ResourceUsage u = r.resources();

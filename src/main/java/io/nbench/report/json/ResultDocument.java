@@ -113,6 +113,7 @@ public final class ResultDocument {
         node.set("load", load(run.spec()));
         node.put("startTime", Instant.ofEpochMilli(run.startEpochMillis()).toString());
         node.put("aborted", run.abortReason());
+        node.put("abortCause", run.abortCause() == null ? null : run.abortCause().name().toLowerCase(java.util.Locale.ROOT));
         node.put("interrupted", run.interrupted());
         ArrayNode iterations = node.putArray("iterations");
         for (IterationResult it : run.iterations()) {
@@ -121,6 +122,7 @@ public final class ResultDocument {
         node.set("summary", summary(run.summary()));
         ObjectNode errors = errors(run.errors());
         errors.put("lateResponses", run.lateResponses());
+        errors.put("reconnects", run.reconnects());
         ObjectNode first = errors.putObject("first");
         run.firstErrors().forEach((k, v) -> first.put(k.label(), v));
         node.set("errors", errors);

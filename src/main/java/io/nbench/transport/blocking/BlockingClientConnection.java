@@ -213,7 +213,7 @@ final class BlockingClientConnection implements ClientConnection {
                     inBatch = false;
                 }
                 if (!ok) {
-                    fail(ErrorKind.PROTOCOL, "bad response: " + decoder.error());
+                    fail(null, null); // the decoder reported the bad frame with its bytes
                     break;
                 }
                 in = decoder.compactOrGrow(in, false);

@@ -1,9 +1,9 @@
 package io.nbench.transport.mina;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.PeerBytes;
 import io.nbench.transport.ByteBufferPayloadView;
 import io.nbench.transport.ConnectionHandler;
-import io.nbench.transport.ErrorKind;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.filter.codec.CumulativeProtocolDecoder;
@@ -57,7 +57,7 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         long frameLength = in.getUnsignedInt(r);
         String bad = Framed.checkResponse(frameLength, maxFrame);
         if (bad != null) {
-            return fail(session, in, "bad response frame: " + bad);
+            return fail(session, in, r, "bad response frame: " + bad);
         }
         int total = (int) (4 + frameLength);
         if (readable < total) {
@@ -66,7 +66,7 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         long id = in.getLong(r + 4);
         int status = in.getUnsigned(r + 12);
         if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
-            return fail(session, in, "response status " + status + " is neither 0 (ok) nor 1 (rejected)");
+            return fail(session, in, r, "response status " + status + " is neither 0 (ok) nor 1 (rejected)");
         }
         // Move past the frame first: the engine may send from inside onResponse, and a decode error
         // there must not replay this frame.
@@ -75,9 +75,10 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         return true;
     }
 
-    private boolean fail(IoSession session, IoBuffer in, String message) {
+    private boolean fail(IoSession session, IoBuffer in, int at, String message) {
+        byte[] head = PeerBytes.head(in.buf(), at);
         in.position(in.limit());
-        handler.onError(ErrorKind.PROTOCOL, message);
+        handler.onProtocolError(message, head);
         session.closeNow();
         return false;
     }

@@ -1,6 +1,7 @@
 package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
@@ -110,7 +111,7 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
             long frameLength = in.getUnsignedInt(r);
             String bad = Framed.checkResponse(frameLength, maxFrame);
             if (bad != null) {
-                handler.onError(ErrorKind.PROTOCOL, bad);
+                handler.onProtocolError(bad, head(in, r));
                 in.skipBytes(in.readableBytes());
                 ctx.close();
                 return;
@@ -121,7 +122,7 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
             long id = in.getLong(r + 4);
             int status = in.getUnsignedByte(r + 12);
             if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
-                handler.onError(ErrorKind.PROTOCOL, "response status " + status + " is neither 0 (ok) nor 1 (rejected)");
+                handler.onProtocolError("response status " + status + " is neither 0 (ok) nor 1 (rejected)", head(in, r));
                 in.skipBytes(in.readableBytes());
                 ctx.close();
                 return;
@@ -129,6 +130,13 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
             handler.onResponse(id, status, view.wrap(in, r + Framed.RESPONSE_HEADER, (int) frameLength - Framed.RESPONSE_FIXED));
             in.readerIndex(r + 4 + (int) frameLength);
         }
+    }
+
+    /** The start of a bad frame, for the error message. */
+    private static byte[] head(ByteBuf in, int at) {
+        byte[] b = new byte[Math.min(PeerBytes.HEAD, in.writerIndex() - at)];
+        in.getBytes(at, b);
+        return b;
     }
 
     @Override

@@ -246,7 +246,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
             inBatch = false;
         }
         if (!ok) {
-            closeNow(ErrorKind.PROTOCOL, "bad response: " + decoder.error());
+            closeNow(null, null); // the decoder reported the bad frame with its bytes
             return;
         }
         if (closed.get()) {
