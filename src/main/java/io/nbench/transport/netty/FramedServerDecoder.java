@@ -91,6 +91,15 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         ctx.flush();
+        if (!ctx.channel().config().isAutoRead()) {
+            // Paused (auto-read is off only while the peer does not read its responses). The base class
+            // takes "no message decoded and auto-read off" for "needs more data" and asks for another
+            // read, which would read the paused peer's input into the cumulation without bound; this
+            // decoder never passes a message on, so skip that and only do the rest of its bookkeeping.
+            discardSomeReadBytes();
+            ctx.fireChannelReadComplete();
+            return;
+        }
         super.channelReadComplete(ctx);
     }
 
