@@ -239,6 +239,60 @@ public abstract class ServerContract {
         return Stream.of(Protocol.FRAMED, Protocol.ECHO);
     }
 
+    /**
+     * --idle-timeout 1s: a slowloris peer that trickles a (one-way) request's payload one byte per 100 ms and a
+     * silent peer are closed, and counted, while a peer that completes a request every 100 ms is kept.
+     */
+    @Test
+    void closesConnectionsThatCompleteNoRequestWithinTheIdleTimeout() throws Exception {
+        events = new TransportTesting.CountingEvents();
+        server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.FRAMED,
+                TransportTesting.socket(), MAX_FRAME, TransportTesting.defaults(transport()),
+                java.time.Duration.ofSeconds(1)), events);
+        InetSocketAddress a = server.address();
+        try (Socket slow = connect(a); Socket silent = connect(a); Socket active = connect(a)) {
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicReference<Throwable> activeFailure = new AtomicReference<>();
+            Thread trickler = new Thread(() -> {
+                try {
+                    OutputStream out = slow.getOutputStream();
+                    out.write(java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER).putInt(Framed.MIN_REQUEST_FRAME + 1000)
+                            .putInt(0).putLong(9).array());
+                    while (!stop.get()) {
+                        out.write('x');
+                        out.flush();
+                        Thread.sleep(100);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // closed by the server: what is expected
+                }
+            }, "test-slowloris");
+            Thread exchanger = new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        exchange(active, REQ1, RESP1);
+                        Thread.sleep(100);
+                    }
+                } catch (Throwable e) {
+                    activeFailure.set(e);
+                }
+            }, "test-active");
+            trickler.start();
+            exchanger.start();
+            try {
+                assertClosedByPeer(slow);
+                assertClosedByPeer(silent);
+            } finally {
+                stop.set(true);
+                trickler.join(10_000);
+                exchanger.join(10_000);
+            }
+            assertEquals(null, activeFailure.get(), "a connection that completes requests is not idle");
+            exchange(active, REQ3, RESP3);
+        }
+        assertEquals(2, events.idleClosed.get(), "idle connections closed");
+    }
+
     static Stream<Arguments> badRequests() {
         return Stream.of(
                 Arguments.of("9: frameLength 11 < 12", REQ9),
