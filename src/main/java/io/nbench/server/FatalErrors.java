@@ -21,7 +21,15 @@ public final class FatalErrors {
         Thread.setDefaultUncaughtExceptionHandler(FatalErrors::exit);
     }
 
+    private static final java.util.concurrent.atomic.AtomicBoolean EXITING = new java.util.concurrent.atomic.AtomicBoolean();
+
     public static void exit(Thread thread, Throwable cause) {
+        if (!EXITING.compareAndSet(false, true)) {
+            // Another thread failed too and is printing the one line: wait for its halt.
+            while (true) {
+                java.util.concurrent.locks.LockSupport.park();
+            }
+        }
         reserve = null;
         try {
             String line;

@@ -28,6 +28,9 @@ public final class ServerMetrics implements ServerEvents {
 
     public ServerMetrics(PrintWriter log) {
         this.log = log;
+        // Created now: a failed accept is reported when the process is out of descriptors, when loading
+        // a class from a directory on the class path could fail.
+        troubles.put("accept", new Trouble());
     }
 
     @Override
