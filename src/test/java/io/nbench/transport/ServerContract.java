@@ -240,7 +240,7 @@ public abstract class ServerContract {
     }
 
     /**
-     * --idle-timeout 1s: a slowloris peer that trickles a (one-way) request's payload one byte per 100 ms and a
+     * --idle-timeout 2s: a slowloris peer that trickles a (one-way) request's payload one byte per 100 ms and a
      * silent peer are closed, and counted, while a peer that completes a request every 100 ms is kept.
      */
     @Test
@@ -248,7 +248,7 @@ public abstract class ServerContract {
         events = new TransportTesting.CountingEvents();
         server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.FRAMED,
                 TransportTesting.socket(), MAX_FRAME, TransportTesting.defaults(transport()),
-                java.time.Duration.ofSeconds(1)), events);
+                java.time.Duration.ofSeconds(2)), events);
         InetSocketAddress a = server.address();
         try (Socket slow = connect(a); Socket silent = connect(a); Socket active = connect(a)) {
             java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
