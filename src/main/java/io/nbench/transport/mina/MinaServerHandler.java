@@ -87,9 +87,13 @@ final class MinaServerHandler extends IoHandlerAdapter {
     public void exceptionCaught(IoSession session, Throwable cause) {
         // Resets and broken pipes are a client's business; either way this connection is done.
         session.closeNow();
-        if (cause instanceof Error) {
-            // An OutOfMemoryError that MINA caught and passed here: its threads may be gone or failing.
-            events.fatal(cause);
+        // An OutOfMemoryError that MINA caught and passed here (the codec filter wraps what the decoder
+        // throws in a ProtocolDecoderException): its threads may be gone or failing.
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof Error) {
+                events.fatal(t);
+                return;
+            }
         }
     }
 }
