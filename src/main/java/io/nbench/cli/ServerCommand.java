@@ -1,5 +1,7 @@
 package io.nbench.cli;
 
+import io.nbench.server.FatalErrors;
+import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ServerMetrics;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerSettings;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Spec;
             "  nbench server --impl mina --port 9000",
             "  nbench server --protocol echo --io-threads 2",
             "  nbench server --bind 0.0.0.0                   # serve remote clients (explicit on purpose)",
-            "  nbench server --port 0 --duration 30s          # any free port, stop after 30 s"})
+            "  nbench server --port 0 --duration 30s          # any free port, stop after 30 s",
+            "  nbench server --idle-timeout 30s               # close connections idle (no complete request) for 30 s"})
 final class ServerCommand implements Callable<Integer> {
 
     @Spec
@@ -44,6 +47,11 @@ final class ServerCommand implements Callable<Integer> {
                     + "larger request closes its connection as a protocol error.")
     int maxFrame;
 
+    @Option(names = "--idle-timeout", paramLabel = "D", converter = Converters.Time.class,
+            description = "Close a connection that completes no request (echo: sends no byte) for D, e.g. a "
+                    + "slowloris peer trickling bytes; counted as 'idle closed' (default: never).")
+    Duration idleTimeout;
+
     @Option(names = "--duration", paramLabel = "D", converter = Converters.Time.class,
             description = "Stop after this long (default: run until SIGINT/SIGTERM).")
     Duration duration;
@@ -59,6 +67,10 @@ final class ServerCommand implements Callable<Integer> {
         if (duration != null && duration.isNegative()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--duration must not be negative");
         }
+        if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--idle-timeout must be positive (leave it out to keep idle connections open)");
+        }
         ResolvedTransport resolved;
         try {
             resolved = ResolvedTransport.resolve(spec, transport);
@@ -66,9 +78,18 @@ final class ServerCommand implements Callable<Integer> {
             err.println("nbench server: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
+        // From here on an error that escapes a server thread ends the process (exit 1, one line): a server
+        // that lost a thread would keep its port open and serve nothing.
+        FatalErrors.install();
+        try {
+            JdkIoWarmup.run();
+        } catch (java.io.UncheckedIOException e) {
+            err.println("nbench server: " + e.getMessage() + ": raise the descriptor limit (ulimit -n)");
+            return ExitCode.COULD_NOT_RUN;
+        }
         ServerMetrics metrics = new ServerMetrics(err);
         ServerSettings settings = new ServerSettings(new InetSocketAddress(bind, transport.port), transport.protocol,
-                transport.socket(), maxFrame, resolved.options());
+                transport.socket(), maxFrame, resolved.options(), idleTimeout);
         RunningServer server;
         try {
             server = resolved.transport().startServer(settings, metrics);
@@ -82,6 +103,7 @@ final class ServerCommand implements Callable<Integer> {
         out.println("nbench server: " + resolved.transport().name() + " listening on "
                 + server.address().getHostString() + ":" + server.address().getPort() + ", protocol "
                 + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
+                + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
                 + (duration != null ? ", for " + Durations.format(duration) : ""));
         out.println("  transport: " + config);
         out.flush();

@@ -19,6 +19,8 @@ public final class ServerMetrics implements ServerEvents {
     private final LongAdder bytesIn = new LongAdder();
     private final LongAdder bytesOut = new LongAdder();
     private final LongAdder protocolErrors = new LongAdder();
+    private final LongAdder idleClosed = new LongAdder();
+    private final java.util.concurrent.ConcurrentHashMap<String, Trouble> troubles = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong lastLogNanos = new AtomicLong(System.nanoTime() - 2_000_000_000L);
     private final LongAdder suppressed = new LongAdder();
     private final PrintWriter log;
@@ -26,6 +28,9 @@ public final class ServerMetrics implements ServerEvents {
 
     public ServerMetrics(PrintWriter log) {
         this.log = log;
+        // Created now: a failed accept is reported when the process is out of descriptors, when loading
+        // a class from a directory on the class path could fail.
+        troubles.put("accept", new Trouble());
     }
 
     @Override
@@ -67,6 +72,42 @@ public final class ServerMetrics implements ServerEvents {
         }
     }
 
+    @Override
+    public void idleClosed() {
+        idleClosed.increment();
+    }
+
+    public long idleClosedConnections() {
+        return idleClosed.sum();
+    }
+
+    /** At most one line per {@link #TROUBLE_INTERVAL_NANOS} for each cause; the rest are counted in the next. */
+    @Override
+    public void trouble(String cause, String message) {
+        Trouble t = troubles.computeIfAbsent(cause, k -> new Trouble());
+        long now = System.nanoTime();
+        long last = t.lastLogNanos.get();
+        if (now - last >= TROUBLE_INTERVAL_NANOS && t.lastLogNanos.compareAndSet(last, now)) {
+            long more = t.suppressed.sumThenReset();
+            log.println("nbench server: " + message + (more > 0 ? " (" + more + " more since the last line)" : ""));
+            log.flush();
+        } else {
+            t.suppressed.increment();
+        }
+    }
+
+    static final long TROUBLE_INTERVAL_NANOS = 10_000_000_000L;
+
+    private static final class Trouble {
+        final AtomicLong lastLogNanos = new AtomicLong(System.nanoTime() - TROUBLE_INTERVAL_NANOS);
+        final LongAdder suppressed = new LongAdder();
+    }
+
+    @Override
+    public void fatal(Throwable cause) {
+        FatalErrors.exit(Thread.currentThread(), cause);
+    }
+
     public long protocolErrors() {
         return protocolErrors.sum();
     }
@@ -87,8 +128,9 @@ public final class ServerMetrics implements ServerEvents {
     public void print(PrintWriter out) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         out.printf(Locale.ROOT, "server metrics after %.1f s: connections %,d total (%,d open), requests %,d, "
-                        + "bytes in %,d, bytes out %,d, protocol errors %,d%n",
-                seconds, total.sum(), open.sum(), requests.sum(), bytesIn.sum(), bytesOut.sum(), protocolErrors.sum());
+                        + "bytes in %,d, bytes out %,d, protocol errors %,d, idle closed %,d%n",
+                seconds, total.sum(), open.sum(), requests.sum(), bytesIn.sum(), bytesOut.sum(), protocolErrors.sum(),
+                idleClosed.sum());
         out.flush();
     }
 }

@@ -19,6 +19,25 @@ public interface ServerEvents {
     /** Bytes read that were echoed back ({@code --protocol echo}). */
     void echoed(int bytes);
 
+    /**
+     * Something went wrong that the server survives, e.g. {@code accept} failing with "Too many open
+     * files": logged at most once per interval per {@code cause} (a short key such as "accept"), with
+     * {@code message} naming the problem and the fix. The transport itself backs off and goes on.
+     */
+    default void trouble(String cause, String message) {
+    }
+
+    /**
+     * The server cannot go on (an OutOfMemoryError, say, caught by a framework's handler instead of
+     * killing its thread). The command-line server exits 1 with one line; tests may record it.
+     */
+    default void fatal(Throwable cause) {
+    }
+
+    /** A connection was closed by {@code --idle-timeout}. */
+    default void idleClosed() {
+    }
+
     /** No-op sink, for tests and in-process use. */
     ServerEvents NONE = new ServerEvents() {
         @Override

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.NeverReadingPeer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -199,6 +200,97 @@ public abstract class ServerContract {
             }
         }
         assertEquals(count, events.served.get());
+    }
+
+    /**
+     * What the server buffers for a peer that never reads, measured as the bytes it accepted: requests of
+     * 16 bytes each asking for a 1 MiB response (or echo bytes) written as fast as the kernel takes them,
+     * until the connection stops taking more. Both sockets' buffers are set to 64 KiB, so the kernel's
+     * share is small and known; the rest is what the server read and holds unanswered.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("protocols")
+    void boundsWhatItAcceptsFromAPeerThatNeverReads(Protocol protocol) throws Exception {
+        events = new TransportTesting.CountingEvents();
+        server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, protocol,
+                new SocketSettings(0, true, NeverReadingPeer.SNDBUF, NeverReadingPeer.SNDBUF), MAX_FRAME,
+                TransportTesting.defaults(transport())), events);
+        byte[] request = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + 4).putInt(Framed.MIN_REQUEST_FRAME + 4)
+                .putInt(1 << 20).putLong(1).putInt(0).array();
+        long cap = 256L << 20;
+        long accepted;
+        try (NeverReadingPeer peer = new NeverReadingPeer(server.address())) {
+            // The absence of progress cannot be awaited: 2 s without a byte taken is a stall.
+            accepted = peer.writeUntilStalled(request, cap, 2_000);
+        }
+        assertTrue(accepted < ACCEPTED_FROM_A_PEER_THAT_NEVER_READS, protocol.label() + ": the server accepted "
+                + accepted + " bytes from a peer that reads nothing (" + (accepted >= cap ? "and was still taking more"
+                : "then stopped") + "); at most " + ACCEPTED_FROM_A_PEER_THAT_NEVER_READS + " may be buffered");
+    }
+
+    /**
+     * The README's bound on what a peer that never reads can make a server accept on one connection
+     * (4 MiB: the largest, MINA's, is 2 MiB of queued writes plus its read buffers), plus the two
+     * sockets' 64 KiB kernel buffers, which Linux doubles.
+     */
+    static final long ACCEPTED_FROM_A_PEER_THAT_NEVER_READS = (4L << 20) + 4 * NeverReadingPeer.SNDBUF;
+
+    static Stream<Protocol> protocols() {
+        return Stream.of(Protocol.FRAMED, Protocol.ECHO);
+    }
+
+    /**
+     * --idle-timeout 2s: a slowloris peer that trickles a (one-way) request's payload one byte per 100 ms and a
+     * silent peer are closed, and counted, while a peer that completes a request every 100 ms is kept.
+     */
+    @Test
+    void closesConnectionsThatCompleteNoRequestWithinTheIdleTimeout() throws Exception {
+        events = new TransportTesting.CountingEvents();
+        server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.FRAMED,
+                TransportTesting.socket(), MAX_FRAME, TransportTesting.defaults(transport()),
+                java.time.Duration.ofSeconds(2)), events);
+        InetSocketAddress a = server.address();
+        try (Socket slow = connect(a); Socket silent = connect(a); Socket active = connect(a)) {
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicReference<Throwable> activeFailure = new AtomicReference<>();
+            Thread trickler = new Thread(() -> {
+                try {
+                    OutputStream out = slow.getOutputStream();
+                    out.write(java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER).putInt(Framed.MIN_REQUEST_FRAME + 1000)
+                            .putInt(0).putLong(9).array());
+                    while (!stop.get()) {
+                        out.write('x');
+                        out.flush();
+                        Thread.sleep(100);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // closed by the server: what is expected
+                }
+            }, "test-slowloris");
+            Thread exchanger = new Thread(() -> {
+                try {
+                    while (!stop.get()) {
+                        exchange(active, REQ1, RESP1);
+                        Thread.sleep(100);
+                    }
+                } catch (Throwable e) {
+                    activeFailure.set(e);
+                }
+            }, "test-active");
+            trickler.start();
+            exchanger.start();
+            try {
+                assertClosedByPeer(slow);
+                assertClosedByPeer(silent);
+            } finally {
+                stop.set(true);
+                trickler.join(10_000);
+                exchanger.join(10_000);
+            }
+            assertEquals(null, activeFailure.get(), "a connection that completes requests is not idle");
+            exchange(active, REQ3, RESP3);
+        }
+        assertEquals(2, events.idleClosed.get(), "idle connections closed");
     }
 
     static Stream<Arguments> badRequests() {

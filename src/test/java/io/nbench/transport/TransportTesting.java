@@ -138,6 +138,12 @@ public final class TransportTesting {
         public final Semaphore closed = new Semaphore(0);
         public final Semaphore protocolErrors = new Semaphore(0);
         public volatile String lastError;
+        public final AtomicInteger idleClosed = new AtomicInteger();
+
+        @Override
+        public void idleClosed() {
+            idleClosed.incrementAndGet();
+        }
 
         @Override
         public void connectionOpened() {

@@ -2,6 +2,7 @@ package io.nbench.transport.blocking;
 
 import io.nbench.protocol.FramedRequestParser;
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -36,6 +37,7 @@ final class BlockingServer implements RunningServer {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionNumber = new AtomicLong();
+    private final IdleConnections idle;
     private volatile boolean closing;
 
     private BlockingServer(ServerSocket server, BlockingConfig config, ServerSettings settings, ServerEvents events) {
@@ -45,6 +47,7 @@ final class BlockingServer implements RunningServer {
         this.events = events;
         this.address = (InetSocketAddress) server.getLocalSocketAddress();
         this.acceptor = config.threads.newThread("nbench-" + config.name + "-accept", this::accept);
+        this.idle = IdleConnections.start(settings.idleTimeout(), events, "nbench-" + config.name + "-idle");
     }
 
     static BlockingServer start(BlockingConfig config, ServerSettings settings, ServerEvents events) throws IOException {
@@ -75,6 +78,8 @@ final class BlockingServer implements RunningServer {
                     return;
                 }
                 // e.g. too many open files: keep serving the connections we have and retry shortly.
+                events.trouble("accept", "cannot accept connections: " + e.getMessage() + "; serving the open "
+                        + "ones and retrying (raise the descriptor limit with ulimit -n)");
                 LockSupport.parkNanos(10_000_000L);
                 continue;
             }
@@ -98,34 +103,42 @@ final class BlockingServer implements RunningServer {
 
     private void serve(Socket socket) {
         events.connectionOpened();
+        // --idle-timeout closes the socket from its own thread, which ends a blocked read or write here.
+        IdleConnections.Watch watch = idle.watch(() -> closeQuietly(socket));
         try (socket) {
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
             if (settings.protocol() == Protocol.ECHO) {
-                echo(in, out);
+                echo(in, out, watch);
             } else {
-                framed(socket, in, out);
+                framed(socket, in, out, watch);
             }
         } catch (IOException e) {
             // Reset, broken pipe or closed by close(): this connection only.
         } finally {
+            idle.forget(watch);
             sockets.remove(socket);
             events.connectionClosed();
             threads.remove(Thread.currentThread());
         }
     }
 
-    private void echo(InputStream in, OutputStream out) throws IOException {
+    private void echo(InputStream in, OutputStream out, IdleConnections.Watch watch) throws IOException {
         byte[] buffer = new byte[config.bufferSize];
         int n;
         while ((n = in.read(buffer)) >= 0) {
             events.echoed(n);
+            watch.progress();
             out.write(buffer, 0, n);
         }
     }
 
-    private void framed(Socket socket, InputStream input, OutputStream output) throws IOException {
-        FramedRequestParser parser = new FramedRequestParser(settings.maxFrame(), events::requestServed);
+    private void framed(Socket socket, InputStream input, OutputStream output, IdleConnections.Watch watch)
+            throws IOException {
+        FramedRequestParser parser = new FramedRequestParser(settings.maxFrame(), (requestBytes, responseBytes) -> {
+            watch.progress();
+            events.requestServed(requestBytes, responseBytes);
+        });
         ByteBuffer in = ByteBuffer.allocate(config.bufferSize);
         ByteBuffer out = ByteBuffer.allocate(Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize));
         while (true) {
@@ -191,5 +204,6 @@ final class BlockingServer implements RunningServer {
             closeQuietly(s);
         }
         Threads.joinAll(threads);
+        idle.close();
     }
 }

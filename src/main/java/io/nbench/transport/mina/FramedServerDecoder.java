@@ -22,10 +22,13 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
 
     private final int maxFrame;
     private final ServerEvents events;
+    /** --idle-timeout is on: record each request in the session's watch. */
+    private final boolean idle;
 
-    FramedServerDecoder(int maxFrame, ServerEvents events) {
+    FramedServerDecoder(int maxFrame, ServerEvents events, boolean idle) {
         this.maxFrame = maxFrame;
         this.events = events;
+        this.idle = idle;
         // Always cumulate. MINA skips cumulation on transports without fragmentation (VmPipe), which
         // would drop the bytes of a frame left undecoded (a pause, or a split write).
         setTransportMetadataFragmentation(false);
@@ -84,6 +87,9 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             session.write(response);
         }
         in.position(r + total);
+        if (idle) {
+            MinaServerHandler.progress(session);
+        }
         events.requestServed(total, responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0);
         return true;
     }

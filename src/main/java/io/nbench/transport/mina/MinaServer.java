@@ -1,6 +1,7 @@
 package io.nbench.transport.mina;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -35,9 +36,11 @@ final class MinaServer implements RunningServer {
     private final List<ExecutorService> pools;
     private final MinaConfig config;
     private final InetSocketAddress address;
+    private final IdleConnections idle;
 
     private MinaServer(IoAcceptor acceptor, IoProcessor<NioSession> processors, List<ExecutorService> pools,
-                       MinaConfig config, InetSocketAddress address) {
+                       MinaConfig config, InetSocketAddress address, IdleConnections idle) {
+        this.idle = idle;
         this.acceptor = acceptor;
         this.processors = processors;
         this.pools = pools;
@@ -60,24 +63,27 @@ final class MinaServer implements RunningServer {
             pools.add(accept);
             pools.add(io);
             processors = new SimpleIoProcessorPool<>(NioProcessor.class, io, config.processors, null);
-            NioSocketAcceptor nio = new NioSocketAcceptor(accept, processors);
+            NioSocketAcceptor nio = new ServerAcceptor(accept, processors, events);
             nio.setReuseAddress(true);
             nio.setBacklog(1024);
             acceptor = nio;
         }
+        IdleConnections idle = IdleConnections.start(settings.idleTimeout(), events,
+                config.vmpipe ? "nbench-mina-vmpipe-idle" : "nbench-mina-idle");
         try {
             config.applyStatistics(acceptor);
             config.applySession(acceptor.getSessionConfig());
             FramedServerDecoder decoder = null;
             if (settings.protocol() == Protocol.FRAMED) {
-                decoder = new FramedServerDecoder(settings.maxFrame(), events);
+                decoder = new FramedServerDecoder(settings.maxFrame(), events, idle.enabled());
                 acceptor.getFilterChain().addLast("codec", new ProtocolCodecFilter(IoBufferEncoder.INSTANCE, decoder));
             }
-            acceptor.setHandler(new MinaServerHandler(events, decoder));
+            acceptor.setHandler(new MinaServerHandler(events, decoder, idle));
             SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();
             acceptor.bind(bindTo);
         } catch (IOException | RuntimeException e) {
             release(acceptor, processors, pools);
+            idle.close();
             String where = config.vmpipe ? "vmpipe:" + settings.bind().getPort()
                     : settings.bind().getHostString() + ":" + settings.bind().getPort();
             // MINA wraps the JDK's BindException ("Address already in use") in "Error while binding on ...".
@@ -91,7 +97,7 @@ final class MinaServer implements RunningServer {
         InetSocketAddress address = local instanceof VmPipeAddress vm
                 ? new InetSocketAddress(InetAddress.getLoopbackAddress(), vm.getPort())
                 : (InetSocketAddress) local;
-        return new MinaServer(acceptor, processors, pools, config, address);
+        return new MinaServer(acceptor, processors, pools, config, address, idle);
     }
 
     @Override
@@ -117,6 +123,7 @@ final class MinaServer implements RunningServer {
     @Override
     public void close() {
         release(acceptor, processors, pools);
+        idle.close();
     }
 
     /** Closes every session and waits for every MINA thread this server started to end. */

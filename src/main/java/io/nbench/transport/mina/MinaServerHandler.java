@@ -1,5 +1,6 @@
 package io.nbench.transport.mina;
 
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
@@ -14,10 +15,21 @@ final class MinaServerHandler extends IoHandlerAdapter {
     private final ServerEvents events;
     /** The framed decoder, to answer requests buffered during a pause; null for echo. */
     private final FramedServerDecoder decoder;
+    private final IdleConnections idle;
+    private final boolean idleOn;
 
-    MinaServerHandler(ServerEvents events, FramedServerDecoder decoder) {
+    MinaServerHandler(ServerEvents events, FramedServerDecoder decoder, IdleConnections idle) {
         this.events = events;
         this.decoder = decoder;
+        this.idle = idle;
+        this.idleOn = idle.enabled();
+    }
+
+    @Override
+    public void sessionCreated(IoSession session) {
+        if (idle.enabled()) {
+            session.setAttribute(WATCH, idle.watch(session::closeNow));
+        }
     }
 
     @Override
@@ -28,6 +40,18 @@ final class MinaServerHandler extends IoHandlerAdapter {
     @Override
     public void sessionClosed(IoSession session) {
         events.connectionClosed();
+        idle.forget((IdleConnections.Watch) session.getAttribute(WATCH));
+    }
+
+    /** The session attribute holding its {@link IdleConnections.Watch}, set only with --idle-timeout. */
+    static final String WATCH = "nbench.idle";
+
+    /** Records a completed request (echo: bytes read) for --idle-timeout; a map lookup only when it is on. */
+    static void progress(IoSession session) {
+        Object w = session.getAttribute(WATCH);
+        if (w != null) {
+            ((IdleConnections.Watch) w).progress();
+        }
     }
 
     @Override
@@ -41,6 +65,9 @@ final class MinaServerHandler extends IoHandlerAdapter {
         }
         session.write(buf);
         events.echoed(n);
+        if (idleOn) {
+            progress(session);
+        }
         if (WriteBound.overHigh(session)) {
             WriteBound.pause(session);
         }
@@ -60,5 +87,13 @@ final class MinaServerHandler extends IoHandlerAdapter {
     public void exceptionCaught(IoSession session, Throwable cause) {
         // Resets and broken pipes are a client's business; either way this connection is done.
         session.closeNow();
+        // An OutOfMemoryError that MINA caught and passed here (the codec filter wraps what the decoder
+        // throws in a ProtocolDecoderException): its threads may be gone or failing.
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof Error) {
+                events.fatal(t);
+                return;
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
 package io.nbench.transport.netty;
 
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -9,26 +11,33 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 final class EchoServerHandler extends ChannelInboundHandlerAdapter {
 
     private final ServerEvents events;
+    private final IdleConnections idle;
+    private IdleConnections.Watch watch;
 
-    EchoServerHandler(ServerEvents events) {
+    EchoServerHandler(ServerEvents events, IdleConnections idle) {
         this.events = events;
+        this.idle = idle;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         events.connectionOpened();
+        Channel channel = ctx.channel();
+        watch = idle.watch(channel::close);
         super.channelActive(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         events.connectionClosed();
+        idle.forget(watch);
         super.channelInactive(ctx);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         events.echoed(((ByteBuf) msg).readableBytes());
+        watch.progress();
         ctx.write(msg, ctx.voidPromise());
     }
 
@@ -45,5 +54,8 @@ final class EchoServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ctx.close();
+        if (cause instanceof Error) {
+            events.fatal(cause);
+        }
     }
 }

@@ -1,9 +1,11 @@
 package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -18,21 +20,27 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     private final int maxFrame;
     private final ServerEvents events;
+    private final IdleConnections idle;
+    private IdleConnections.Watch watch;
 
-    FramedServerDecoder(int maxFrame, ServerEvents events) {
+    FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle) {
         this.maxFrame = maxFrame;
         this.events = events;
+        this.idle = idle;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         events.connectionOpened();
+        Channel channel = ctx.channel();
+        watch = idle.watch(channel::close);
         super.channelActive(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         events.connectionClosed();
+        idle.forget(watch);
         super.channelInactive(ctx);
     }
 
@@ -84,6 +92,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 ctx.write(response, ctx.voidPromise());
             }
             in.skipBytes((int) total);
+            watch.progress();
             events.requestServed((int) total, responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0);
         }
     }
@@ -91,6 +100,15 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         ctx.flush();
+        if (!ctx.channel().config().isAutoRead()) {
+            // Paused (auto-read is off only while the peer does not read its responses). The base class
+            // takes "no message decoded and auto-read off" for "needs more data" and asks for another
+            // read, which would read the paused peer's input into the cumulation without bound; this
+            // decoder never passes a message on, so skip that and only do the rest of its bookkeeping.
+            discardSomeReadBytes();
+            ctx.fireChannelReadComplete();
+            return;
+        }
         super.channelReadComplete(ctx);
     }
 
@@ -122,5 +140,9 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ctx.close();
+        if (cause instanceof Error) {
+            // An OutOfMemoryError (heap or direct) reaches a handler instead of killing the event loop.
+            events.fatal(cause);
+        }
     }
 }

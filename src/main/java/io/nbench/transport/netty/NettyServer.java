@@ -1,6 +1,7 @@
 package io.nbench.transport.netty;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -25,10 +26,12 @@ final class NettyServer implements RunningServer {
     private final Channel channel;
     private final NettyConfig config;
     private final InetSocketAddress localAddress;
+    private final IdleConnections idle;
 
     private NettyServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, NettyConfig config,
-                        InetSocketAddress localAddress) {
+                        InetSocketAddress localAddress, IdleConnections idle) {
         this.localAddress = localAddress;
+        this.idle = idle;
         this.boss = boss;
         this.workers = workers;
         this.channel = channel;
@@ -44,6 +47,8 @@ final class NettyServer implements RunningServer {
                 config.handlerFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.ioThreads,
                 new DefaultThreadFactory("nbench-netty-server", true), config.handlerFactory());
+        IdleConnections idle = IdleConnections.start(settings.idleTimeout(), events,
+                config.local ? "nbench-netty-local-idle" : "nbench-netty-idle");
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(config.serverChannel())
@@ -51,9 +56,9 @@ final class NettyServer implements RunningServer {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (settings.protocol() == Protocol.ECHO) {
-                            ch.pipeline().addLast(new EchoServerHandler(events));
+                            ch.pipeline().addLast(new EchoServerHandler(events, idle));
                         } else {
-                            ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events));
+                            ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events, idle));
                         }
                     }
                 });
@@ -70,11 +75,16 @@ final class NettyServer implements RunningServer {
         if (!bound.isSuccess()) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            idle.close();
             Throwable cause = bound.cause();
             throw new IOException("cannot listen on " + settings.bind().getHostString() + ":" + settings.bind().getPort()
                     + ": " + cause.getMessage(), cause);
         }
-        return new NettyServer(boss, workers, bound.channel(), config, bind);
+        // After ServerBootstrap's acceptor, which pauses accepting for a second when accept fails (e.g.
+        // "Too many open files") and passes the exception on: log it at a rate limit instead of letting
+        // it reach the pipeline's tail, which logs a stack trace per failed accept.
+        bound.channel().pipeline().addLast(new AcceptErrors(events));
+        return new NettyServer(boss, workers, bound.channel(), config, bind, idle);
     }
 
     private static final java.util.concurrent.atomic.AtomicInteger LOCAL_PORTS = new java.util.concurrent.atomic.AtomicInteger(40_000);
@@ -94,5 +104,6 @@ final class NettyServer implements RunningServer {
         channel.close().awaitUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        idle.close();
     }
 }

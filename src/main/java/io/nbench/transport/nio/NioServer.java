@@ -1,6 +1,7 @@
 package io.nbench.transport.nio;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -28,10 +29,12 @@ final class NioServer implements RunningServer {
     private final ServerEvents events;
     private final Thread acceptor;
     private final InetSocketAddress address;
+    private final IdleConnections idle;
     private volatile boolean closing;
 
     private NioServer(ServerSocketChannel server, SelectorLoop[] loops, NioConfig config, ServerSettings settings,
                       ServerEvents events) throws IOException {
+        this.idle = IdleConnections.start(settings.idleTimeout(), events, "nbench-nio-idle");
         this.server = server;
         this.address = (InetSocketAddress) server.getLocalAddress();
         this.loops = loops;
@@ -90,6 +93,8 @@ final class NioServer implements RunningServer {
                 return;
             } catch (IOException e) {
                 // e.g. too many open files: keep serving the connections we have and retry shortly.
+                events.trouble("accept", "cannot accept connections: " + e.getMessage() + "; serving the open "
+                        + "ones and retrying (raise the descriptor limit with ulimit -n)");
                 LockSupport.parkNanos(10_000_000L);
                 continue;
             }
@@ -102,7 +107,7 @@ final class NioServer implements RunningServer {
             }
             SelectorLoop loop = loops[next];
             next = (next + 1) % loops.length;
-            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), echo, events);
+            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), echo, events, idle);
             if (!loop.execute(() -> c.register(loop))) {
                 closeQuietly(channel);
             }
@@ -141,6 +146,7 @@ final class NioServer implements RunningServer {
         for (SelectorLoop loop : loops) {
             loop.close();
         }
+        idle.close();
     }
 
 }

@@ -1,6 +1,7 @@
 package io.nbench.transport.nio;
 
 import io.nbench.protocol.FramedRequestParser;
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,19 +26,23 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private final FramedRequestParser parser;
     private final ByteBuffer in;
     private final ByteBuffer out;
+    private final IdleConnections idle;
+    private IdleConnections.Watch watch;
     private SelectionKey key;
     private boolean blockedOnWrite;
     private boolean closed;
 
-    NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, boolean echo, ServerEvents events) {
+    NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, boolean echo, ServerEvents events,
+                        IdleConnections idle) {
         this.channel = channel;
         this.events = events;
+        this.idle = idle;
         this.in = config.allocate(config.bufferSize);
         if (echo) {
             this.parser = null;
             this.out = in;
         } else {
-            this.parser = new FramedRequestParser(maxFrame, events::requestServed);
+            this.parser = new FramedRequestParser(maxFrame, this::served);
             this.out = config.allocate(Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize));
         }
     }
@@ -50,7 +55,14 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             closeQuietly();
             return;
         }
+        // --idle-timeout closes from its own thread: the close is handed to this connection's loop.
+        watch = idle.watch(() -> loop.execute(this::close));
         events.connectionOpened();
+    }
+
+    private void served(int requestBytes, int responseBytes) {
+        watch.progress();
+        events.requestServed(requestBytes, responseBytes);
     }
 
     @Override
@@ -85,6 +97,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         if (parser == null) {
             events.echoed(n);
+            watch.progress();
             if (!flush()) {
                 blockOnWrite();
             }
@@ -160,6 +173,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         closeQuietly();
         if (key != null) {
+            idle.forget(watch);
             events.connectionClosed();
         }
     }

@@ -1,0 +1,52 @@
+package io.nbench.server;
+
+/**
+ * What a server process does when it cannot go on: an error escaped one of its threads (an
+ * OutOfMemoryError, or a bug that ended an I/O loop), so some connections would never be served again
+ * while the port stays open. It prints one line naming the cause and the fix and halts with exit code 1
+ * at once: shutdown hooks could block on the very threads that failed, and a memory-starved JVM could
+ * fail again while printing its metrics.
+ */
+public final class FatalErrors {
+
+    /** Released before printing, so that the line can be built after an OutOfMemoryError. */
+    private static volatile byte[] reserve;
+
+    private FatalErrors() {
+    }
+
+    /** Makes every uncaught throwable in this JVM end it with {@link #exit}. For the server command only. */
+    public static void install() {
+        reserve = new byte[256 * 1024];
+        Thread.setDefaultUncaughtExceptionHandler(FatalErrors::exit);
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean EXITING = new java.util.concurrent.atomic.AtomicBoolean();
+
+    public static void exit(Thread thread, Throwable cause) {
+        if (!EXITING.compareAndSet(false, true)) {
+            // Another thread failed too and is printing the one line: wait for its halt.
+            while (true) {
+                java.util.concurrent.locks.LockSupport.park();
+            }
+        }
+        reserve = null;
+        try {
+            String line;
+            if (cause instanceof OutOfMemoryError) {
+                line = "nbench server: out of memory in thread " + thread.getName() + " (" + cause.getMessage()
+                        + "): the server cannot go on; give it more with NBENCH_JAVA_OPTS=-Xmx... (or "
+                        + "-XX:MaxDirectMemorySize=...) or fewer connections";
+            } else {
+                line = "nbench server: thread " + thread.getName() + " failed (" + cause
+                        + "): the server cannot go on; please report this with the command line";
+            }
+            System.err.println(line);
+            System.err.flush();
+        } catch (Throwable ignored) {
+            // exiting anyway; the exit code still says it
+        } finally {
+            Runtime.getRuntime().halt(1);
+        }
+    }
+}

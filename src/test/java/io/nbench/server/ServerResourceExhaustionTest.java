@@ -1,0 +1,187 @@
+package io.nbench.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nbench.transport.TransportRegistry;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The server process at the edge of its resources, each in a child JVM as a user runs it: out of file
+ * descriptors it goes on (one line per cause, serving again once descriptors free up); out of memory it
+ * cannot, so it exits 1 with one line instead of keeping a dead port open.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ServerResourceExhaustionTest {
+
+    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
+    private static final byte[] REQUEST = hex("0000000f00000003000000000000000161 6263");
+    private static final byte[] RESPONSE = hex("0000000c000000000000000100616263");
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"netty", "mina", "nio", "blocking", "vthreads"})
+    void servesAgainAfterRunningOutOfDescriptors(String impl) throws Exception {
+        assumeAvailable(impl);
+        Path err = dir.resolve("stderr");
+        Process p = start(List.of(), "ulimit -n 96; ", impl, err);
+        try {
+            int port = port(p, err);
+            // One request first: the test runs the server from class directories, where loading a class
+            // takes a descriptor (from the jar it does not), so its serving classes are loaded before
+            // the descriptors run out.
+            try (Socket first = connect(port)) {
+                exchange(first);
+            }
+            List<Socket> held = new ArrayList<>();
+            try {
+                // More connections than the server has descriptors for: the kernel completes them (the
+                // listen backlog), the server can accept only some of them.
+                for (int i = 0; i < 150; i++) {
+                    held.add(connect(port));
+                }
+                // Those it accepted are served while it cannot accept more.
+                exchange(held.get(0));
+            } finally {
+                for (Socket s : held) {
+                    s.close();
+                }
+            }
+            // Descriptors are free again: a new client is served (the server may still be backing off).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            IOException last = null;
+            boolean served = false;
+            while (!served && System.nanoTime() < deadline) {
+                try (Socket s = connect(port)) {
+                    exchange(s);
+                    served = true;
+                } catch (IOException e) {
+                    last = e;
+                    Thread.sleep(200);
+                }
+            }
+            assertTrue(served, impl + " did not serve a new client after its connections closed: " + last
+                    + "; stderr: " + Files.readString(err));
+        } finally {
+            p.destroy();
+            p.waitFor(10, TimeUnit.SECONDS);
+            p.destroyForcibly();
+        }
+        List<String> lines = Files.readAllLines(err);
+        assertTrue(lines.size() <= 2, impl + " wrote " + lines.size() + " lines to stderr; at most one per cause per "
+                + "10 s expected: " + String.join("\n", lines.subList(0, Math.min(lines.size(), 10))));
+        for (String line : lines) {
+            assertTrue(line.startsWith("nbench server: cannot accept connections: ") && line.contains("Too many open files"), line);
+        }
+    }
+
+    /** Requests for 16 MiB responses that nobody reads, from 8 connections, against a 48 MiB heap. */
+    @ParameterizedTest
+    @ValueSource(strings = {"netty", "mina"})
+    void exitsWithOneLineWhenOutOfMemory(String impl) throws Exception {
+        Path err = dir.resolve("stderr");
+        Process p = start(List.of("-Xmx48m"), "", impl, err);
+        List<Socket> held = new ArrayList<>();
+        try {
+            int port = port(p, err);
+            byte[] request = ByteBuffer.allocate(16).putInt(12).putInt(16 << 20).putLong(1).array();
+            for (int i = 0; i < 8 && p.isAlive(); i++) {
+                try {
+                    Socket s = connect(port);
+                    held.add(s);
+                    for (int k = 0; k < 4; k++) {
+                        s.getOutputStream().write(request);
+                    }
+                } catch (IOException e) {
+                    break; // the server is gone already
+                }
+            }
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), impl + " still running after an OutOfMemoryError; stderr: "
+                    + Files.readString(err));
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
+            p.destroyForcibly();
+        }
+        List<String> lines = Files.readAllLines(err);
+        assertEquals(1, p.exitValue(), String.join("\n", lines));
+        assertEquals(1, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).startsWith("nbench server: out of memory in thread "), lines.get(0));
+        assertTrue(lines.get(0).contains("NBENCH_JAVA_OPTS=-Xmx"), lines.get(0));
+    }
+
+    private static void assumeAvailable(String impl) {
+        var a = TransportRegistry.load().get(impl).availability();
+        Assumptions.assumeTrue(a.available(), a.reason());
+    }
+
+    /** {@code nbench server --impl IMPL --port 0} in a child JVM, through bash for its ulimit. */
+    private static Process start(List<String> jvmFlags, String shellPrefix, String impl, Path err) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of("bash", "-c", shellPrefix + "exec \"$@\"", "bash", java,
+                "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "server",
+                "--impl", impl, "--port", "0"));
+        return new ProcessBuilder(command).redirectError(err.toFile()).start();
+    }
+
+    private static int port(Process p, Path err) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        Matcher m = line == null ? null : LISTENING.matcher(line);
+        assertTrue(m != null && m.find(), "the server did not start: " + line + "; stderr: " + Files.readString(err));
+        // Keep draining its output so that it never blocks on a full pipe.
+        Thread drain = new Thread(() -> {
+            try {
+                while (out.readLine() != null) {
+                    // discard
+                }
+            } catch (IOException e) {
+                // gone
+            }
+        }, "test-drain");
+        drain.setDaemon(true);
+        drain.start();
+        return Integer.parseInt(m.group(2));
+    }
+
+    private static Socket connect(int port) throws IOException {
+        Socket s = new Socket();
+        s.setSoTimeout(10_000);
+        s.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
+        return s;
+    }
+
+    private static void exchange(Socket s) throws IOException {
+        s.getOutputStream().write(REQUEST);
+        assertArrayEquals(RESPONSE, s.getInputStream().readNBytes(RESPONSE.length));
+    }
+
+    private static byte[] hex(String s) {
+        return java.util.HexFormat.of().parseHex(s.replace(" ", ""));
+    }
+}
