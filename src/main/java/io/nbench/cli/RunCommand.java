@@ -1,9 +1,12 @@
 package io.nbench.cli;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.report.AtomicFiles;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
+import io.nbench.report.hdr.IntervalLogMerge;
+import io.nbench.report.hdr.PercentileFiles;
 import io.nbench.server.ChildServer;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
@@ -17,12 +20,17 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,8 +69,9 @@ final class RunCommand implements Callable<Integer> {
     boolean inProcess;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
-            description = "Keep each server's result document here as SERVER.json (default: a temporary directory, "
-                    + "deleted at the end).")
+            description = "Keep each server's result document here as SERVER.json (SERVER.forkN.json with --forks), "
+                    + "written as --out is (default: kept only for the comparison, in a temporary directory removed "
+                    + "at the end).")
     Path resultsDir;
 
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
@@ -72,6 +81,13 @@ final class RunCommand implements Callable<Integer> {
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
 
+    /** Set on SIGINT/SIGTERM: no further server starts. */
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
+
+    /** One server's outcome: the client's exit code, its result documents and interval log in the scratch directory. */
+    private record Measured(Transport server, int code, List<Path> documents, Path hdrLog) {
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -80,56 +96,223 @@ final class RunCommand implements Callable<Integer> {
         List<String> args = clientArguments();
         Protocol protocol = protocolOf(args);
         List<Transport> chosen = chooseServers(registry);
-
-        Path dir;
-        boolean temporary = resultsDir == null;
-        try {
-            dir = temporary ? Files.createTempDirectory("nbench-run") : Files.createDirectories(resultsDir);
-        } catch (IOException e) {
-            err.println("nbench run: cannot create the results directory " + resultsDir + ": " + e.getMessage());
+        // Each server's client writes its own files; run joins, renames or keeps them (see files()).
+        String hdrLogArg = take(args, "--hdr-log");
+        Path hdrLog = hdrLogArg == null ? null : Path.of(hdrLogArg);
+        String hgrm = take(args, "--hgrm");
+        checkFileOptions(args, hdrLog, hgrm, chosen.size());
+        String problem = prepareFiles(hdrLog, chosen);
+        if (problem != null) {
+            err.println("nbench run: " + problem);
             return ExitCode.COULD_NOT_RUN;
         }
-        int worst = ExitCode.OK;
-        List<Path> files = new ArrayList<>();
+        Path scratch;
         try {
+            scratch = Files.createTempDirectory("nbench-run");
+        } catch (IOException e) {
+            err.println("nbench run: cannot create a temporary directory: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
+        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, its server is stopped
+        // (its metrics printed), the files measured so far are kept, the scratch directory removed; then 130.
+        Interruption interruption = Interruption.install("nbench-run-interrupt", Duration.ofSeconds(40),
+                () -> stopRequested.set(true), () -> {
+                    out.flush();
+                    deleteQuietly(scratch);
+                });
+        try {
+            int worst = ExitCode.OK;
+            List<Measured> measured = new ArrayList<>();
             for (Transport server : chosen) {
+                if (stopRequested.get()) {
+                    worst = worse(worst, ExitCode.INTERRUPTED);
+                    break;
+                }
                 out.println();
                 out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
                 out.flush();
-                Path file = dir.resolve(server.name() + ".json");
-                int code = runAgainst(server, protocol, args, file, out, err);
-                worst = worse(worst, code);
-                if (Files.isRegularFile(file)) {
-                    files.add(file);
+                List<String> client = new ArrayList<>(args);
+                client.addAll(List.of("--out", scratch.resolve(server.name() + ".json").toString(), "--run-owns-files"));
+                if (hdrLog != null) {
+                    client.addAll(List.of("--hdr-log", scratch.resolve(server.name() + ".hlog").toString()));
                 }
+                if (hgrm != null) {
+                    client.addAll(List.of("--hgrm", hgrmFor(hgrm, server, chosen.size())));
+                }
+                int code = runAgainst(server, protocol, client, out, err);
+                worst = worse(worst, code);
+                measured.add(new Measured(server, code, documents(scratch, server), scratch.resolve(server.name() + ".hlog")));
                 if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                     break;
                 }
             }
             out.println();
-            if (files.size() >= 2) {
-                List<ResultFile> results = new ArrayList<>();
-                for (Path f : files) {
-                    results.add(ResultFile.read(f));
-                }
-                out.println("=== comparison (A = " + files.get(0).getFileName() + ") ===");
-                CompareTable.print(out, results, Comparison.compare(results));
-            } else if (files.size() == 1) {
-                out.println("One server measured: nothing to compare.");
-            }
-            if (!temporary) {
-                out.println("Result documents: " + dir);
-            }
-        } catch (ResultFile.Unreadable e) {
-            err.println("nbench run: " + e.getMessage());
-            worst = worse(worst, ExitCode.COULD_NOT_RUN);
+            return worse(worst, files(measured, hdrLog, out, err));
         } finally {
-            if (temporary) {
-                deleteQuietly(dir);
-            }
+            deleteQuietly(scratch);
             out.flush();
+            interruption.close();
         }
-        return worst;
+    }
+
+    /**
+     * After the last server: each server's documents copied to {@code --results-dir}, the interval logs joined
+     * into {@code --hdr-log}, and the comparison. Returns 1 if a file could not be written or read.
+     */
+    private int files(List<Measured> measured, Path hdrLog, PrintWriter out, PrintWriter err) {
+        int code = ExitCode.OK;
+        List<Path> kept = new ArrayList<>();
+        List<ResultFile> results = new ArrayList<>();
+        for (Measured m : measured) {
+            List<ResultFile> documents = new ArrayList<>();
+            for (Path d : m.documents()) {
+                try {
+                    documents.add(ResultFile.read(d));
+                } catch (ResultFile.Unreadable e) {
+                    err.println("nbench run: " + e.getMessage());
+                    code = worse(code, ExitCode.COULD_NOT_RUN);
+                }
+                if (resultsDir != null) {
+                    Path keep = resultsDir.resolve(d.getFileName());
+                    try {
+                        AtomicFiles.write(keep, Files.readAllBytes(d));
+                        kept.add(keep);
+                    } catch (IOException e) {
+                        err.println("nbench run: cannot write --results-dir file " + keep + ": " + AtomicFiles.describe(e));
+                        code = worse(code, ExitCode.COULD_NOT_RUN);
+                    }
+                }
+            }
+            if (!documents.isEmpty()) {
+                results.add(joined(m.server(), documents, resultsDir != null ? kept.get(kept.size() - 1) : null));
+            }
+        }
+        if (hdrLog != null) {
+            Map<String, Path> logs = new LinkedHashMap<>();
+            measured.stream().filter(m -> Files.isRegularFile(m.hdrLog()))
+                    .forEach(m -> logs.put(m.server().name(), m.hdrLog()));
+            if (!logs.isEmpty()) {
+                try {
+                    IntervalLogMerge.write(hdrLog, logs);
+                } catch (IOException e) {
+                    err.println("nbench run: cannot write --hdr-log " + hdrLog + ": " + AtomicFiles.describe(e));
+                    code = worse(code, ExitCode.COULD_NOT_RUN);
+                }
+            }
+        }
+        if (results.size() >= 2) {
+            out.println("=== comparison (A = " + results.get(0).path().getFileName() + ") ===");
+            CompareTable.print(out, results, Comparison.compare(results));
+        } else if (results.size() == 1) {
+            out.println("One server measured: nothing to compare.");
+        }
+        if (!kept.isEmpty()) {
+            out.println("Result documents: " + kept.stream().map(Path::toString).collect(Collectors.joining(", ")));
+        }
+        err.flush();
+        return code;
+    }
+
+    /**
+     * One server's documents as one result for the comparison: with {@code --forks} every fork's measured
+     * iterations, like the client's FORKS SUMMARY. Named by the kept file, or by the server when none is kept.
+     */
+    private static ResultFile joined(Transport server, List<ResultFile> documents, Path keptLast) {
+        Path name = documents.size() == 1 && keptLast != null ? keptLast
+                : Path.of(server.name() + (documents.size() > 1 ? " (" + documents.size() + " forks)" : ""));
+        if (documents.size() == 1) {
+            return new ResultFile(name, documents.get(0).combinations());
+        }
+        Map<String, ResultFile.CombinationData> byName = new LinkedHashMap<>();
+        for (ResultFile f : documents) {
+            for (ResultFile.CombinationData c : f.combinations()) {
+                ResultFile.CombinationData sum = byName.get(c.name());
+                List<ResultFile.IterationData> its = new ArrayList<>(sum == null ? List.of() : sum.iterations());
+                its.addAll(c.iterations());
+                byName.put(c.name(), new ResultFile.CombinationData(c.name(), c.keys(), its));
+            }
+        }
+        return new ResultFile(name, List.copyOf(byName.values()));
+    }
+
+    /** What the client wrote for {@code server}: SERVER.json, or with --forks SERVER.fork1.json ... in order. */
+    private static List<Path> documents(Path scratch, Transport server) {
+        Path single = scratch.resolve(server.name() + ".json");
+        if (Files.isRegularFile(single)) {
+            return List.of(single);
+        }
+        Pattern fork = Pattern.compile(Pattern.quote(server.name()) + "\\.fork(\\d+)\\.json");
+        try (Stream<Path> files = Files.list(scratch)) {
+            return files.filter(f -> fork.matcher(f.getFileName().toString()).matches())
+                    .sorted(Comparator.comparingInt(f -> forkNumber(fork, f))).toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static int forkNumber(Pattern fork, Path f) {
+        Matcher m = fork.matcher(f.getFileName().toString());
+        return m.matches() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /** --hgrm for one server: {combination} becomes server-SERVER_{combination}, one file per server and combination. */
+    private static String hgrmFor(String template, Transport server, int servers) {
+        return servers == 1 ? template : template.replace(PercentileFiles.PLACEHOLDER,
+                "server-" + server.name() + "_" + PercentileFiles.PLACEHOLDER);
+    }
+
+    /** Usage errors of the file options, before any server starts. */
+    private void checkFileOptions(List<String> args, Path hdrLog, String hgrm, int servers) {
+        if (hgrm != null && servers > 1 && !hgrm.contains(PercentileFiles.PLACEHOLDER)) {
+            throw new ParameterException(spec.commandLine(), "--hgrm " + hgrm + " names one file but nbench run "
+                    + "measures " + servers + " servers: put " + PercentileFiles.PLACEHOLDER + " in it, e.g. lat-"
+                    + PercentileFiles.PLACEHOLDER + ".hgrm (one file per server and combination)");
+        }
+        if ((hdrLog != null || hgrm != null) && has(args, "--forks")) {
+            throw new ParameterException(spec.commandLine(), "--forks keeps each fork's result document only: leave "
+                    + "out --hdr-log and --hgrm, or run without --forks");
+        }
+    }
+
+    /** The directory and files run will write, checked before any server starts; the problem, or null. */
+    private String prepareFiles(Path hdrLog, List<Transport> chosen) {
+        Path current = hdrLog;
+        String option = "--hdr-log";
+        try {
+            if (hdrLog != null) {
+                AtomicFiles.checkWritable(hdrLog);
+            }
+            if (resultsDir != null) {
+                option = "--results-dir";
+                current = resultsDir;
+                Files.createDirectories(resultsDir);
+                for (Transport t : chosen) {
+                    current = resultsDir.resolve(t.name() + ".json");
+                    AtomicFiles.checkWritable(current);
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return "cannot write " + option + " " + current + ": " + AtomicFiles.describe(e);
+        }
+    }
+
+    /** Removes {@code option} and its value from {@code args}; returns the last value given, or null. */
+    private static String take(List<String> args, String option) {
+        String value = null;
+        for (int i = 0; i < args.size(); ) {
+            String a = args.get(i);
+            if (a.equals(option) && i + 1 < args.size()) {
+                value = args.get(i + 1);
+                args.subList(i, i + 2).clear();
+            } else if (a.startsWith(option + "=")) {
+                value = a.substring(option.length() + 1);
+                args.remove(i);
+            } else {
+                i++;
+            }
+        }
+        return value;
     }
 
     /** The client's arguments: the user's, plus run's short defaults for what the user left out. */
@@ -206,14 +389,12 @@ final class RunCommand implements Callable<Integer> {
         return list;
     }
 
-    private int runAgainst(Transport server, Protocol protocol, List<String> args, Path file, PrintWriter out,
-                           PrintWriter err) {
+    private int runAgainst(Transport server, Protocol protocol, List<String> args, PrintWriter out, PrintWriter err) {
         List<String> client = new ArrayList<>(List.of("client"));
         client.addAll(args);
         if (inProcess) {
             client.addAll(List.of("--impl", server.name(), "--allow-in-jvm"));
         }
-        client.addAll(List.of("--out", file.toString()));
         if (inProcess) {
             try (RunningServer s = startInProcess(server, protocol, serverOptions(server, args))) {
                 client.addAll(List.of("--port", Integer.toString(s.address().getPort())));
@@ -274,7 +455,7 @@ final class RunCommand implements Callable<Integer> {
         return order.indexOf(a) <= order.indexOf(b) ? a : b;
     }
 
-    private static void deleteQuietly(Path dir) {
+    static void deleteQuietly(Path dir) {
         try (Stream<Path> walk = Files.walk(dir)) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

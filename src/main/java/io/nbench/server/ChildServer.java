@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,8 +18,8 @@ import java.util.regex.Pattern;
 /**
  * An {@code nbench server} in a child JVM, as {@code nbench run} uses it: started with the same Java and
  * class path as this JVM on port 0, its port read from its first line, stopped with SIGTERM (its
- * metrics are the rest of its output). A shutdown hook kills it if this JVM ends first, so no server is
- * ever left behind.
+ * metrics are the rest of its output). A shutdown hook stops it if this JVM ends first (SIGTERM, then
+ * SIGKILL), so no server is ever left behind.
  */
 public final class ChildServer implements AutoCloseable {
 
@@ -49,8 +50,8 @@ public final class ChildServer implements AutoCloseable {
         }, "nbench-child-server-output");
         drain.setDaemon(true);
         drain.start();
-        this.killer = new Thread(process::destroyForcibly, "nbench-child-server-kill");
-        Runtime.getRuntime().addShutdownHook(killer);
+        // SIGTERM first: on SIGINT, nbench run still prints the metrics the server prints as it stops.
+        this.killer = ChildProcesses.stopWhenThisJvmEnds(process, Duration.ofSeconds(10), "nbench-child-server-stop");
     }
 
     /** Starts {@code nbench server ARGS} and waits (at most 30 s) until it listens. */
@@ -132,10 +133,6 @@ public final class ChildServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(killer);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook runs anyway
-        }
+        ChildProcesses.forget(killer);
     }
 }
