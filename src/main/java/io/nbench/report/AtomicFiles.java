@@ -144,7 +144,7 @@ public final class AtomicFiles {
             a = null;
         }
         if (a != null && a.isDirectory()) {
-            throw new FileSystemException(target.toString(), null, "is a directory");
+            throw new IOException(target + " is a directory");
         }
         if (a != null && !a.isRegularFile()) {
             // A device, FIFO or socket; /dev/fd/N of a shell's process substitution lands here too.
