@@ -165,6 +165,7 @@ final class RunCommand implements Callable<Integer> {
         List<ResultFile> results = new ArrayList<>();
         for (Measured m : measured) {
             List<ResultFile> documents = new ArrayList<>();
+            Path keptLast = null;
             for (Path d : m.documents()) {
                 try {
                     documents.add(ResultFile.read(d));
@@ -177,6 +178,7 @@ final class RunCommand implements Callable<Integer> {
                     try {
                         AtomicFiles.write(keep, Files.readAllBytes(d));
                         kept.add(keep);
+                        keptLast = keep;
                     } catch (IOException e) {
                         err.println("nbench run: cannot write --results-dir file " + keep + ": " + AtomicFiles.describe(e));
                         code = worse(code, ExitCode.COULD_NOT_RUN);
@@ -184,7 +186,7 @@ final class RunCommand implements Callable<Integer> {
                 }
             }
             if (!documents.isEmpty()) {
-                results.add(joined(m.server(), documents, resultsDir != null ? kept.get(kept.size() - 1) : null));
+                results.add(joined(m.server(), documents, keptLast));
             }
         }
         if (hdrLog != null) {
