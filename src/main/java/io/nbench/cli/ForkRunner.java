@@ -199,7 +199,10 @@ final class ForkRunner {
         Thread killer = null;
         try {
             p = new ProcessBuilder(command).start();
-            killer = ChildProcesses.stopWhenThisJvmEnds(p, FORK_GRACE, "nbench-fork-stop");
+            killer = ChildProcesses.stopWhenThisJvmEnds(p, Duration.ZERO, FORK_GRACE, "nbench-fork-stop");
+            if (killer == null) {
+                return ExitCode.INTERRUPTED; // this JVM is ending; the fork has been stopped
+            }
             // The fork's output goes through this command's writers (not straight to the inherited file
             // descriptors), so whoever captures them, a test or a script, sees it.
             Thread errors = copy(p.getErrorStream(), err, "nbench-fork-stderr");

@@ -420,6 +420,9 @@ final class RunCommand implements Callable<Integer> {
             }
             return code;
         } catch (IOException e) {
+            if (stopRequested.get()) {
+                return ExitCode.INTERRUPTED; // SIGINT while the server started
+            }
             err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }

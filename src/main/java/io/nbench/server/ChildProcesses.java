@@ -13,15 +13,37 @@ public final class ChildProcesses {
     private ChildProcesses() {
     }
 
-    /** Registers the shutdown hook that stops {@code p} when this JVM ends; give it to {@link #forget}. */
-    public static Thread stopWhenThisJvmEnds(Process p, Duration grace, String name) {
-        Thread hook = new Thread(() -> stop(p, grace), name);
-        Runtime.getRuntime().addShutdownHook(hook);
+    /**
+     * Registers the shutdown hook that stops {@code p} when this JVM ends; give it to {@link #forget}. Null when
+     * this JVM is already ending: {@code p} has then been stopped. The hook
+     * first waits up to {@code patience} for the child to end by itself (a server that this JVM stops in order
+     * once its client has printed its partial results), then stops it.
+     */
+    public static Thread stopWhenThisJvmEnds(Process p, Duration patience, Duration grace, String name) {
+        Thread hook = new Thread(() -> {
+            try {
+                if (p.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            stop(p, grace);
+        }, name);
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            stop(p, grace);
+            return null;
+        }
         return hook;
     }
 
     /** The child has ended: its hook is no longer needed. */
     public static void forget(Thread hook) {
+        if (hook == null) {
+            return;
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {

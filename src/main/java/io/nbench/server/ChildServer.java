@@ -32,8 +32,9 @@ public final class ChildServer implements AutoCloseable {
     private final Thread drain;
     private final Thread killer;
 
-    private ChildServer(Process process, BufferedReader stdout, String banner, int port) {
+    private ChildServer(Process process, Thread killer, BufferedReader stdout, String banner, int port) {
         this.process = process;
+        this.killer = killer;
         this.banner = banner;
         this.port = port;
         this.drain = new Thread(() -> {
@@ -50,8 +51,6 @@ public final class ChildServer implements AutoCloseable {
         }, "nbench-child-server-output");
         drain.setDaemon(true);
         drain.start();
-        // SIGTERM first: on SIGINT, nbench run still prints the metrics the server prints as it stops.
-        this.killer = ChildProcesses.stopWhenThisJvmEnds(process, Duration.ofSeconds(10), "nbench-child-server-stop");
     }
 
     /** Starts {@code nbench server ARGS} and waits (at most 30 s) until it listens. */
@@ -64,6 +63,14 @@ public final class ChildServer implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "server"));
         command.addAll(serverArgs);
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // From its first instant: on SIGINT nbench run stops the server itself once its client has printed and
+        // written its partial results (a server stopped at once would turn a client still connecting into
+        // "connection refused"), and prints its metrics; the hook steps in only if that has not happened in 20 s.
+        Thread killer = ChildProcesses.stopWhenThisJvmEnds(p, Duration.ofSeconds(20), Duration.ofSeconds(10),
+                "nbench-child-server-stop");
+        if (killer == null) {
+            throw new IOException("interrupted");
+        }
         BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
             try {
@@ -77,14 +84,16 @@ public final class ChildServer implements AutoCloseable {
             line = first.get(30, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             p.destroyForcibly();
+            ChildProcesses.forget(killer);
             throw new IOException("the server did not report its port within 30 s");
         }
         Matcher m = line == null ? null : LISTENING.matcher(line);
         if (m == null || !m.find()) {
             p.destroyForcibly();
+            ChildProcesses.forget(killer);
             throw new IOException("the server did not start (exit code " + exitCode(p) + ")");
         }
-        return new ChildServer(p, stdout, line, Integer.parseInt(m.group(2)));
+        return new ChildServer(p, killer, stdout, line, Integer.parseInt(m.group(2)));
     }
 
     private static String exitCode(Process p) {
