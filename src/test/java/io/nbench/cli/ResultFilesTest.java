@@ -192,6 +192,19 @@ class ResultFilesTest {
     }
 
     @Test
+    void forksRefuseADeviceAsOutBeforeAnyForkStarts() throws Exception {
+        // The fork documents go beside --out: beside /dev/null they would be created in /dev.
+        Path devNull = device("null", 3);
+        CliTest.Outcome o = OutputFormatsTest.run(OutputFormatsTest.small("--forks", "2", "--out", devNull.toString()));
+        assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        assertTrue(o.err().contains(devNull + " is not a regular file"), o.err());
+        assertEquals("", o.out(), "no fork started");
+        assertFalse(Files.exists(devNull.resolveSibling("null.fork1.json")));
+        assertEquals(CHARACTER_DEVICE, type(devNull));
+    }
+
+    @Test
     void failedWriteLeavesThePreviousFileAndNoTemporaryFile() throws Exception {
         // A directory at the path cannot be replaced: refused before the run, nothing created beside it.
         Path taken = Files.createDirectory(dir.resolve("taken.json"));
