@@ -74,12 +74,12 @@ final class ForkRunner {
         Interruption interruption = Interruption.install("nbench-forks-interrupt", FORK_GRACE.plusSeconds(5),
                 () -> stopRequested.set(true), () -> {
                     out.flush();
-                    RunCommand.deleteQuietly(dir);
+                    RunFiles.deleteQuietly(dir);
                 });
         try {
             return runForks(args, dir, out, err);
         } finally {
-            RunCommand.deleteQuietly(dir);
+            RunFiles.deleteQuietly(dir);
             interruption.close();
         }
     }

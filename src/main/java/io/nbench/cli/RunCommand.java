@@ -1,12 +1,6 @@
 package io.nbench.cli;
 
 import io.nbench.protocol.Protocol;
-import io.nbench.report.AtomicFiles;
-import io.nbench.report.compare.CompareTable;
-import io.nbench.report.compare.Comparison;
-import io.nbench.report.compare.ResultFile;
-import io.nbench.report.hdr.IntervalLogMerge;
-import io.nbench.report.hdr.PercentileFiles;
 import io.nbench.server.ChildServer;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
@@ -16,22 +10,15 @@ import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -84,10 +71,6 @@ final class RunCommand implements Callable<Integer> {
     /** Set on SIGINT/SIGTERM: no further server starts. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
 
-    /** One server's outcome: the client's exit code, its result documents and interval log in the scratch directory. */
-    private record Measured(Transport server, int code, List<Path> documents, Path hdrLog) {
-    }
-
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -96,21 +79,11 @@ final class RunCommand implements Callable<Integer> {
         List<String> args = clientArguments();
         Protocol protocol = protocolOf(args);
         List<Transport> chosen = chooseServers(registry);
-        // Each server's client writes its own files; run joins, renames or keeps them (see files()).
-        String hdrLogArg = take(args, "--hdr-log");
-        Path hdrLog = hdrLogArg == null ? null : Path.of(hdrLogArg);
-        String hgrm = take(args, "--hgrm");
-        checkFileOptions(args, hdrLog, hgrm, chosen.size());
-        String problem = prepareFiles(hdrLog, chosen);
-        if (problem != null) {
-            err.println("nbench run: " + problem);
-            return ExitCode.COULD_NOT_RUN;
-        }
-        Path scratch;
+        RunFiles files;
         try {
-            scratch = Files.createTempDirectory("nbench-run");
-        } catch (IOException e) {
-            err.println("nbench run: cannot create a temporary directory: " + e.getMessage());
+            files = RunFiles.prepare(spec, args, resultsDir, chosen);
+        } catch (RunFiles.CannotWrite e) {
+            err.println("nbench run: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
         // SIGINT/SIGTERM: the client in progress prints and writes its partial result, its server is stopped
@@ -118,11 +91,10 @@ final class RunCommand implements Callable<Integer> {
         Interruption interruption = Interruption.install("nbench-run-interrupt", Duration.ofSeconds(40),
                 () -> stopRequested.set(true), () -> {
                     out.flush();
-                    deleteQuietly(scratch);
+                    files.close();
                 });
         try {
             int worst = ExitCode.OK;
-            List<Measured> measured = new ArrayList<>();
             for (Transport server : chosen) {
                 if (stopRequested.get()) {
                     worst = worse(worst, ExitCode.INTERRUPTED);
@@ -132,189 +104,21 @@ final class RunCommand implements Callable<Integer> {
                 out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
                 out.flush();
                 List<String> client = new ArrayList<>(args);
-                client.addAll(List.of("--out", scratch.resolve(server.name() + ".json").toString(), "--run-owns-files"));
-                if (hdrLog != null) {
-                    client.addAll(List.of("--hdr-log", scratch.resolve(server.name() + ".hlog").toString()));
-                }
-                if (hgrm != null) {
-                    client.addAll(List.of("--hgrm", hgrmFor(hgrm, server, chosen.size())));
-                }
+                client.addAll(files.clientArguments(server));
                 int code = runAgainst(server, protocol, client, out, err);
                 worst = worse(worst, code);
-                measured.add(new Measured(server, code, documents(scratch, server), scratch.resolve(server.name() + ".hlog")));
+                files.measured(server);
                 if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                     break;
                 }
             }
             out.println();
-            return worse(worst, files(measured, hdrLog, out, err));
+            return worse(worst, files.finish(out, err));
         } finally {
-            deleteQuietly(scratch);
+            files.close();
             out.flush();
             interruption.close();
         }
-    }
-
-    /**
-     * After the last server: each server's documents copied to {@code --results-dir}, the interval logs joined
-     * into {@code --hdr-log}, and the comparison. Returns 1 if a file could not be written or read.
-     */
-    private int files(List<Measured> measured, Path hdrLog, PrintWriter out, PrintWriter err) {
-        int code = ExitCode.OK;
-        List<Path> kept = new ArrayList<>();
-        List<ResultFile> results = new ArrayList<>();
-        for (Measured m : measured) {
-            List<ResultFile> documents = new ArrayList<>();
-            Path keptLast = null;
-            for (Path d : m.documents()) {
-                try {
-                    documents.add(ResultFile.read(d));
-                } catch (ResultFile.Unreadable e) {
-                    err.println("nbench run: " + e.getMessage());
-                    code = worse(code, ExitCode.COULD_NOT_RUN);
-                }
-                if (resultsDir != null) {
-                    Path keep = resultsDir.resolve(d.getFileName());
-                    try {
-                        AtomicFiles.write(keep, Files.readAllBytes(d));
-                        kept.add(keep);
-                        keptLast = keep;
-                    } catch (IOException e) {
-                        err.println("nbench run: cannot write --results-dir file " + keep + ": " + AtomicFiles.describe(e));
-                        code = worse(code, ExitCode.COULD_NOT_RUN);
-                    }
-                }
-            }
-            if (!documents.isEmpty()) {
-                results.add(joined(m.server(), documents, keptLast));
-            }
-        }
-        if (hdrLog != null) {
-            Map<String, Path> logs = new LinkedHashMap<>();
-            measured.stream().filter(m -> Files.isRegularFile(m.hdrLog()))
-                    .forEach(m -> logs.put(m.server().name(), m.hdrLog()));
-            if (!logs.isEmpty()) {
-                try {
-                    IntervalLogMerge.write(hdrLog, logs);
-                } catch (IOException e) {
-                    err.println("nbench run: cannot write --hdr-log " + hdrLog + ": " + AtomicFiles.describe(e));
-                    code = worse(code, ExitCode.COULD_NOT_RUN);
-                }
-            }
-        }
-        if (results.size() >= 2) {
-            out.println("=== comparison (A = " + results.get(0).path().getFileName() + ") ===");
-            CompareTable.print(out, results, Comparison.compare(results));
-        } else if (results.size() == 1) {
-            out.println("One server measured: nothing to compare.");
-        }
-        if (!kept.isEmpty()) {
-            out.println("Result documents: " + kept.stream().map(Path::toString).collect(Collectors.joining(", ")));
-        }
-        err.flush();
-        return code;
-    }
-
-    /**
-     * One server's documents as one result for the comparison: with {@code --forks} every fork's measured
-     * iterations, like the client's FORKS SUMMARY. Named by the kept file, or by the server when none is kept.
-     */
-    private static ResultFile joined(Transport server, List<ResultFile> documents, Path keptLast) {
-        Path name = documents.size() == 1 && keptLast != null ? keptLast
-                : Path.of(server.name() + (documents.size() > 1 ? " (" + documents.size() + " forks)" : ""));
-        if (documents.size() == 1) {
-            return new ResultFile(name, documents.get(0).combinations());
-        }
-        Map<String, ResultFile.CombinationData> byName = new LinkedHashMap<>();
-        for (ResultFile f : documents) {
-            for (ResultFile.CombinationData c : f.combinations()) {
-                ResultFile.CombinationData sum = byName.get(c.name());
-                List<ResultFile.IterationData> its = new ArrayList<>(sum == null ? List.of() : sum.iterations());
-                its.addAll(c.iterations());
-                byName.put(c.name(), new ResultFile.CombinationData(c.name(), c.keys(), its));
-            }
-        }
-        return new ResultFile(name, List.copyOf(byName.values()));
-    }
-
-    /** What the client wrote for {@code server}: SERVER.json, or with --forks SERVER.fork1.json ... in order. */
-    private static List<Path> documents(Path scratch, Transport server) {
-        Path single = scratch.resolve(server.name() + ".json");
-        if (Files.isRegularFile(single)) {
-            return List.of(single);
-        }
-        Pattern fork = Pattern.compile(Pattern.quote(server.name()) + "\\.fork(\\d+)\\.json");
-        try (Stream<Path> files = Files.list(scratch)) {
-            return files.filter(f -> fork.matcher(f.getFileName().toString()).matches())
-                    .sorted(Comparator.comparingInt(f -> forkNumber(fork, f))).toList();
-        } catch (IOException e) {
-            return List.of();
-        }
-    }
-
-    private static int forkNumber(Pattern fork, Path f) {
-        Matcher m = fork.matcher(f.getFileName().toString());
-        return m.matches() ? Integer.parseInt(m.group(1)) : 0;
-    }
-
-    /** --hgrm for one server: {combination} becomes server-SERVER_{combination}, one file per server and combination. */
-    private static String hgrmFor(String template, Transport server, int servers) {
-        return servers == 1 ? template : template.replace(PercentileFiles.PLACEHOLDER,
-                "server-" + server.name() + "_" + PercentileFiles.PLACEHOLDER);
-    }
-
-    /** Usage errors of the file options, before any server starts. */
-    private void checkFileOptions(List<String> args, Path hdrLog, String hgrm, int servers) {
-        if (hgrm != null && servers > 1 && !hgrm.contains(PercentileFiles.PLACEHOLDER)) {
-            throw new ParameterException(spec.commandLine(), "--hgrm " + hgrm + " names one file but nbench run "
-                    + "measures " + servers + " servers: put " + PercentileFiles.PLACEHOLDER + " in it, e.g. lat-"
-                    + PercentileFiles.PLACEHOLDER + ".hgrm (one file per server and combination)");
-        }
-        if ((hdrLog != null || hgrm != null) && has(args, "--forks")) {
-            throw new ParameterException(spec.commandLine(), "--forks keeps each fork's result document only: leave "
-                    + "out --hdr-log and --hgrm, or run without --forks");
-        }
-    }
-
-    /** The directory and files run will write, checked before any server starts; the problem, or null. */
-    private String prepareFiles(Path hdrLog, List<Transport> chosen) {
-        Path current = hdrLog;
-        String option = "--hdr-log";
-        try {
-            if (hdrLog != null) {
-                AtomicFiles.checkWritable(hdrLog);
-            }
-            if (resultsDir != null) {
-                option = "--results-dir";
-                current = resultsDir;
-                Files.createDirectories(resultsDir);
-                for (Transport t : chosen) {
-                    current = resultsDir.resolve(t.name() + ".json");
-                    AtomicFiles.checkWritable(current);
-                }
-            }
-            return null;
-        } catch (IOException e) {
-            return "cannot write " + option + " " + current + ": " + AtomicFiles.describe(e);
-        }
-    }
-
-    /** Removes {@code option} and its value from {@code args}; returns the last value given, or null. */
-    private static String take(List<String> args, String option) {
-        String value = null;
-        for (int i = 0; i < args.size(); ) {
-            String a = args.get(i);
-            if (a.equals(option) && i + 1 < args.size()) {
-                value = args.get(i + 1);
-                args.subList(i, i + 2).clear();
-            } else if (a.startsWith(option + "=")) {
-                value = a.substring(option.length() + 1);
-                args.remove(i);
-            } else {
-                i++;
-            }
-        }
-        return value;
     }
 
     /** The client's arguments: the user's, plus run's short defaults for what the user left out. */
@@ -458,19 +262,5 @@ final class RunCommand implements Callable<Integer> {
         List<Integer> order = List.of(ExitCode.USAGE, ExitCode.COULD_NOT_RUN, ExitCode.INTERRUPTED, ExitCode.FAILED,
                 ExitCode.THRESHOLD, ExitCode.OK);
         return order.indexOf(a) <= order.indexOf(b) ? a : b;
-    }
-
-    static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // a temporary directory left behind is harmless
-        }
     }
 }
