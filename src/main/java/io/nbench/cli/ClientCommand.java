@@ -22,13 +22,12 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
@@ -65,6 +64,13 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--allow-in-jvm", hidden = true)
     boolean allowInJvm;
 
+    /**
+     * Set by {@code nbench run}: its {@code --out} lies in run's temporary directory, and run names the result
+     * files it keeps itself, so {@code --forks} must not name files that are gone when run ends.
+     */
+    @Option(names = "--run-owns-files", hidden = true)
+    boolean runOwnsFiles;
+
     @Mixin
     TransportOptions transport;
 
@@ -89,7 +95,7 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--forks must be at least 1");
         }
         if (this.load.forks > 1) {
-            return new ForkRunner(spec, output, this.load.forks).run(out, err);
+            return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles).run(out, err);
         }
         List<Double> percentiles = output.percentiles(spec);
         List<Threshold> thresholds = output.thresholds(spec);
@@ -124,9 +130,14 @@ final class ClientCommand implements Callable<Integer> {
         }
 
         AtomicReference<BenchmarkRun> current = new AtomicReference<>();
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = interruptHook(current, finished, out);
-        Runtime.getRuntime().addShutdownHook(hook);
+        // SIGINT/SIGTERM: cut the current run short; this thread then prints and writes what was measured.
+        Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10), () -> {
+            stopRequested.set(true);
+            BenchmarkRun run = current.get();
+            if (run != null) {
+                run.interrupt();
+            }
+        }, out::flush);
         try {
             List<CombinationResult> done = new ArrayList<>();
             String error = null;
@@ -156,12 +167,8 @@ final class ClientCommand implements Callable<Integer> {
             return outputs.finish(result, combinations.size() > 1);
         } finally {
             out.flush();
-            finished.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // SIGINT arrived: the hook exits with 130 once the results above are out.
-            }
+            outputs.close();
+            interruption.close();
         }
     }
 
@@ -298,27 +305,6 @@ final class ClientCommand implements Callable<Integer> {
             code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
         }
         return new SweepResult(target, keys, done, error, status, code);
-    }
-
-    /**
-     * SIGINT/SIGTERM: cut the current run short; the main thread then prints and writes what was measured,
-     * and this hook exits with 130 once it has (or after 10 s).
-     */
-    private Thread interruptHook(AtomicReference<BenchmarkRun> current, CountDownLatch finished, PrintWriter out) {
-        return new Thread(() -> {
-            stopRequested.set(true);
-            BenchmarkRun run = current.get();
-            if (run != null) {
-                run.interrupt();
-            }
-            try {
-                finished.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            out.flush();
-            Runtime.getRuntime().halt(ExitCode.INTERRUPTED);
-        }, "nbench-client-interrupt");
     }
 
     private String hint(String message, String impl) {

@@ -35,9 +35,10 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * Everything the client writes besides the engine's work: stdout in the chosen {@code --format}, the
- * progress line, {@code --out}, {@code --hdr-log} and {@code --hgrm}. Files that can be checked before a
- * long run are checked first; results are printed before any file is written, so a full disk loses the
- * file, never the figures on screen.
+ * progress line, {@code --out}, {@code --hdr-log} and {@code --hgrm}, all through {@link AtomicFiles}. Files
+ * that can be checked before a long run are checked first; the figures are printed before any file is
+ * written, so a full disk loses the file, never the figures on screen; the final {@code Result:} line comes
+ * after the files, so it never says PASS when one could not be written.
  */
 final class ClientOutputs {
 
@@ -51,6 +52,7 @@ final class ClientOutputs {
     private final HdrIntervalLog hdrLog;
     private final PercentileFiles hgrm;
     private final int combinations;
+    private boolean closed;
 
     private ClientOutputs(CommandSpec spec, OutputOptions options, PrintWriter out, PrintWriter err, CsvReport csv,
                           NdjsonStream ndjson, ProgressLine progress, HdrIntervalLog hdrLog, PercentileFiles hgrm,
@@ -179,7 +181,9 @@ final class ClientOutputs {
                 for (Threshold.Outcome o : r.thresholds()) {
                     out.println("Threshold " + (o.passed() ? "passed: " : "BREACHED: ") + o.describe());
                 }
-                out.println(resultLine(r));
+                if (combinations > 1) {
+                    out.println(resultLine(r, List.of())); // a single run's verdict waits for its files (finish)
+                }
                 out.flush();
             } else {
                 for (Threshold.Outcome o : r.thresholds()) {
@@ -198,30 +202,38 @@ final class ClientOutputs {
             err.flush();
         }
 
-        private String resultLine(CombinationResult r) {
-            return switch (r.status()) {
-                case PASS -> "Result: PASS";
-                case INTERRUPTED -> "Result: INTERRUPTED (partial results above)";
-                case ABORTED -> "Result: ABORTED: " + r.run().abortReason();
-                case FAIL -> "Result: FAIL: " + String.join("; ", r.reasons());
-            };
+    }
+
+    /** The verdict of one combination; a result file that could not be written makes it ABORTED. */
+    private static String resultLine(CombinationResult r, List<String> writeErrors) {
+        if (!writeErrors.isEmpty()) {
+            List<String> why = new ArrayList<>();
+            switch (r.status()) {
+                case PASS -> { }
+                case INTERRUPTED -> why.add("interrupted");
+                case ABORTED -> why.add(r.run().abortReason());
+                case FAIL -> why.addAll(r.reasons());
+            }
+            why.addAll(writeErrors);
+            return "Result: ABORTED: " + String.join("; ", why);
         }
+        return switch (r.status()) {
+            case PASS -> "Result: PASS";
+            case INTERRUPTED -> "Result: INTERRUPTED (partial results above)";
+            case ABORTED -> "Result: ABORTED: " + r.run().abortReason();
+            case FAIL -> "Result: FAIL: " + String.join("; ", r.reasons());
+        };
     }
 
     /**
-     * After the last combination: the sweep table, the result files, and for json/ndjson the document on
-     * stdout. Returns the exit code, 1 if a file could not be written.
+     * After the last combination: the result files, then the sweep table and the final Result line, and for
+     * json/ndjson the document on stdout. Returns the exit code, 1 if a file could not be written.
      */
     int finish(SweepResult result, boolean sweep) {
-        if (text() && sweep && !result.combinations().isEmpty()) {
-            SweepTable.print(out, result);
-            out.println("Result: " + result.status() + (result.exitCode() == ExitCode.OK ? ""
-                    : " (exit code " + result.exitCode() + ")"));
-            out.flush();
-        }
         List<String> writeErrors = new ArrayList<>();
         if (hdrLog != null) {
             try {
+                closed = true;
                 hdrLog.close();
             } catch (IOException e) {
                 writeErrors.add(new CannotWrite("--hdr-log", options.hdrLog, e).getMessage());
@@ -252,6 +264,14 @@ final class ClientOutputs {
                     ExitCode.first(last.exitCode(), ExitCode.COULD_NOT_RUN));
         }
         err.flush();
+        if (text() && sweep && !result.combinations().isEmpty()) {
+            SweepTable.print(out, result);
+            out.println("Result: " + last.status() + (last.exitCode() == ExitCode.OK ? ""
+                    : " (exit code " + last.exitCode() + ")") + (writeErrors.isEmpty() ? ""
+                    : ": " + String.join("; ", writeErrors)));
+        } else if (text() && result.combinations().size() == 1) {
+            out.println(resultLine(result.combinations().get(0), writeErrors));
+        }
         if (options.format == OutputOptions.Format.JSON) {
             out.println(ResultDocument.pretty(document.build(last)));
         } else if (ndjson != null) {
@@ -259,6 +279,13 @@ final class ClientOutputs {
         }
         out.flush();
         return last.exitCode();
+    }
+
+    /** Drops an interval log that {@link #finish} did not complete (the client ended another way). */
+    void close() {
+        if (hdrLog != null && !closed) {
+            hdrLog.abandon();
+        }
     }
 
     private List<String> arguments() {

@@ -1,7 +1,9 @@
 package io.nbench.cli;
 
+import io.nbench.report.AtomicFiles;
 import io.nbench.report.Units;
 import io.nbench.report.compare.ResultFile;
+import io.nbench.server.ChildProcesses;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
 import io.nbench.stats.StudentT;
@@ -10,11 +12,13 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -29,14 +33,21 @@ final class ForkRunner {
 
     private static final String RULE = "================================================";
 
+    /** How long a fork may take to print and write its partial results after SIGTERM. */
+    private static final Duration FORK_GRACE = Duration.ofSeconds(15);
+
     private final CommandSpec spec;
     private final OutputOptions output;
     private final int forks;
+    private final boolean nameFiles;
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
 
-    ForkRunner(CommandSpec spec, OutputOptions output, int forks) {
+    /** {@code nameFiles}: print the result documents kept (not when nbench run keeps them in its own directory). */
+    ForkRunner(CommandSpec spec, OutputOptions output, int forks, boolean nameFiles) {
         this.spec = spec;
         this.output = output;
         this.forks = forks;
+        this.nameFiles = nameFiles;
     }
 
     int run(PrintWriter out, PrintWriter err) {
@@ -45,6 +56,13 @@ final class ForkRunner {
                     + "document (with --out): leave out --format, --hdr-log and --hgrm, or run without --forks");
         }
         List<String> args = childArguments();
+        if (output.out != null) {
+            String problem = checkForkFiles();
+            if (problem != null) {
+                err.println("nbench client: " + problem);
+                return ExitCode.COULD_NOT_RUN;
+            }
+        }
         Path dir;
         try {
             dir = Files.createTempDirectory("nbench-forks");
@@ -52,15 +70,32 @@ final class ForkRunner {
             err.println("nbench client: cannot create a temporary directory for the forks: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
+        // SIGINT/SIGTERM: no further fork; the running one is stopped by its own hook and writes what it has.
+        Interruption interruption = Interruption.install("nbench-forks-interrupt", FORK_GRACE.plusSeconds(5),
+                () -> stopRequested.set(true), () -> {
+                    out.flush();
+                    RunFiles.deleteQuietly(dir);
+                });
+        try {
+            return runForks(args, dir, out, err);
+        } finally {
+            RunFiles.deleteQuietly(dir);
+            interruption.close();
+        }
+    }
+
+    private int runForks(List<String> args, Path dir, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
         List<ResultFile> results = new ArrayList<>();
-        for (int k = 1; k <= forks; k++) {
+        List<Path> kept = new ArrayList<>();
+        for (int k = 1; k <= forks && !stopRequested.get(); k++) {
             Path file = output.out != null ? forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
             out.println("=== fork " + k + "/" + forks + " ===");
             out.flush();
             int code = runFork(args, file, out, err);
             worst = RunCommand.worse(worst, code);
             if (Files.isRegularFile(file)) {
+                kept.add(file);
                 try {
                     results.add(ResultFile.read(file));
                 } catch (ResultFile.Unreadable e) {
@@ -73,11 +108,33 @@ final class ForkRunner {
             }
         }
         summarize(results, out);
-        if (output.out != null) {
-            out.println("Result documents: " + forkFile(output.out, 1) + " ... " + forkFile(output.out, forks));
+        if (output.out != null && nameFiles && !kept.isEmpty()) {
+            out.println("Result documents: " + kept.get(0) + (kept.size() > 1 ? " ... " + kept.get(kept.size() - 1) : ""));
         }
         out.flush();
         return worst;
+    }
+
+    /**
+     * Each fork writes its document beside {@code --out} ({@code r.fork1.json} ...), so {@code --out} must name
+     * a file: a device or FIFO there would put the fork files in /dev or beside the pipe. Checked before any
+     * fork starts, with the reason the fork would give.
+     */
+    private String checkForkFiles() {
+        if (Files.exists(output.out) && !Files.isRegularFile(output.out)) {
+            throw new ParameterException(spec.commandLine(), "--forks writes one document per fork beside --out "
+                    + "(r.fork1.json ...), but " + output.out + " is not a regular file: give a file name, or leave "
+                    + "out --out");
+        }
+        for (int k = 1; k <= forks; k++) {
+            Path f = forkFile(output.out, k);
+            try {
+                AtomicFiles.checkWritable(f);
+            } catch (IOException e) {
+                return "cannot write --out " + f + ": " + AtomicFiles.describe(e);
+            }
+        }
+        return null;
     }
 
     /** The user's client arguments without {@code --forks} and {@code --out} (each fork gets its own file). */
@@ -142,9 +199,10 @@ final class ForkRunner {
         Thread killer = null;
         try {
             p = new ProcessBuilder(command).start();
-            Process child = p;
-            killer = new Thread(child::destroyForcibly, "nbench-fork-kill");
-            Runtime.getRuntime().addShutdownHook(killer);
+            killer = ChildProcesses.stopWhenThisJvmEnds(p, Duration.ZERO, FORK_GRACE, "nbench-fork-stop");
+            if (killer == null) {
+                return ExitCode.INTERRUPTED; // this JVM is ending; the fork has been stopped
+            }
             // The fork's output goes through this command's writers (not straight to the inherited file
             // descriptors), so whoever captures them, a test or a script, sees it.
             Thread errors = copy(p.getErrorStream(), err, "nbench-fork-stderr");
@@ -160,11 +218,7 @@ final class ForkRunner {
             return ExitCode.INTERRUPTED;
         } finally {
             if (killer != null) {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(killer);
-                } catch (IllegalStateException shuttingDown) {
-                    // the hook kills the fork anyway
-                }
+                ChildProcesses.forget(killer);
             }
         }
     }

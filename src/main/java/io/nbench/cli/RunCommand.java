@@ -1,9 +1,6 @@
 package io.nbench.cli;
 
 import io.nbench.protocol.Protocol;
-import io.nbench.report.compare.CompareTable;
-import io.nbench.report.compare.Comparison;
-import io.nbench.report.compare.ResultFile;
 import io.nbench.server.ChildServer;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
@@ -13,17 +10,15 @@ import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -61,8 +56,9 @@ final class RunCommand implements Callable<Integer> {
     boolean inProcess;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
-            description = "Keep each server's result document here as SERVER.json (default: a temporary directory, "
-                    + "deleted at the end).")
+            description = "Keep each server's result document here as SERVER.json (SERVER.forkN.json with --forks), "
+                    + "written as --out is (default: kept only for the comparison, in a temporary directory removed "
+                    + "at the end).")
     Path resultsDir;
 
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
@@ -72,6 +68,9 @@ final class RunCommand implements Callable<Integer> {
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
 
+    /** Set on SIGINT/SIGTERM: no further server starts. */
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -80,56 +79,46 @@ final class RunCommand implements Callable<Integer> {
         List<String> args = clientArguments();
         Protocol protocol = protocolOf(args);
         List<Transport> chosen = chooseServers(registry);
-
-        Path dir;
-        boolean temporary = resultsDir == null;
+        RunFiles files;
         try {
-            dir = temporary ? Files.createTempDirectory("nbench-run") : Files.createDirectories(resultsDir);
-        } catch (IOException e) {
-            err.println("nbench run: cannot create the results directory " + resultsDir + ": " + e.getMessage());
+            files = RunFiles.prepare(spec, args, resultsDir, chosen);
+        } catch (RunFiles.CannotWrite e) {
+            err.println("nbench run: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
-        int worst = ExitCode.OK;
-        List<Path> files = new ArrayList<>();
+        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, its server is stopped
+        // (its metrics printed), the files measured so far are kept, the scratch directory removed; then 130.
+        Interruption interruption = Interruption.install("nbench-run-interrupt", Duration.ofSeconds(40),
+                () -> stopRequested.set(true), () -> {
+                    out.flush();
+                    files.close();
+                });
         try {
+            int worst = ExitCode.OK;
             for (Transport server : chosen) {
+                if (stopRequested.get()) {
+                    worst = worse(worst, ExitCode.INTERRUPTED);
+                    break;
+                }
                 out.println();
                 out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
                 out.flush();
-                Path file = dir.resolve(server.name() + ".json");
-                int code = runAgainst(server, protocol, args, file, out, err);
+                List<String> client = new ArrayList<>(args);
+                client.addAll(files.clientArguments(server));
+                int code = runAgainst(server, protocol, client, out, err);
                 worst = worse(worst, code);
-                if (Files.isRegularFile(file)) {
-                    files.add(file);
-                }
+                files.measured(server);
                 if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                     break;
                 }
             }
             out.println();
-            if (files.size() >= 2) {
-                List<ResultFile> results = new ArrayList<>();
-                for (Path f : files) {
-                    results.add(ResultFile.read(f));
-                }
-                out.println("=== comparison (A = " + files.get(0).getFileName() + ") ===");
-                CompareTable.print(out, results, Comparison.compare(results));
-            } else if (files.size() == 1) {
-                out.println("One server measured: nothing to compare.");
-            }
-            if (!temporary) {
-                out.println("Result documents: " + dir);
-            }
-        } catch (ResultFile.Unreadable e) {
-            err.println("nbench run: " + e.getMessage());
-            worst = worse(worst, ExitCode.COULD_NOT_RUN);
+            return worse(worst, files.finish(out, err));
         } finally {
-            if (temporary) {
-                deleteQuietly(dir);
-            }
+            files.close();
             out.flush();
+            interruption.close();
         }
-        return worst;
     }
 
     /** The client's arguments: the user's, plus run's short defaults for what the user left out. */
@@ -206,14 +195,12 @@ final class RunCommand implements Callable<Integer> {
         return list;
     }
 
-    private int runAgainst(Transport server, Protocol protocol, List<String> args, Path file, PrintWriter out,
-                           PrintWriter err) {
+    private int runAgainst(Transport server, Protocol protocol, List<String> args, PrintWriter out, PrintWriter err) {
         List<String> client = new ArrayList<>(List.of("client"));
         client.addAll(args);
         if (inProcess) {
             client.addAll(List.of("--impl", server.name(), "--allow-in-jvm"));
         }
-        client.addAll(List.of("--out", file.toString()));
         if (inProcess) {
             try (RunningServer s = startInProcess(server, protocol, serverOptions(server, args))) {
                 client.addAll(List.of("--port", Integer.toString(s.address().getPort())));
@@ -237,6 +224,9 @@ final class RunCommand implements Callable<Integer> {
             }
             return code;
         } catch (IOException e) {
+            if (stopRequested.get()) {
+                return ExitCode.INTERRUPTED; // SIGINT while the server started
+            }
             err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
@@ -272,19 +262,5 @@ final class RunCommand implements Callable<Integer> {
         List<Integer> order = List.of(ExitCode.USAGE, ExitCode.COULD_NOT_RUN, ExitCode.INTERRUPTED, ExitCode.FAILED,
                 ExitCode.THRESHOLD, ExitCode.OK);
         return order.indexOf(a) <= order.indexOf(b) ? a : b;
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // a temporary directory left behind is harmless
-        }
     }
 }

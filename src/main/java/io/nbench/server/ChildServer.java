@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,8 +18,8 @@ import java.util.regex.Pattern;
 /**
  * An {@code nbench server} in a child JVM, as {@code nbench run} uses it: started with the same Java and
  * class path as this JVM on port 0, its port read from its first line, stopped with SIGTERM (its
- * metrics are the rest of its output). A shutdown hook kills it if this JVM ends first, so no server is
- * ever left behind.
+ * metrics are the rest of its output). A shutdown hook stops it if this JVM ends first (SIGTERM, then
+ * SIGKILL), so no server is ever left behind.
  */
 public final class ChildServer implements AutoCloseable {
 
@@ -31,8 +32,9 @@ public final class ChildServer implements AutoCloseable {
     private final Thread drain;
     private final Thread killer;
 
-    private ChildServer(Process process, BufferedReader stdout, String banner, int port) {
+    private ChildServer(Process process, Thread killer, BufferedReader stdout, String banner, int port) {
         this.process = process;
+        this.killer = killer;
         this.banner = banner;
         this.port = port;
         this.drain = new Thread(() -> {
@@ -49,8 +51,6 @@ public final class ChildServer implements AutoCloseable {
         }, "nbench-child-server-output");
         drain.setDaemon(true);
         drain.start();
-        this.killer = new Thread(process::destroyForcibly, "nbench-child-server-kill");
-        Runtime.getRuntime().addShutdownHook(killer);
     }
 
     /** Starts {@code nbench server ARGS} and waits (at most 30 s) until it listens. */
@@ -63,6 +63,14 @@ public final class ChildServer implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "server"));
         command.addAll(serverArgs);
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        // From its first instant: on SIGINT nbench run stops the server itself once its client has printed and
+        // written its partial results (a server stopped at once would turn a client still connecting into
+        // "connection refused"), and prints its metrics; the hook steps in only if that has not happened in 20 s.
+        Thread killer = ChildProcesses.stopWhenThisJvmEnds(p, Duration.ofSeconds(20), Duration.ofSeconds(10),
+                "nbench-child-server-stop");
+        if (killer == null) {
+            throw new IOException("interrupted");
+        }
         BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
             try {
@@ -76,14 +84,16 @@ public final class ChildServer implements AutoCloseable {
             line = first.get(30, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             p.destroyForcibly();
+            ChildProcesses.forget(killer);
             throw new IOException("the server did not report its port within 30 s");
         }
         Matcher m = line == null ? null : LISTENING.matcher(line);
         if (m == null || !m.find()) {
             p.destroyForcibly();
+            ChildProcesses.forget(killer);
             throw new IOException("the server did not start (exit code " + exitCode(p) + ")");
         }
-        return new ChildServer(p, stdout, line, Integer.parseInt(m.group(2)));
+        return new ChildServer(p, killer, stdout, line, Integer.parseInt(m.group(2)));
     }
 
     private static String exitCode(Process p) {
@@ -132,10 +142,6 @@ public final class ChildServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(killer);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook runs anyway
-        }
+        ChildProcesses.forget(killer);
     }
 }

@@ -1,12 +1,13 @@
 package io.nbench.report.hdr;
 
 import io.nbench.load.RunListener;
+import io.nbench.report.AtomicFiles;
 import io.nbench.report.Environment;
 import io.nbench.stats.IntervalResult;
 import io.nbench.sweep.Combination;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
@@ -17,27 +18,28 @@ import org.HdrHistogram.HistogramLogWriter;
  * Each interval is tagged with its combination and iteration, e.g.
  * {@code impl=netty;size=1024;threads=4;window=1;iter=3} (a warmup slice ends {@code warmup=1}); the
  * format forbids commas and spaces in tags. Timestamps are seconds since the base time, which is the first
- * combination's start; later combinations of a sweep continue on the same clock.
+ * combination's start; later combinations of a sweep continue on the same clock. The log goes through
+ * {@link AtomicFiles}: it replaces what is at the path only when it is closed complete.
  */
 public final class HdrIntervalLog implements AutoCloseable {
 
     /** Max column in ms, as HdrHistogram's log processor assumes for ns values. */
     private static final double MAX_VALUE_UNIT_RATIO = 1_000_000.0;
 
-    private final Path file;
+    private final AtomicFiles.Pending file;
     private final PrintStream stream;
     private final HistogramLogWriter writer;
     private long baseEpochMillis = -1;
 
-    private HdrIntervalLog(Path file, PrintStream stream) {
+    private HdrIntervalLog(AtomicFiles.Pending file) {
         this.file = file;
-        this.stream = stream;
+        this.stream = new PrintStream(file.stream(), false, StandardCharsets.UTF_8);
         this.writer = new HistogramLogWriter(stream);
     }
 
-    /** Creates (truncates) the log; an I/O error here means nothing ran yet. */
+    /** Starts the log; an I/O error here means nothing ran yet. */
     public static HdrIntervalLog open(Path file) throws IOException {
-        return new HdrIntervalLog(file, new PrintStream(new FileOutputStream(file.toFile()), false, "UTF-8"));
+        return new HdrIntervalLog(AtomicFiles.open(file));
     }
 
     /** The listener that logs one combination's intervals. */
@@ -81,14 +83,15 @@ public final class HdrIntervalLog implements AutoCloseable {
         stream.flush();
     }
 
-    /** Closes the log; a write error anywhere in it (disk full) surfaces here. */
+    /** Completes the log; a write error anywhere in it (disk full) surfaces here, with its cause. */
     @Override
     public void close() throws IOException {
         stream.flush();
-        boolean failed = stream.checkError();
-        stream.close();
-        if (failed) {
-            throw new IOException("write error on " + file + " (disk full?)");
-        }
+        file.commit();
+    }
+
+    /** Drops an unfinished log (the run could not complete its outputs): what was at the path stays. */
+    public void abandon() {
+        file.close();
     }
 }

@@ -1,0 +1,286 @@
+package io.nbench.cli;
+
+import io.nbench.report.AtomicFiles;
+import io.nbench.report.compare.CompareTable;
+import io.nbench.report.compare.Comparison;
+import io.nbench.report.compare.ResultFile;
+import io.nbench.report.hdr.IntervalLogMerge;
+import io.nbench.report.hdr.PercentileFiles;
+import io.nbench.transport.Transport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * The files of {@code nbench run}. Each server's client writes into a scratch directory ({@code SERVER.json},
+ * with {@code --forks} {@code SERVER.forkK.json}, {@code SERVER.hlog}); after the last server, run keeps what
+ * the user asked for: documents copied to {@code --results-dir}, the logs joined into {@code --hdr-log} with
+ * the server in each tag, and the comparison over every server (every fork's iterations). {@code --hgrm}
+ * goes straight to the user's path, one file per server and combination. Every file is checked before any
+ * server starts and written through {@link AtomicFiles}; the scratch directory is removed by {@link #close()},
+ * also on SIGINT, and nothing printed names a file in it.
+ */
+final class RunFiles implements AutoCloseable {
+
+    /** A file or directory run must write is not writable: exit 1 with this one-line message. */
+    static final class CannotWrite extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        CannotWrite(String message) {
+            super(message);
+        }
+    }
+
+    /** One server's files in the scratch directory. */
+    private record Measured(Transport server, List<Path> documents, Path hdrLog) {
+    }
+
+    private final Path scratch;
+    private final Path resultsDir;
+    private final Path hdrLog;
+    private final String hgrm;
+    private final int servers;
+    private final List<Measured> measured = new ArrayList<>();
+
+    private RunFiles(Path scratch, Path resultsDir, Path hdrLog, String hgrm, int servers) {
+        this.scratch = scratch;
+        this.resultsDir = resultsDir;
+        this.hdrLog = hdrLog;
+        this.hgrm = hgrm;
+        this.servers = servers;
+    }
+
+    /**
+     * Takes {@code --hdr-log} and {@code --hgrm} out of the client arguments {@code args} (each server's client
+     * gets its own), checks every file, creates the scratch directory. Usage errors throw ParameterException.
+     */
+    static RunFiles prepare(CommandSpec spec, List<String> args, Path resultsDir, List<Transport> chosen)
+            throws CannotWrite {
+        String hdrLogArg = take(args, "--hdr-log");
+        Path hdrLog = hdrLogArg == null ? null : Path.of(hdrLogArg);
+        String hgrm = take(args, "--hgrm");
+        checkFileOptions(spec, args, hdrLog, hgrm, chosen.size());
+        String problem = checkWritable(hdrLog, resultsDir, chosen);
+        if (problem != null) {
+            throw new CannotWrite(problem);
+        }
+        try {
+            return new RunFiles(Files.createTempDirectory("nbench-run"), resultsDir, hdrLog, hgrm, chosen.size());
+        } catch (IOException e) {
+            throw new CannotWrite("cannot create a temporary directory: " + e.getMessage());
+        }
+    }
+
+    /** The file options of {@code server}'s client. */
+    List<String> clientArguments(Transport server) {
+        List<String> args = new ArrayList<>(List.of("--out", scratch.resolve(server.name() + ".json").toString(),
+                "--run-owns-files"));
+        if (hdrLog != null) {
+            args.addAll(List.of("--hdr-log", scratch.resolve(server.name() + ".hlog").toString()));
+        }
+        if (hgrm != null) {
+            args.addAll(List.of("--hgrm", hgrmFor(hgrm, server, servers)));
+        }
+        return args;
+    }
+
+    /** {@code server}'s client has ended: what it wrote is kept for {@link #finish}. */
+    void measured(Transport server) {
+        measured.add(new Measured(server, documents(scratch, server), scratch.resolve(server.name() + ".hlog")));
+    }
+
+    /**
+     * After the last server: each server's documents copied to {@code --results-dir}, the interval logs joined
+     * into {@code --hdr-log}, and the comparison. Returns 1 if a file could not be written or read.
+     */
+    int finish(PrintWriter out, PrintWriter err) {
+        int code = ExitCode.OK;
+        List<Path> kept = new ArrayList<>();
+        List<ResultFile> results = new ArrayList<>();
+        for (Measured m : measured) {
+            List<ResultFile> documents = new ArrayList<>();
+            Path keptLast = null;
+            for (Path d : m.documents()) {
+                try {
+                    documents.add(ResultFile.read(d));
+                } catch (ResultFile.Unreadable e) {
+                    err.println("nbench run: " + e.getMessage());
+                    code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                }
+                if (resultsDir != null) {
+                    Path keep = resultsDir.resolve(d.getFileName());
+                    try {
+                        AtomicFiles.write(keep, Files.readAllBytes(d));
+                        kept.add(keep);
+                        keptLast = keep;
+                    } catch (IOException e) {
+                        err.println("nbench run: cannot write --results-dir file " + keep + ": " + AtomicFiles.describe(e));
+                        code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                    }
+                }
+            }
+            if (!documents.isEmpty()) {
+                results.add(joined(m.server(), documents, keptLast));
+            }
+        }
+        if (hdrLog != null) {
+            Map<String, Path> logs = new LinkedHashMap<>();
+            measured.stream().filter(m -> Files.isRegularFile(m.hdrLog()))
+                    .forEach(m -> logs.put(m.server().name(), m.hdrLog()));
+            if (!logs.isEmpty()) {
+                try {
+                    IntervalLogMerge.write(hdrLog, logs);
+                } catch (IOException e) {
+                    err.println("nbench run: cannot write --hdr-log " + hdrLog + ": " + AtomicFiles.describe(e));
+                    code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                }
+            }
+        }
+        if (results.size() >= 2) {
+            out.println("=== comparison (A = " + results.get(0).path().getFileName() + ") ===");
+            CompareTable.print(out, results, Comparison.compare(results));
+        } else if (results.size() == 1) {
+            out.println("One server measured: nothing to compare.");
+        }
+        if (!kept.isEmpty()) {
+            out.println("Result documents: " + kept.stream().map(Path::toString).collect(Collectors.joining(", ")));
+        }
+        err.flush();
+        return code;
+    }
+
+    /**
+     * One server's documents as one result for the comparison: with {@code --forks} every fork's measured
+     * iterations, like the client's FORKS SUMMARY. Named by the kept file, or by the server when none is kept.
+     */
+    private static ResultFile joined(Transport server, List<ResultFile> documents, Path keptLast) {
+        Path name = documents.size() == 1 && keptLast != null ? keptLast
+                : Path.of(server.name() + (documents.size() > 1 ? " (" + documents.size() + " forks)" : ""));
+        if (documents.size() == 1) {
+            return new ResultFile(name, documents.get(0).combinations());
+        }
+        Map<String, ResultFile.CombinationData> byName = new LinkedHashMap<>();
+        for (ResultFile f : documents) {
+            for (ResultFile.CombinationData c : f.combinations()) {
+                ResultFile.CombinationData sum = byName.get(c.name());
+                List<ResultFile.IterationData> its = new ArrayList<>(sum == null ? List.of() : sum.iterations());
+                its.addAll(c.iterations());
+                byName.put(c.name(), new ResultFile.CombinationData(c.name(), c.keys(), its));
+            }
+        }
+        return new ResultFile(name, List.copyOf(byName.values()));
+    }
+
+    /** What the client wrote for {@code server}: SERVER.json, or with --forks SERVER.fork1.json ... in order. */
+    private static List<Path> documents(Path scratch, Transport server) {
+        Path single = scratch.resolve(server.name() + ".json");
+        if (Files.isRegularFile(single)) {
+            return List.of(single);
+        }
+        Pattern fork = Pattern.compile(Pattern.quote(server.name()) + "\\.fork(\\d+)\\.json");
+        try (Stream<Path> files = Files.list(scratch)) {
+            return files.filter(f -> fork.matcher(f.getFileName().toString()).matches())
+                    .sorted(Comparator.comparingInt(f -> forkNumber(fork, f))).toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    private static int forkNumber(Pattern fork, Path f) {
+        Matcher m = fork.matcher(f.getFileName().toString());
+        return m.matches() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /** --hgrm for one server: {combination} becomes server-SERVER_{combination}, one file per server and combination. */
+    private static String hgrmFor(String template, Transport server, int servers) {
+        return servers == 1 ? template : template.replace(PercentileFiles.PLACEHOLDER,
+                "server-" + server.name() + "_" + PercentileFiles.PLACEHOLDER);
+    }
+
+    /** Usage errors of the file options, before any server starts. */
+    private static void checkFileOptions(CommandSpec spec, List<String> args, Path hdrLog, String hgrm, int servers) {
+        if (hgrm != null && servers > 1 && !hgrm.contains(PercentileFiles.PLACEHOLDER)) {
+            throw new ParameterException(spec.commandLine(), "--hgrm " + hgrm + " names one file but nbench run "
+                    + "measures " + servers + " servers: put " + PercentileFiles.PLACEHOLDER + " in it, e.g. lat-"
+                    + PercentileFiles.PLACEHOLDER + ".hgrm (one file per server and combination)");
+        }
+        if ((hdrLog != null || hgrm != null) && args.stream().anyMatch(a -> a.equals("--forks") || a.startsWith("--forks="))) {
+            throw new ParameterException(spec.commandLine(), "--forks keeps each fork's result document only: leave "
+                    + "out --hdr-log and --hgrm, or run without --forks");
+        }
+    }
+
+    /** The directory and files run will write, checked before any server starts; the problem, or null. */
+    private static String checkWritable(Path hdrLog, Path resultsDir, List<Transport> chosen) {
+        Path current = hdrLog;
+        String option = "--hdr-log";
+        try {
+            if (hdrLog != null) {
+                AtomicFiles.checkWritable(hdrLog);
+            }
+            if (resultsDir != null) {
+                option = "--results-dir";
+                current = resultsDir;
+                Files.createDirectories(resultsDir);
+                for (Transport t : chosen) {
+                    current = resultsDir.resolve(t.name() + ".json");
+                    AtomicFiles.checkWritable(current);
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return "cannot write " + option + " " + current + ": " + AtomicFiles.describe(e);
+        }
+    }
+
+    /** Removes {@code option} and its value from {@code args}; returns the last value given, or null. */
+    private static String take(List<String> args, String option) {
+        String value = null;
+        for (int i = 0; i < args.size(); ) {
+            String a = args.get(i);
+            if (a.equals(option) && i + 1 < args.size()) {
+                value = args.get(i + 1);
+                args.subList(i, i + 2).clear();
+            } else if (a.startsWith(option + "=")) {
+                value = a.substring(option.length() + 1);
+                args.remove(i);
+            } else {
+                i++;
+            }
+        }
+        return value;
+    }
+
+    /** Removes the scratch directory; safe to call twice (the signal handler may too). */
+    @Override
+    public void close() {
+        deleteQuietly(scratch);
+    }
+
+    static void deleteQuietly(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}

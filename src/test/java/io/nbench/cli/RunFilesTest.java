@@ -1,0 +1,242 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.report.json.HistogramCodec;
+import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.LatencyHistograms;
+import java.io.BufferedReader;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code nbench run} with files: every server's data kept (hdr-log intervals tagged with the server, one hgrm
+ * per server and combination, fork documents compared), only existing files named, no temporary file left,
+ * also on SIGINT. In-JVM transports where the property allows it; child JVMs where it needs a real process
+ * (its own temporary directory, a signal).
+ */
+class RunFilesTest {
+
+    @TempDir
+    Path dir;
+
+    private static final List<String> SHORT = List.of("--threads", "2", "--msgs", "100", "--warmup", "1",
+            "--iterations", "2");
+
+    private static CliTest.Outcome run(String... more) {
+        List<String> args = new ArrayList<>(List.of("run", "--in-process"));
+        args.addAll(SHORT);
+        args.addAll(List.of(more));
+        return CliTest.run(args.toArray(new String[0]));
+    }
+
+    /** Every measured (iter=) interval of the log, merged per tag prefix up to ";iter=". */
+    private static Map<String, Histogram> measuredByTag(Path log) throws IOException {
+        Map<String, Histogram> byTag = new LinkedHashMap<>();
+        try (FileInputStream in = new FileInputStream(log.toFile())) {
+            HistogramLogReader reader = new HistogramLogReader(in);
+            EncodableHistogram h;
+            while ((h = reader.nextIntervalHistogram()) != null) {
+                String tag = h.getTag();
+                if (tag.contains(";iter=")) {
+                    byTag.computeIfAbsent(tag.substring(0, tag.indexOf(";iter=")), k -> LatencyHistograms.newHistogram())
+                            .add((Histogram) h);
+                }
+            }
+        }
+        return byTag;
+    }
+
+    private static Histogram measured(Path document) throws IOException {
+        JsonNode doc = ResultDocument.MAPPER.readTree(Files.readString(document));
+        Histogram merged = LatencyHistograms.newHistogram();
+        for (JsonNode it : doc.get("combinations").get(0).get("iterations")) {
+            if (!it.get("warmup").asBoolean()) {
+                merged.add(HistogramCodec.decode(it.get("histogram").asText()));
+            }
+        }
+        return merged;
+    }
+
+    @Test
+    void hdrLogKeepsEveryServersIntervalsTaggedWithTheServer() throws IOException {
+        Path log = dir.resolve("lat.hlog");
+        Path results = dir.resolve("results");
+        CliTest.Outcome o = run("--hdr-log", log.toString(), "--results-dir", results.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        Map<String, Histogram> byServer = new LinkedHashMap<>();
+        measuredByTag(log).forEach((tag, h) -> byServer.put(tag.replaceAll(";size=.*", ""), h));
+        assertEquals(Set.of("server=netty-local;impl=netty-local", "server=mina-vmpipe;impl=mina-vmpipe"),
+                byServer.keySet());
+        for (String server : List.of("netty-local", "mina-vmpipe")) {
+            Histogram document = measured(results.resolve(server + ".json"));
+            assertEquals(2 * 100 * 2, document.getTotalCount());
+            assertEquals(document, byServer.get("server=" + server + ";impl=" + server),
+                    server + ": the log's measured intervals are its document's");
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(Set.of("lat.hlog", "results"), files.map(f -> f.getFileName().toString())
+                    .collect(Collectors.toSet()), "no temporary file beside the log");
+        }
+    }
+
+    @Test
+    void hgrmWritesOneFilePerServerAndCombination() throws IOException {
+        // Child-JVM servers, one client transport (netty) for both: the combinations' names alone would collide.
+        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "1", "--msgs", "100",
+                "--warmup", "0", "--iterations", "1", "--size", "100,200", "--hgrm",
+                dir.resolve("lat-{combination}.hgrm").toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        assertEquals(List.of("lat-server-netty_impl-netty_size-100_threads-1_window-1.hgrm",
+                "lat-server-netty_impl-netty_size-200_threads-1_window-1.hgrm",
+                "lat-server-nio_impl-netty_size-100_threads-1_window-1.hgrm",
+                "lat-server-nio_impl-netty_size-200_threads-1_window-1.hgrm"), list(dir));
+        CliTest.Outcome one = run("--hgrm", dir.resolve("one.hgrm").toString());
+        assertEquals(ExitCode.USAGE, one.code(), one.out() + one.err());
+        assertEquals(1, one.err().strip().lines().count(), one.err());
+        assertTrue(one.err().contains("put {combination} in it"), one.err());
+        assertEquals("", one.out(), "refused before any server starts");
+    }
+
+    @Test
+    void readOnlyResultsFileIsRefusedBeforeAnyServerStarts() throws IOException {
+        Path results = Files.createDirectory(dir.resolve("results"));
+        Path old = Files.writeString(results.resolve("mina-vmpipe.json"), "previous");
+        Files.setPosixFilePermissions(old, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+        CliTest.Outcome o = run("--results-dir", results.toString());
+        assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.out() + o.err());
+        assertEquals(List.of("nbench run: cannot write --results-dir " + old + ": read-only file, left as it is: make "
+                + "it writable (chmod u+w " + old + ") or choose another path"), o.err().lines().toList());
+        assertEquals("", o.out());
+        assertEquals("previous", Files.readString(old));
+    }
+
+    // ---- child JVMs: their own temporary directory, a real signal ----------------------------------
+
+    /** {@code nbench ARGS} in a child JVM whose temporary directory is {@code tmp}. */
+    private static Process nbench(Path tmp, List<String> args) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        command.addAll(args);
+        return new ProcessBuilder(command).start();
+    }
+
+    private static CompletableFuture<String> text(java.io.InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "unreadable: " + e;
+            }
+        });
+    }
+
+    /**
+     * SIGINT, unless this JVM was started with SIGINT ignored (a background job of a non-interactive shell, as
+     * in some CI runners): the child inherits that, and the JVM then never sees SIGINT. SIGTERM takes the
+     * same path in nbench (exit 130).
+     */
+    private static String interruptSignal() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("SigIgn:")) {
+                long ignored = Long.parseLong(line.substring("SigIgn:".length()).strip(), 16);
+                return (ignored & (1L << (2 - 1))) != 0 ? "-TERM" : "-INT";
+            }
+        }
+        return "-INT";
+    }
+
+    private static List<String> list(Path d) throws IOException {
+        try (Stream<Path> files = Files.list(d)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void forksAreComparedAndOnlyFilesThatStayAreNamed() throws Exception {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        Path results = dir.resolve("results");
+        Process p = nbench(tmp, List.of("run", "--servers", "netty,nio", "--forks", "2", "--threads", "1", "--msgs",
+                "100", "--warmup", "0", "--iterations", "2", "--quiet", "--results-dir", results.toString()));
+        CompletableFuture<String> err = text(p.getErrorStream());
+        String out = text(p.getInputStream()).get(120, TimeUnit.SECONDS);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(ExitCode.OK, p.exitValue(), out + err.get());
+        assertEquals("", err.get());
+        assertTrue(out.contains("=== comparison (A = netty (2 forks)) ==="), out);
+        assertTrue(out.contains("throughput"), out);
+        assertFalse(out.contains("nbench-run") || out.contains("nbench-forks"),
+                "no file of a temporary directory is named: " + out);
+        String named = out.lines().filter(l -> l.startsWith("Result documents: ")).findFirst().orElse(null);
+        assertNotNull(named, out);
+        List<String> files = List.of(named.substring("Result documents: ".length()).split(", "));
+        assertEquals(4, files.size(), named);
+        for (String f : files) {
+            assertTrue(Files.isRegularFile(Path.of(f)), f + " exists after the run");
+        }
+        assertEquals(List.of("netty.fork1.json", "netty.fork2.json", "nio.fork1.json", "nio.fork2.json"), list(results));
+        assertEquals(List.of(), list(tmp), "no temporary directory left (nbench-run, nbench-forks)");
+    }
+
+    @Test
+    void sigintStopsTheServerPrintsItsMetricsKeepsTheFilesAndRemovesTheTemporaryDirectory() throws Exception {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        Path results = dir.resolve("results");
+        Path log = dir.resolve("lat.hlog");
+        Process p = nbench(tmp, List.of("run", "--servers", "netty", "--threads", "1", "--iteration-time", "500ms",
+                "--warmup", "0", "--iterations", "1000", "--results-dir", results.toString(), "--hdr-log", log.toString()));
+        CompletableFuture<String> err = text(p.getErrorStream());
+        BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder out = new StringBuilder();
+        String line;
+        while ((line = reader.readLine()) != null) {
+            out.append(line).append('\n');
+            if (line.startsWith("Iteration 2/1000")) {
+                break; // measuring, the child server running
+            }
+        }
+        List<ProcessHandle> children = p.descendants().toList();
+        assertFalse(children.isEmpty(), "the child server runs: " + out);
+        assertEquals(0, new ProcessBuilder("kill", interruptSignal(), Long.toString(p.pid())).start().waitFor());
+        CompletableFuture<String> rest = CompletableFuture.supplyAsync(() -> reader.lines().collect(Collectors.joining("\n")));
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "run ends after SIGINT");
+        out.append(rest.get(10, TimeUnit.SECONDS));
+        assertEquals(ExitCode.INTERRUPTED, p.exitValue(), out + err.get());
+        assertTrue(out.toString().contains("Result: INTERRUPTED"), out.toString());
+        assertTrue(out.toString().contains("server metrics after"), "the server's metrics: " + out);
+        assertEquals(List.of(), list(tmp), "no nbench-run directory left");
+        assertEquals(List.of("netty.json"), list(results));
+        assertEquals("INTERRUPTED", ResultDocument.MAPPER.readTree(Files.readString(results.resolve("netty.json")))
+                .get("status").asText());
+        assertEquals(measured(results.resolve("netty.json")), measuredByTag(log).values().iterator().next(),
+                "the partial log holds what the partial document holds");
+        for (ProcessHandle c : children) {
+            assertTrue(c.onExit().get(15, TimeUnit.SECONDS) != null && !c.isAlive(), "child " + c.pid() + " ended");
+        }
+    }
+}
