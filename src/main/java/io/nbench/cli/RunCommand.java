@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -151,11 +150,15 @@ final class RunCommand implements Callable<Integer> {
                         + "it out (use --results-dir to keep the result documents)");
             }
         }
+        if (inProcess && has(args, "--impl")) {
+            throw new ParameterException(spec.commandLine(), "--impl is chosen by nbench run --in-process (each in-JVM "
+                    + "server is measured with its own client): leave it out");
+        }
         // Check the client arguments once, before any server starts: a usage error is exit 2 at once.
         List<String> probe = new ArrayList<>(List.of("client"));
         probe.addAll(args);
         try {
-            new CommandLine(new NbenchCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+            Main.commandLine(spec.commandLine().getOut(), spec.commandLine().getErr())
                     .parseArgs(probe.toArray(new String[0]));
         } catch (ParameterException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

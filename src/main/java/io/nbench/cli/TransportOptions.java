@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 /** Options shared by client and server: transport, port, protocol, sockets, {@code -O}. */
 final class TransportOptions {
 
+    @ArgumentFiles.CommaList
     @Option(names = "--impl", paramLabel = "NAME", defaultValue = "netty",
             description = "Transport (default: ${DEFAULT-VALUE}); see nbench list. The client sweeps a list: netty,mina.")
     String impl;
