@@ -3,10 +3,13 @@ package io.nbench.cli;
 import io.nbench.server.ServerMetrics;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerSettings;
+import io.nbench.transport.TransportRegistry;
 import io.nbench.units.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
@@ -59,6 +62,17 @@ final class ServerCommand implements Callable<Integer> {
         if (duration != null && duration.isNegative()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--duration must not be negative");
         }
+        transport.checkIoThreads(spec, "--io-threads");
+        if (maxFrame < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-frame " + maxFrame
+                    + " accepts no payload: use at least 1 byte (default 16m)");
+        }
+        if (transport.impls().size() > 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a server runs one transport: --impl "
+                    + transport.impl + " names " + transport.impls().size() + " (start one server per transport)");
+        }
+        transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
+        InetAddress address = bindAddress();
         ResolvedTransport resolved;
         try {
             resolved = ResolvedTransport.resolve(spec, transport);
@@ -67,7 +81,7 @@ final class ServerCommand implements Callable<Integer> {
             return ExitCode.COULD_NOT_RUN;
         }
         ServerMetrics metrics = new ServerMetrics(err);
-        ServerSettings settings = new ServerSettings(new InetSocketAddress(bind, transport.port), transport.protocol,
+        ServerSettings settings = new ServerSettings(new InetSocketAddress(address, transport.port), transport.protocol,
                 transport.socket(), maxFrame, resolved.options());
         RunningServer server;
         try {
@@ -107,6 +121,20 @@ final class ServerCommand implements Callable<Integer> {
             stop(server, metrics, out);
         }
         return ExitCode.OK;
+    }
+
+    /** The --bind address, resolved before anything starts: an address that does not exist is a usage error. */
+    private InetAddress bindAddress() {
+        if (bind.isBlank()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--bind is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
+        }
+        try {
+            return InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bind " + bind + " is not an address "
+                    + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
+        }
     }
 
     private static void stop(RunningServer server, ServerMetrics metrics, PrintWriter out) {

@@ -174,15 +174,19 @@ class ArgumentFilesTest {
     @Test
     void runTakesTheScenarioFileWithOverrides() throws IOException {
         Path results = dir.resolve("results");
-        CliTest.Outcome o = CliTest.run("run", "--servers", "netty", file("seed-002-mina-vs-netty-echo.args"),
+        CliTest.Outcome o = CliTest.run("run", "--servers", "mina,netty", file("seed-002-mina-vs-netty-echo.args"),
                 "--size", "1k", "--threads", "1", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1",
                 "--results-dir", results.toString());
         assertEquals(ExitCode.OK, o.code(), o.err() + o.out());
         assertEquals("", o.err());
-        JsonNode options = options(OutputFormatsTest.json(Files.readString(results.resolve("netty.json"))));
-        assertEquals("[1024]", options.get("size").toString());
-        assertEquals("50 ms", options.get("iteration-time").asText());
-        assertEquals("echo", options.get("protocol").asText());
+        assertTrue(o.out().contains("read-buffer=2048"), "the file's mina key reaches the mina server: " + o.out());
+        for (String server : List.of("mina", "netty")) {
+            JsonNode options = options(OutputFormatsTest.json(Files.readString(results.resolve(server + ".json"))));
+            assertEquals("[1024]", options.get("size").toString());
+            assertEquals("50 ms", options.get("iteration-time").asText());
+            assertEquals("echo", options.get("protocol").asText());
+            assertEquals("{}", options.get("O").toString(), "the netty client gets no mina key");
+        }
     }
 
     @Test
