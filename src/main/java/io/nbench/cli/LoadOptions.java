@@ -6,6 +6,7 @@ import io.nbench.load.Measure;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
 import io.nbench.sweep.Combination;
+import io.nbench.units.Durations;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,6 +143,9 @@ final class LoadOptions {
      */
     static final int MAX_IN_FLIGHT = 1 << 28;
 
+    /** An open-loop schedule's resolution is one nanosecond per connection. */
+    static final double MAX_RATE_PER_CONNECTION = 1e9;
+
     /** The resolved workload of one sweep combination; bad combinations are usage errors. */
     LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles, Combination combination) {
         int threads = combination.intValue("threads");
@@ -169,6 +173,15 @@ final class LoadOptions {
             throw usage(spec, "--iterations must be at least 1 and --warmup at least 0");
         }
         long runs = (long) warmup + iterations;
+        if (runs > Integer.MAX_VALUE) {
+            throw usage(spec, "--warmup " + warmup + " + --iterations " + iterations + " is more iterations than nbench "
+                    + "counts: use at most " + Integer.MAX_VALUE + " in all");
+        }
+        if (iterationTime != null && iterationTime.toNanos() > Long.MAX_VALUE / 2 / runs) {
+            throw usage(spec, "--iteration-time " + Durations.format(iterationTime) + " x " + runs
+                    + " iterations (warmup included) is longer than nbench times: use a shorter --iteration-time or "
+                    + "fewer iterations");
+        }
         if (iterationTime == null && perThread > Long.MAX_VALUE / threads / runs) {
             // Every message of the run is counted in a long: the quota must fit with every iteration's.
             throw usage(spec, "--msgs " + perThread + " x --threads " + threads + " x " + runs
@@ -229,6 +242,11 @@ final class LoadOptions {
         if (maxInflight > MAX_IN_FLIGHT) {
             throw usage(spec, "--max-inflight " + maxInflight + " is more than one connection tracks: use at most "
                     + MAX_IN_FLIGHT);
+        }
+        if (rate != null && rate / conns > MAX_RATE_PER_CONNECTION) {
+            // The schedule counts in nanoseconds: one connection cannot be due more often than once per ns.
+            throw usage(spec, "--rate " + rateText(rate) + " over " + conns + " connections is more than one message "
+                    + "per nanosecond per connection: use at most " + rateText(MAX_RATE_PER_CONNECTION * conns));
         }
         if (rate != null && (batch > 0 || requestsPerConnection > 0)) {
             throw usage(spec, "--rate (open loop) paces every message itself: --batch and --requests-per-connection "

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.StringJoiner;
@@ -130,11 +132,16 @@ final class ServerCommand implements Callable<Integer> {
                     "--bind is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
         }
         try {
-            return InetAddress.getByName(bind);
-        } catch (UnknownHostException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bind " + bind + " is not an address "
-                    + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
+            InetAddress address = InetAddress.getByName(bind);
+            if (address.isAnyLocalAddress() || address.isLoopbackAddress()
+                    || NetworkInterface.getByInetAddress(address) != null) {
+                return address;
+            }
+        } catch (UnknownHostException | SocketException e) {
+            // not resolvable, or the interfaces cannot be listed: the same answer
         }
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bind " + bind + " is not an address "
+                + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }
 
     private static void stop(RunningServer server, ServerMetrics metrics, PrintWriter out) {

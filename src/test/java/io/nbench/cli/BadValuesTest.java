@@ -63,6 +63,18 @@ class BadValuesTest {
         "client --batch 2000000000 --threads 8 --connections 1 --msgs 10"
             + "| --batch 2000000000 x 8 threads per connection is more than one connection tracks: use at most "
             + "268435456 messages in flight per connection (see 'nbench client --help')",
+        "server --bind 8.8.8.8 --duration 1s"
+            + "| --bind 8.8.8.8 is not an address of this machine: use an IP address such as 127.0.0.1, ::1 or "
+            + "0.0.0.0, or a host name that resolves (see 'nbench server --help')",
+        "client --warmup 2147483647 --iterations 1 --msgs 1"
+            + "| --warmup 2147483647 + --iterations 1 is more iterations than nbench counts: use at most 2147483647 "
+            + "in all (see 'nbench client --help')",
+        "client --iteration-time 1000000h --iterations 1000 --warmup 0"
+            + "| --iteration-time 60000000 min x 1000 iterations (warmup included) is longer than nbench times: use a "
+            + "shorter --iteration-time or fewer iterations (see 'nbench client --help')",
+        "client --rate 1e300 --msgs 1"
+            + "| --rate 1.0E300 over 4 connections is more than one message per nanosecond per connection: use at "
+            + "most 4000000000 (see 'nbench client --help')",
         "server --max-frame 0 --duration 1s"
             + "| --max-frame 0 accepts no payload: use at least 1 byte (default 16m) (see 'nbench server --help')",
     })
