@@ -22,7 +22,9 @@ import picocli.CommandLine.ParameterException;
  *   <li>in the transport, on the heap or in direct memory depending on the transport and its options:
  *       one buffer per request in flight not yet taken by the kernel (Netty and MINA encode each request
  *       into a buffer of its own that is queued until written; NIO and blocking hold one request buffer
- *       per connection), plus one whole response, which every decoder accumulates before decoding.</li>
+ *       per connection), plus a buffer for one whole response, which every decoder accumulates before decoding:
+ *       it grows by doubling, so while it is copied it takes 1.5 times the next power of two of the response
+ *       frame (MINA's auto-expanding cumulation buffer, the NIO and blocking decoders' buffers).</li>
  * </ul>
  * In flight means the window in the closed loop and {@code --max-inflight} in the open loop. Everything
  * is counted against the heap (a transport may keep it all there) and the transport part also against
@@ -42,7 +44,9 @@ final class ClientMemory {
     static void check(CommandSpec command, LoadSpec spec) {
         boolean framed = spec.protocol() == Protocol.FRAMED;
         long request = spec.size() + (framed ? Framed.REQUEST_HEADER : 0L);
-        long response = spec.responseSize() == 0 ? 0 : spec.responseSize() + (framed ? Framed.RESPONSE_HEADER : 0L);
+        long responseFrame = spec.responseSize() == 0 ? 0 : spec.responseSize() + (framed ? Framed.RESPONSE_HEADER : 0L);
+        // A decoder's buffer grows to the next power of two by copying: the old half and the new buffer at once.
+        long response = responseFrame == 0 ? 0 : 3 * Long.highestOneBit(Math.max(1, responseFrame * 2 - 1)) / 2;
         long permits = spec.permits();
         long slots = Integer.highestOneBit((int) Math.max(2, Math.min(Integer.MAX_VALUE, permits * 2 - 1))) * 2L;
         long slotBytes = slots * (16 + (spec.openLoop() ? 8 : 0) + (spec.batch() > 0 ? 8 : 0));
@@ -59,7 +63,7 @@ final class ClientMemory {
             throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(heapNeed)
                     + " of client heap (" + connections + " connections x " + bytes(heapPerConnection) + ": request "
                     + bytes(request) + " kept twice, response check " + bytes(check) + ", " + permits + " request"
-                    + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", one response " + bytes(response)
+                    + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", response buffer " + bytes(response)
                     + ", message table " + bytes(slotBytes) + "), more than 3/4 of the " + bytes(heapLimit)
                     + " heap limit: lower --size, --window or --connections, or give the JVM more with "
                     + "NBENCH_JAVA_OPTS=-Xmx" + suggestion(heapNeed));
@@ -69,7 +73,7 @@ final class ClientMemory {
         if (directNeed > USABLE * directLimit) {
             throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(directNeed)
                     + " of direct memory (" + connections + " connections x " + bytes(transport) + ": " + permits
-                    + " request" + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", one response "
+                    + " request" + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", response buffer "
                     + bytes(response) + "), more than 3/4 of the " + bytes(directLimit) + " direct-memory limit "
                     + "(-XX:MaxDirectMemorySize): lower --size, --window or --connections, or give the JVM more with "
                     + "NBENCH_JAVA_OPTS=-XX:MaxDirectMemorySize=" + suggestion(directNeed));

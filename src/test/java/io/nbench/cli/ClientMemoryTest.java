@@ -48,10 +48,12 @@ class ClientMemoryTest {
     @Test
     void aGigabyteMessageIsRefusedNamingTheHeapLimit() throws Exception {
         Outcome o = nbench(List.of("-Xmx256m"), "client", "--size", "1g", "--msgs", "1");
-        assertEquals("nbench: the plan needs about 24.0 GiB of client heap (4 connections x 6.0 GiB: request 1.0 GiB "
-                + "kept twice, response check 2.0 GiB, 1 request in flight 1.0 GiB, one response 1.0 GiB, "
+        // 1 GiB request + 16-byte header, kept twice; a 1 GiB response checked against 2 x 1 GiB; the response
+        // buffer grows to 2 GiB by copying the 1 GiB one: 2 + 2 + 1 + 3 = 8 GiB per connection.
+        assertEquals("nbench: the plan needs about 32.0 GiB of client heap (4 connections x 8.0 GiB: request 1.0 GiB "
+                + "kept twice, response check 2.0 GiB, 1 request in flight 1.0 GiB, response buffer 3.0 GiB, "
                 + "message table 64 B), more than 3/4 of the 256.0 MiB heap limit: lower --size, --window or "
-                + "--connections, or give the JVM more with NBENCH_JAVA_OPTS=-Xmx33g (see 'nbench client --help')\n",
+                + "--connections, or give the JVM more with NBENCH_JAVA_OPTS=-Xmx43g (see 'nbench client --help')\n",
                 o.err());
         assertEquals(ExitCode.USAGE, o.code());
         assertEquals("", o.out());
@@ -76,10 +78,10 @@ class ClientMemoryTest {
     void directMemoryBelowTheHeapIsTheLimitNamed() throws Exception {
         Outcome o = nbench(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=16m"), "client", "--size", "1m", "--window",
                 "16", "--msgs", "1");
-        assertEquals("nbench: the plan needs about 68.0 MiB of direct memory (4 connections x 17.0 MiB: 16 requests "
-                + "in flight 16.0 MiB, one response 1.0 MiB), more than 3/4 of the 16.0 MiB direct-memory limit "
+        assertEquals("nbench: the plan needs about 76.0 MiB of direct memory (4 connections x 19.0 MiB: 16 requests "
+                + "in flight 16.0 MiB, response buffer 3.0 MiB), more than 3/4 of the 16.0 MiB direct-memory limit "
                 + "(-XX:MaxDirectMemorySize): lower --size, --window or --connections, or give the JVM more with "
-                + "NBENCH_JAVA_OPTS=-XX:MaxDirectMemorySize=155m (see 'nbench client --help')\n", o.err());
+                + "NBENCH_JAVA_OPTS=-XX:MaxDirectMemorySize=166m (see 'nbench client --help')\n", o.err());
         assertEquals(ExitCode.USAGE, o.code());
     }
 
