@@ -94,6 +94,10 @@ final class ClientCommand implements Callable<Integer> {
         if (this.load.forks < 1) {
             throw usage("--forks must be at least 1");
         }
+        transport.checkIoThreads(spec, "--io-threads");
+        if (this.load.host.isBlank()) {
+            throw usage("--host is empty: name the server, e.g. --host 127.0.0.1");
+        }
         if (this.load.forks > 1) {
             return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles).run(out, err);
         }
@@ -184,6 +188,7 @@ final class ClientCommand implements Callable<Integer> {
             }
         }
         sweep.add("impl", impls);
+        transport.checkOptionsInUse(spec, registry, impls, "add %s to --impl");
         this.load.sweepDimensions().forEach(sweep::add);
         transport.transportOptionLists().forEach((key, values) -> {
             if (values.size() > 1) {
@@ -208,6 +213,7 @@ final class ClientCommand implements Callable<Integer> {
                 : values.get(0)));
         ResolvedTransport resolved = ResolvedTransport.resolve(spec, registry, c.get("impl"), given, allowInJvm);
         LoadSpec spec = this.load.toSpec(this.spec, transport, percentiles, c);
+        ClientMemory.check(this.spec, spec);
         if (spec.measure() == Measure.SEND && resolved.transport().writtenEvent() == null) {
             throw usage("--measure send needs a written-to-kernel event, which transport " + resolved.transport().name()
                     + " does not have: use --measure rtt");

@@ -7,6 +7,7 @@ import io.nbench.load.Pacing;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
 import io.nbench.sweep.Combination;
+import io.nbench.units.Durations;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,6 +144,15 @@ final class LoadOptions {
         return r == Math.rint(r) && r < 1e15 ? Long.toString((long) r) : Double.toString(r);
     }
 
+    /**
+     * Messages in flight one connection can track: its table of messages holds a power of two of at least
+     * twice this many slots, which must stay an int.
+     */
+    static final int MAX_IN_FLIGHT = 1 << 28;
+
+    /** An open-loop schedule's resolution is one nanosecond per connection. */
+    static final double MAX_RATE_PER_CONNECTION = 1e9;
+
     /** The resolved workload of one sweep combination; bad combinations are usage errors. */
     LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles, Combination combination) {
         int threads = combination.intValue("threads");
@@ -169,6 +179,21 @@ final class LoadOptions {
         if (warmup < 0 || iterations < 1) {
             throw usage(spec, "--iterations must be at least 1 and --warmup at least 0");
         }
+        long runs = (long) warmup + iterations;
+        if (runs > Integer.MAX_VALUE) {
+            throw usage(spec, "--warmup " + warmup + " + --iterations " + iterations + " is more iterations than nbench "
+                    + "counts: use at most " + Integer.MAX_VALUE + " in all");
+        }
+        if (iterationTime != null && iterationTime.toNanos() > Long.MAX_VALUE / 2 / runs) {
+            throw usage(spec, "--iteration-time " + Durations.format(iterationTime) + " x " + runs
+                    + " iterations (warmup included) is longer than nbench times: use a shorter --iteration-time or "
+                    + "fewer iterations");
+        }
+        if (iterationTime == null && perThread > Long.MAX_VALUE / threads / runs) {
+            // Every message of the run is counted in a long: the quota must fit with every iteration's.
+            throw usage(spec, "--msgs " + perThread + " x --threads " + threads + " x " + runs
+                    + " iterations (warmup included) is more messages than nbench counts: use a smaller --msgs");
+        }
         if (batch < 0) {
             throw usage(spec, "--batch must be 0 (off) or more");
         }
@@ -190,10 +215,16 @@ final class LoadOptions {
             throw usage(spec, "--requests-per-connection needs at least as many --connections as --threads: each "
                     + "thread reconnects its own connections");
         }
-        int effectiveWindow = window != null ? window
-                : batch > 0 ? batch * (int) Math.ceil((double) threads / conns) : 1;
+        long threadsPerConnection = ((long) threads + conns - 1) / conns;
+        long effectiveWindow = window != null ? window : batch > 0 ? batch * threadsPerConnection : 1;
         if (effectiveWindow < 1) {
             throw usage(spec, "--window must be at least 1");
+        }
+        if (effectiveWindow > MAX_IN_FLIGHT) {
+            throw usage(spec, (window != null ? "--window " + window + " is more than one connection tracks: use at most "
+                    : "--batch " + batch + " x " + threadsPerConnection + " threads per connection is more than one "
+                    + "connection tracks: use at most ") + MAX_IN_FLIGHT
+                    + (window != null ? "" : " messages in flight per connection"));
         }
         if (transport.port < 1 || transport.port > 65535) {
             throw usage(spec, "--port " + transport.port + " is not a TCP port: use 1 to 65535");
@@ -215,6 +246,15 @@ final class LoadOptions {
         if (maxInflight < 1) {
             throw usage(spec, "--max-inflight must be at least 1");
         }
+        if (maxInflight > MAX_IN_FLIGHT) {
+            throw usage(spec, "--max-inflight " + maxInflight + " is more than one connection tracks: use at most "
+                    + MAX_IN_FLIGHT);
+        }
+        if (rate != null && rate / conns > MAX_RATE_PER_CONNECTION) {
+            // The schedule counts in nanoseconds: one connection cannot be due more often than once per ns.
+            throw usage(spec, "--rate " + rateText(rate) + " over " + conns + " connections is more than one message "
+                    + "per nanosecond per connection: use at most " + rateText(MAX_RATE_PER_CONNECTION * conns));
+        }
         if (rate != null && (batch > 0 || requestsPerConnection > 0)) {
             throw usage(spec, "--rate (open loop) paces every message itself: --batch and --requests-per-connection "
                     + "are closed-loop options");
@@ -229,7 +269,7 @@ final class LoadOptions {
             throw usage(spec, "--timeout and --connect-timeout must be positive");
         }
         return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
-                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, effectiveWindow,
+                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, (int) effectiveWindow,
                 measure, effectiveDriver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles,
                 rate == null ? 0 : rate, maxInflight, batch, requestsPerConnection, connectRate == null ? 0 : connectRate,
                 pacer);

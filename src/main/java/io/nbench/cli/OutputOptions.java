@@ -13,6 +13,7 @@ import picocli.CommandLine.ParameterException;
 /** The client's output and verdict options. */
 final class OutputOptions {
 
+    @ArgumentFiles.CommaList
     @Option(names = "--percentiles", paramLabel = "LIST", defaultValue = "25,50,75,90,95,99,99.9,100",
             description = "Percentiles to report (default: ${DEFAULT-VALUE}).")
     String percentiles;

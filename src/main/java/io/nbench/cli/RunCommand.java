@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,9 +77,11 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         TransportRegistry registry = TransportRegistry.load();
+        TransportOptions.checkIoThreads(spec, "--server-io-threads", serverIoThreads);
         List<String> args = clientArguments();
         Protocol protocol = protocolOf(args);
         List<Transport> chosen = chooseServers(registry);
+        checkTransportOptionsInUse(registry, args, chosen);
         RunFiles files;
         try {
             files = RunFiles.prepare(spec, args, resultsDir, chosen);
@@ -140,11 +143,15 @@ final class RunCommand implements Callable<Integer> {
                         + "it out (use --results-dir to keep the result documents)");
             }
         }
+        if (inProcess && has(args, "--impl")) {
+            throw new ParameterException(spec.commandLine(), "--impl is chosen by nbench run --in-process (each in-JVM "
+                    + "server is measured with its own client): leave it out");
+        }
         // Check the client arguments once, before any server starts: a usage error is exit 2 at once.
         List<String> probe = new ArrayList<>(List.of("client"));
         probe.addAll(args);
         try {
-            new CommandLine(new NbenchCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+            Main.commandLine(spec.commandLine().getOut(), spec.commandLine().getErr())
                     .parseArgs(probe.toArray(new String[0]));
         } catch (ParameterException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -197,7 +204,7 @@ final class RunCommand implements Callable<Integer> {
 
     private int runAgainst(Transport server, Protocol protocol, List<String> args, PrintWriter out, PrintWriter err) {
         List<String> client = new ArrayList<>(List.of("client"));
-        client.addAll(args);
+        client.addAll(withoutForeignTransportOptions(args, inProcess ? List.of(server.name()) : clientImpls(args)));
         if (inProcess) {
             client.addAll(List.of("--impl", server.name(), "--allow-in-jvm"));
         }
@@ -230,6 +237,68 @@ final class RunCommand implements Callable<Integer> {
             err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
+    }
+
+    /** The client's transports: --impl (a comma list) or netty; with --in-process each server's own. */
+    private static List<String> clientImpls(List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            String value = a.startsWith("--impl=") ? a.substring("--impl=".length())
+                    : a.equals("--impl") && i + 1 < args.size() ? args.get(i + 1) : null;
+            if (value != null) {
+                return List.of(value.split(",", -1)).stream().map(String::strip).toList();
+            }
+        }
+        return List.of("netty");
+    }
+
+    /** The key of an -O argument ({@code -O k=v} at i, or {@code -Ok=v}), or null. */
+    private static String transportOptionKey(List<String> args, int i) {
+        String kv = args.get(i).equals("-O") && i + 1 < args.size() ? args.get(i + 1)
+                : args.get(i).startsWith("-O") && args.get(i).length() > 2 ? args.get(i).substring(2) : null;
+        if (kv == null) {
+            return null;
+        }
+        return kv.contains("=") ? kv.substring(0, kv.indexOf('=')) : kv;
+    }
+
+    /**
+     * Each -O key must be used by the client or by one of the servers: the client gets the keys of its
+     * transports, each server those of its own, and a key nobody uses is a usage error.
+     */
+    private void checkTransportOptionsInUse(TransportRegistry registry, List<String> args, List<Transport> chosen) {
+        List<String> users = new ArrayList<>(chosen.stream().map(Transport::name).toList());
+        if (!inProcess) {
+            users.addAll(clientImpls(args));
+        }
+        for (int i = 0; i < args.size(); i++) {
+            String key = transportOptionKey(args, i);
+            Transport owner = key == null ? null : TransportOptions.owner(registry, key);
+            if (owner != null && !users.contains(owner.name())) {
+                throw new ParameterException(spec.commandLine(), "-O " + key + " is an option of transport "
+                        + owner.name() + ", which neither the client (" + (inProcess ? "--in-process"
+                        : "--impl " + String.join(",", clientImpls(args))) + ") nor a server (--servers "
+                        + String.join(",", chosen.stream().map(Transport::name).toList()) + ") uses: leave it out");
+            }
+        }
+    }
+
+    /** The client's arguments without the -O options of transports the client does not run (servers' ones). */
+    private static List<String> withoutForeignTransportOptions(List<String> args, List<String> clientImpls) {
+        TransportRegistry registry = TransportRegistry.load();
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String key = transportOptionKey(args, i);
+            Transport owner = key == null ? null : TransportOptions.owner(registry, key);
+            if (owner != null && !clientImpls.contains(owner.name())) {
+                if (args.get(i).equals("-O")) {
+                    i++;
+                }
+                continue;
+            }
+            kept.add(args.get(i));
+        }
+        return kept;
     }
 
     /** The -O options among the client's arguments that belong to this server transport. */

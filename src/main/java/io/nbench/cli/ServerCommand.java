@@ -5,10 +5,15 @@ import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ServerMetrics;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerSettings;
+import io.nbench.transport.TransportRegistry;
 import io.nbench.units.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
@@ -71,6 +76,17 @@ final class ServerCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--idle-timeout must be positive (leave it out to keep idle connections open)");
         }
+        transport.checkIoThreads(spec, "--io-threads");
+        if (maxFrame < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-frame " + maxFrame
+                    + " accepts no payload: use at least 1 byte (default 16m)");
+        }
+        if (transport.impls().size() > 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a server runs one transport: --impl "
+                    + transport.impl + " names " + transport.impls().size() + " (start one server per transport)");
+        }
+        transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
+        InetAddress address = bindAddress();
         ResolvedTransport resolved;
         try {
             resolved = ResolvedTransport.resolve(spec, transport);
@@ -88,7 +104,7 @@ final class ServerCommand implements Callable<Integer> {
             return ExitCode.COULD_NOT_RUN;
         }
         ServerMetrics metrics = new ServerMetrics(err);
-        ServerSettings settings = new ServerSettings(new InetSocketAddress(bind, transport.port), transport.protocol,
+        ServerSettings settings = new ServerSettings(new InetSocketAddress(address, transport.port), transport.protocol,
                 transport.socket(), maxFrame, resolved.options(), idleTimeout);
         RunningServer server;
         try {
@@ -129,6 +145,25 @@ final class ServerCommand implements Callable<Integer> {
             stop(server, metrics, out);
         }
         return ExitCode.OK;
+    }
+
+    /** The --bind address, resolved before anything starts: an address that does not exist is a usage error. */
+    private InetAddress bindAddress() {
+        if (bind.isBlank()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--bind is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
+        }
+        try {
+            InetAddress address = InetAddress.getByName(bind);
+            if (address.isAnyLocalAddress() || address.isLoopbackAddress()
+                    || NetworkInterface.getByInetAddress(address) != null) {
+                return address;
+            }
+        } catch (UnknownHostException | SocketException e) {
+            // not resolvable, or the interfaces cannot be listed: the same answer
+        }
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bind " + bind + " is not an address "
+                + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }
 
     private static void stop(RunningServer server, ServerMetrics metrics, PrintWriter out) {

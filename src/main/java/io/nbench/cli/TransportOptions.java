@@ -6,11 +6,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportRegistry;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /** Options shared by client and server: transport, port, protocol, sockets, {@code -O}. */
 final class TransportOptions {
 
+    @ArgumentFiles.CommaList
     @Option(names = "--impl", paramLabel = "NAME", defaultValue = "netty",
             description = "Transport (default: ${DEFAULT-VALUE}); see nbench list. The client sweeps a list: netty,mina.")
     String impl;
@@ -64,6 +69,46 @@ final class TransportOptions {
             values.add(part.strip());
         }
         return values;
+    }
+
+    /** Negative thread counts are meaningless (0 already means one per core). */
+    void checkIoThreads(CommandSpec spec, String option) {
+        checkIoThreads(spec, option, ioThreads);
+    }
+
+    static void checkIoThreads(CommandSpec spec, String option, int value) {
+        if (value < 0) {
+            throw new ParameterException(spec.commandLine(), option + " " + value
+                    + " is negative: use 0 (one per core) or a positive count");
+        }
+    }
+
+    /**
+     * Every {@code -O} key must belong to a transport in use: a key of another transport would be silently
+     * ignored, and the run would not measure what the command line says. Unknown keys are left to the
+     * registry's check, which lists the known ones.
+     *
+     * @param fix what to do instead, with {@code %s} for the key's transport
+     */
+    void checkOptionsInUse(CommandSpec spec, TransportRegistry registry, List<String> impls, String fix) {
+        for (String key : transportOptions.keySet()) {
+            Transport owner = owner(registry, key);
+            if (owner != null && impls.stream().noneMatch(owner.name()::equals)) {
+                throw new ParameterException(spec.commandLine(), "-O " + key + " is an option of transport "
+                        + owner.name() + ", which this command does not use (--impl " + String.join(",", impls)
+                        + "): leave it out or " + String.format(fix, owner.name()));
+            }
+        }
+    }
+
+    /** The transport that declares this {@code -O} key, or null if none does. */
+    static Transport owner(TransportRegistry registry, String key) {
+        for (Transport t : registry.all()) {
+            if (t.options().stream().anyMatch(o -> o.key().equals(key))) {
+                return t;
+            }
+        }
+        return null;
     }
 
     SocketSettings socket() {

@@ -67,6 +67,7 @@ class CliTest {
         "server --port 70000",
         "server --max-frame 1q",
         "client --no-such-option",
+        "run --in-process --impl netty-local",
         "",
     })
     void badInputIsOneLineUsageErrorWithExit2(String line) {

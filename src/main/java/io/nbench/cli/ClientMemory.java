@@ -1,0 +1,114 @@
+package io.nbench.cli;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import io.nbench.load.LoadSpec;
+import io.nbench.protocol.Framed;
+import io.nbench.protocol.Protocol;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * What a client plan needs in memory, checked before anything is allocated, so that {@code --size 1g}
+ * or {@code --window 100000000} is a usage error naming the limit instead of an OutOfMemoryError after
+ * seconds. The model is per connection and conservative (the same for every client transport: it
+ * counts what the most demanding one may hold):
+ * <ul>
+ *   <li>on the heap, always: the request encoded once and its payload pattern (the request kept twice),
+ *       the expected response bytes and words the verifier compares with (twice the response), and the
+ *       table of messages in flight (16 bytes per slot, 24 in the open loop, 32 with {@code --batch};
+ *       a power of two of at least twice the permits);</li>
+ *   <li>in the transport, on the heap or in direct memory depending on the transport and its options:
+ *       one buffer per request in flight not yet taken by the kernel (Netty and MINA encode each request
+ *       into a buffer of its own that is queued until written; NIO and blocking hold one request buffer
+ *       per connection), plus a buffer for one whole response, which every decoder accumulates before decoding:
+ *       it grows by doubling, so while it is copied it takes 1.5 times the next power of two of the response
+ *       frame (MINA's auto-expanding cumulation buffer, the NIO and blocking decoders' buffers).</li>
+ * </ul>
+ * In flight means the window in the closed loop and {@code --max-inflight} in the open loop. Everything
+ * is counted against the heap (a transport may keep it all there) and the transport part also against
+ * the direct-memory limit (Netty and NIO keep it there); each may be used up to 3/4, the rest being left
+ * to histograms, recorders and the transports' own pools.
+ */
+final class ClientMemory {
+
+    /** Share of a limit the plan may use. */
+    private static final double USABLE = 0.75;
+    /** Left for everything else when suggesting a limit. */
+    private static final long BASE = 64L << 20;
+
+    private ClientMemory() {
+    }
+
+    static void check(CommandSpec command, LoadSpec spec) {
+        boolean framed = spec.protocol() == Protocol.FRAMED;
+        long request = spec.size() + (framed ? Framed.REQUEST_HEADER : 0L);
+        long responseFrame = spec.responseSize() == 0 ? 0 : spec.responseSize() + (framed ? Framed.RESPONSE_HEADER : 0L);
+        // A decoder's buffer grows to the next power of two by copying: the old half and the new buffer at once.
+        long response = responseFrame == 0 ? 0 : 3 * Long.highestOneBit(Math.max(1, responseFrame * 2 - 1)) / 2;
+        long permits = spec.permits();
+        long slots = Integer.highestOneBit((int) Math.max(2, Math.min(Integer.MAX_VALUE, permits * 2 - 1))) * 2L;
+        long slotBytes = slots * (16 + (spec.openLoop() ? 8 : 0) + (spec.batch() > 0 ? 8 : 0));
+        long template = 2 * request;
+        long check = 2L * spec.responseSize();
+        double inFlight = (double) permits * request;
+        double transport = inFlight + response;
+        double heapPerConnection = template + check + slotBytes + transport;
+        int connections = spec.connections();
+
+        long heapLimit = Runtime.getRuntime().maxMemory();
+        double heapNeed = heapPerConnection * connections;
+        if (heapNeed > USABLE * heapLimit) {
+            throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(heapNeed)
+                    + " of client heap (" + connections + " connections x " + bytes(heapPerConnection) + ": request "
+                    + bytes(request) + " kept twice, response check " + bytes(check) + ", " + permits + " request"
+                    + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", response buffer " + bytes(response)
+                    + ", message table " + bytes(slotBytes) + "), more than 3/4 of the " + bytes(heapLimit)
+                    + " heap limit: lower --size, --window or --connections, or give the JVM more with "
+                    + "NBENCH_JAVA_OPTS=-Xmx" + suggestion(heapNeed));
+        }
+        long directLimit = directLimit(heapLimit);
+        double directNeed = transport * connections;
+        if (directNeed > USABLE * directLimit) {
+            throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(directNeed)
+                    + " of direct memory (" + connections + " connections x " + bytes(transport) + ": " + permits
+                    + " request" + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", response buffer "
+                    + bytes(response) + "), more than 3/4 of the " + bytes(directLimit) + " direct-memory limit "
+                    + "(-XX:MaxDirectMemorySize): lower --size, --window or --connections, or give the JVM more with "
+                    + "NBENCH_JAVA_OPTS=-XX:MaxDirectMemorySize=" + suggestion(directNeed));
+        }
+    }
+
+    /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, which defaults to the heap limit. */
+    private static long directLimit(long heapLimit) {
+        try {
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            long set = hotspot == null ? 0 : Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
+            return set > 0 ? set : heapLimit;
+        } catch (RuntimeException e) {
+            return heapLimit; // not a HotSpot JVM: the JDK's default
+        }
+    }
+
+    /** A JVM size flag value that holds the need at 3/4 with room for the rest: 33g, 91m. */
+    private static String suggestion(double need) {
+        double total = need / USABLE + BASE;
+        double gib = total / (1L << 30);
+        return gib >= 1 ? (long) Math.ceil(gib) + "g" : (long) Math.ceil(total / (1L << 20)) + "m";
+    }
+
+    static String bytes(double b) {
+        if (b < 1024) {
+            return (long) b + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = b / 1024;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+    }
+}

@@ -1,0 +1,89 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Values that are meaningless or would end in an exception later (a negative thread count, an address that
+ * does not exist, an -O key nobody uses, counts that overflow) are refused before anything starts: exit 2
+ * and exactly one line on stderr naming the problem and the fix, nothing on stdout. The client lines
+ * point at a port where nothing listens, so a value that is wrongly accepted ends in exit 1, not 2.
+ */
+class BadValuesTest {
+
+    private static final String FREE_PORT = freePort();
+
+    private static String freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return Integer.toString(s.getLocalPort());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "client --io-threads -1 --msgs 10"
+            + "| --io-threads -1 is negative: use 0 (one per core) or a positive count (see 'nbench client --help')",
+        "server --io-threads -3 --duration 1s"
+            + "| --io-threads -3 is negative: use 0 (one per core) or a positive count (see 'nbench server --help')",
+        "run --server-io-threads -2"
+            + "| --server-io-threads -2 is negative: use 0 (one per core) or a positive count (see 'nbench run --help')",
+        "server --bind 999.1.1.1 --duration 1s"
+            + "| --bind 999.1.1.1 is not an address of this machine: use an IP address such as 127.0.0.1, ::1 or "
+            + "0.0.0.0, or a host name that resolves (see 'nbench server --help')",
+        "server --bind= --duration 1s"
+            + "| --bind is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0 (see 'nbench server --help')",
+        "client --host= --msgs 10"
+            + "| --host is empty: name the server, e.g. --host 127.0.0.1 (see 'nbench client --help')",
+        "client --impl nio -O netty.io=epoll --msgs 10"
+            + "| -O netty.io is an option of transport netty, which this command does not use (--impl nio): leave it "
+            + "out or add netty to --impl (see 'nbench client --help')",
+        "server --impl mina -O netty.io=epoll --duration 1s"
+            + "| -O netty.io is an option of transport netty, which this command does not use (--impl mina): leave "
+            + "it out or use --impl netty (see 'nbench server --help')",
+        "run --servers nio --impl nio -O mina.stats=off"
+            + "| -O mina.stats is an option of transport mina, which neither the client (--impl nio) nor a server "
+            + "(--servers nio) uses: leave it out (see 'nbench run --help')",
+        "client --msgs 4611686018427387904 --warmup 0 --iterations 1"
+            + "| --msgs 4611686018427387904 x --threads 4 x 1 iterations (warmup included) is more messages than "
+            + "nbench counts: use a smaller --msgs (see 'nbench client --help')",
+        "client --msgs 2305843009213693952 --warmup 3 --iterations 10 --threads 1"
+            + "| --msgs 2305843009213693952 x --threads 1 x 13 iterations (warmup included) is more messages than "
+            + "nbench counts: use a smaller --msgs (see 'nbench client --help')",
+        "client --window 300000000 --msgs 10"
+            + "| --window 300000000 is more than one connection tracks: use at most 268435456 (see 'nbench client --help')",
+        "client --rate 1k --max-inflight 300000000 --msgs 10"
+            + "| --max-inflight 300000000 is more than one connection tracks: use at most 268435456 (see 'nbench "
+            + "client --help')",
+        "client --batch 2000000000 --threads 8 --connections 1 --msgs 10"
+            + "| --batch 2000000000 x 8 threads per connection is more than one connection tracks: use at most "
+            + "268435456 messages in flight per connection (see 'nbench client --help')",
+        "server --bind 8.8.8.8 --duration 1s"
+            + "| --bind 8.8.8.8 is not an address of this machine: use an IP address such as 127.0.0.1, ::1 or "
+            + "0.0.0.0, or a host name that resolves (see 'nbench server --help')",
+        "client --warmup 2147483647 --iterations 1 --msgs 1"
+            + "| --warmup 2147483647 + --iterations 1 is more iterations than nbench counts: use at most 2147483647 "
+            + "in all (see 'nbench client --help')",
+        "client --iteration-time 1000000h --iterations 1000 --warmup 0"
+            + "| --iteration-time 60000000 min x 1000 iterations (warmup included) is longer than nbench times: use a "
+            + "shorter --iteration-time or fewer iterations (see 'nbench client --help')",
+        "client --rate 1e300 --msgs 1"
+            + "| --rate 1.0E300 over 4 connections is more than one message per nanosecond per connection: use at "
+            + "most 4000000000 (see 'nbench client --help')",
+        "server --max-frame 0 --duration 1s"
+            + "| --max-frame 0 accepts no payload: use at least 1 byte (default 16m) (see 'nbench server --help')",
+    })
+    void refusedWithExit2AndOneLine(String line, String message) {
+        String[] args = (line + (line.startsWith("client") ? " --port " + FREE_PORT
+                : line.startsWith("server") ? " --port 0" : "")).split(" ");
+        CliTest.Outcome o = CliTest.run(args);
+        assertEquals("nbench: " + message + "\n", o.err(), line);
+        assertEquals(ExitCode.USAGE, o.code(), line);
+        assertEquals("", o.out(), line);
+    }
+}

@@ -1,0 +1,94 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A plan that cannot fit in the client's heap or direct memory is refused before anything is allocated:
+ * exit 2 and one line naming the limit and the fix, instead of an OutOfMemoryError stack trace after
+ * seconds. Each case runs the real entry point in a JVM of its own with known limits (-Xmx256m), so the
+ * figures in the message are exact; nothing listens on the port, so a plan wrongly accepted fails to
+ * connect (exit 1) rather than passing.
+ */
+class ClientMemoryTest {
+
+    record Outcome(int code, String out, String err) {
+    }
+
+    private static Outcome nbench(List<String> jvm, String... args) throws IOException, InterruptedException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvm);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--port", Integer.toString(port), "--connect-timeout", "200ms"));
+        Process p = new ProcessBuilder(command).start();
+        try {
+            p.getOutputStream().close();
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "nbench did not end: " + command);
+            return new Outcome(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+                    new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aGigabyteMessageIsRefusedNamingTheHeapLimit() throws Exception {
+        Outcome o = nbench(List.of("-Xmx256m"), "client", "--size", "1g", "--msgs", "1");
+        // 1 GiB request + 16-byte header, kept twice; a 1 GiB response checked against 2 x 1 GiB; the response
+        // buffer grows to 2 GiB by copying the 1 GiB one: 2 + 2 + 1 + 3 = 8 GiB per connection.
+        assertEquals("nbench: the plan needs about 32.0 GiB of client heap (4 connections x 8.0 GiB: request 1.0 GiB "
+                + "kept twice, response check 2.0 GiB, 1 request in flight 1.0 GiB, response buffer 3.0 GiB, "
+                + "message table 64 B), more than 3/4 of the 256.0 MiB heap limit: lower --size, --window or "
+                + "--connections, or give the JVM more with NBENCH_JAVA_OPTS=-Xmx43g (see 'nbench client --help')\n",
+                o.err());
+        assertEquals(ExitCode.USAGE, o.code());
+        assertEquals("", o.out());
+    }
+
+    @Test
+    void aHugeWindowIsRefused() throws Exception {
+        Outcome o = nbench(List.of("-Xmx256m"), "client", "--window", "100000000", "--msgs", "1");
+        assertTrue(o.err().startsWith("nbench: the plan needs about 403.4 GiB of client heap (4 connections x "
+                + "100.9 GiB: "), o.err());
+        assertTrue(o.err().endsWith(", more than 3/4 of the 256.0 MiB heap limit: lower --size, --window or "
+                + "--connections, or give the JVM more with NBENCH_JAVA_OPTS=-Xmx538g (see 'nbench client --help')\n"),
+                o.err());
+        assertTrue(o.err().contains("100000000 requests in flight 96.9 GiB"), o.err());
+        assertTrue(o.err().contains("message table 4.0 GiB"), o.err());
+        assertEquals(1, o.err().lines().count());
+        assertEquals(ExitCode.USAGE, o.code());
+        assertEquals("", o.out());
+    }
+
+    @Test
+    void directMemoryBelowTheHeapIsTheLimitNamed() throws Exception {
+        Outcome o = nbench(List.of("-Xmx512m", "-XX:MaxDirectMemorySize=16m"), "client", "--size", "1m", "--window",
+                "16", "--msgs", "1");
+        assertEquals("nbench: the plan needs about 76.0 MiB of direct memory (4 connections x 19.0 MiB: 16 requests "
+                + "in flight 16.0 MiB, response buffer 3.0 MiB), more than 3/4 of the 16.0 MiB direct-memory limit "
+                + "(-XX:MaxDirectMemorySize): lower --size, --window or --connections, or give the JVM more with "
+                + "NBENCH_JAVA_OPTS=-XX:MaxDirectMemorySize=166m (see 'nbench client --help')\n", o.err());
+        assertEquals(ExitCode.USAGE, o.code());
+    }
+
+    @Test
+    void aPlanThatFitsGoesOnToConnect() throws Exception {
+        Outcome o = nbench(List.of("-Xmx256m"), "client", "--size", "1m", "--window", "4", "--msgs", "1");
+        assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.err());
+        assertTrue(o.err().contains("Connection refused"), o.err());
+    }
+}
