@@ -2,7 +2,6 @@ package io.nbench.protocol;
 
 import static io.nbench.testkit.FuzzStreams.MAX_FRAME;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -12,8 +11,9 @@ import java.nio.ByteBuffer;
 /**
  * Fuzzes the server side of the nio, blocking and virtual-thread transports: any byte stream, split
  * anywhere, into output buffers of any legal size. The parser must never throw, must consume every byte
- * it is given unless it reports a protocol error (with a one-line reason), must never leave a complete
- * request unanswered, and the responses it writes must add up to what it reports served.
+ * it is given but a header not yet whole unless it reports a protocol error (with a one-line reason),
+ * must never leave a complete request unanswered, and the responses it writes must add up to what it
+ * reports served.
  */
 class FramedRequestParserFuzzTest {
 
@@ -28,8 +28,10 @@ class FramedRequestParserFuzzTest {
         // The output buffer: from the smallest legal size up, chosen by the same byte as the pieces.
         ByteBuffer out = ByteBuffer.allocate(FramedRequestParser.MIN_OUTPUT + (input.length == 0 ? 0 : input[0] & 0x3F));
         long produced = 0;
+        // As the nio server does: bytes the parser leaves (a header not yet whole) stay in front of the next read.
+        ByteBuffer in = ByteBuffer.allocate(0);
         for (byte[] piece : FuzzStreams.pieces(input)) {
-            ByteBuffer in = ByteBuffer.wrap(piece);
+            in = ByteBuffer.allocate(in.remaining() + piece.length).put(in).put(piece).flip();
             while (true) {
                 int result = parser.parse(in, out);
                 if (result == FramedRequestParser.PROTOCOL_ERROR) {
@@ -37,7 +39,7 @@ class FramedRequestParserFuzzTest {
                     return;
                 }
                 if (result == FramedRequestParser.NEED_INPUT) {
-                    assertFalse(in.hasRemaining(), "NEED_INPUT with " + in.remaining() + " bytes unconsumed");
+                    assertTrue(in.remaining() < Framed.REQUEST_HEADER, "NEED_INPUT with " + in.remaining() + " bytes unconsumed");
                     produced += out.position();
                     out.clear();
                     break;
