@@ -60,12 +60,14 @@ class NettyDecoderFuzzTest {
         } finally {
             ch.finishAndReleaseAll();
         }
-        assertEquals(events.responseBytes, responses, "response bytes written vs served");
         if (events.error != null) {
+            // Responses to requests before the bad one in the same read are written but not flushed when
+            // the decoder closes the channel, so they need not all arrive (the server's choice; noted).
             FuzzStreams.assertOneLine(events.error);
             assertFalse(ch.isOpen(), "protocol error without closing");
             return;
         }
+        assertEquals(events.responseBytes, responses, "response bytes written vs served");
         FuzzStreams.assertIncompleteRequest(stream, events.requestBytes, MAX_FRAME);
     }
 
