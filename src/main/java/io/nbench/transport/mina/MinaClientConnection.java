@@ -13,7 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>{@code send} may run on any thread and re-entrantly inside a callback on the I/O thread:
  * {@code IoSession.write} is thread-safe and only queues the request for the NioProcessor, and this
- * class keeps no mutable state of its own on the send path.
+ * class keeps no mutable state of its own on the send path (the lock below only keeps a request's two
+ * writes together).
  *
  * <p><b>Memory per request in flight.</b> MINA queues every written buffer until the NioProcessor has
  * written it. A request whose constant tail is long ({@link RequestTemplate#sharedTailLength()}) is
@@ -114,7 +115,9 @@ final class MinaClientConnection implements ClientConnection {
         long id;
         if (sharedTail != null) {
             // A request's header and tail are adjacent in the queue and reported in order. Headers are
-            // a few dozen bytes, tails at least MIN_SHARED_TAIL: capacity tells them apart.
+            // a few dozen bytes, tails at least MIN_SHARED_TAIL: capacity tells them apart. (Written
+            // events exist only with --measure send, whose sender threads never send from inside a
+            // callback, so no other request's header is reported between a header and its tail.)
             if (buf.capacity() != sharedTail.capacity()) {
                 headerId = buf.getLong(idAt);
                 return;
