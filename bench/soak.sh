@@ -4,10 +4,11 @@
 # the whole duration: closed loops of 100 B and 64 KiB messages that reconnect every 200 and 50 requests,
 # and an open loop (--rate 1k) of 4 KiB. The post-GC heap (jcmd GC.run, then GC.heap_info) and
 # the RSS of all four JVMs are sampled once warm (after --warm) and again near the end; a process PASSes
-# when its post-GC heap grew by less than 4 MiB and its RSS by at most 10 %.
+# when its post-GC heap grew by less than 4 MiB and its RSS by at most 10 %. The JVMs run with a fixed,
+# pre-touched 256 MiB heap (--java-opts), so RSS growth is memory held outside the heap.
 #
 #   bench/soak.sh                                   # 10 minutes per server, every server transport
-#   bench/soak.sh --duration 90 --servers netty,nio # a short run (seconds per server)
+#   bench/soak.sh --duration 90 --warm 30 --servers netty,nio # a short run (seconds per server)
 #
 # Needs jcmd (a JDK) and /proc. Exit 0 when every process passed, 4 when one failed, 1 when something
 # could not run. Leaves nothing running: every process it starts is stopped by its PID.
@@ -16,15 +17,17 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="$here/target/nbench.jar"
 duration=600
-warm=30
+warm=60
 servers="netty,mina,nio,blocking,vthreads"
 heap_limit_kib=4096
 rss_limit_pct=10
-java_opts="-Xmx512m"
+# A fixed, pre-touched heap: heap growth is judged after GC, so RSS growth is what the JVM holds outside
+# the heap (direct buffers, threads, malloc), not the heap sizing itself.
+java_opts="-Xms256m -Xmx256m -XX:+AlwaysPreTouch"
 
 usage() {
   sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
-  echo "options: --duration SECONDS (600) --warm SECONDS (30) --servers LIST ($servers) --jar FILE --java-opts 'OPTS' ($java_opts)"
+  echo "options: --duration SECONDS (600) --warm SECONDS (60) --servers LIST ($servers) --jar FILE --java-opts 'OPTS' ($java_opts)"
 }
 
 while [ $# -gt 0 ]; do
