@@ -12,13 +12,38 @@ final class Converters {
     private Converters() {
     }
 
+    /**
+     * Error messages quote the value as given, which may hold line breaks or other control characters
+     * (a value from a file or a command substitution): escaped, the error stays one line.
+     */
+    static String oneLine(String message) {
+        StringBuilder b = null;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            if (Character.isISOControl(c)) {
+                if (b == null) {
+                    b = new StringBuilder(message.length() + 8).append(message, 0, i);
+                }
+                switch (c) {
+                    case '\n' -> b.append("\\n");
+                    case '\r' -> b.append("\\r");
+                    case '\t' -> b.append("\\t");
+                    default -> b.append(String.format("\\u%04x", (int) c));
+                }
+            } else if (b != null) {
+                b.append(c);
+            }
+        }
+        return b == null ? message : b.toString();
+    }
+
     static final class Size implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
             try {
                 return (int) Sizes.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
+                throw new TypeConversionException(oneLine(e.getMessage()));
             }
         }
     }
@@ -29,7 +54,7 @@ final class Converters {
             try {
                 return io.nbench.units.Rates.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
+                throw new TypeConversionException(oneLine(e.getMessage()));
             }
         }
     }
@@ -40,7 +65,7 @@ final class Converters {
             try {
                 return Durations.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException(e.getMessage());
+                throw new TypeConversionException(oneLine(e.getMessage()));
             }
         }
     }

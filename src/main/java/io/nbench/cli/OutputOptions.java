@@ -80,7 +80,7 @@ final class OutputOptions {
             try {
                 list.add(Threshold.parse(t));
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
+                throw new ParameterException(spec.commandLine(), Converters.oneLine(e.getMessage()));
             }
         }
         return list;

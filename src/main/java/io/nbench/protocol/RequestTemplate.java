@@ -15,6 +15,9 @@ import java.util.Arrays;
  */
 public final class RequestTemplate {
 
+    /** Below this, a request's constant tail is copied with its header instead of being shared. */
+    public static final int MIN_SHARED_TAIL = 1024;
+
     private final Protocol protocol;
     private final int payloadSize;
     private final int responseLength;
@@ -80,6 +83,30 @@ public final class RequestTemplate {
     /** Offsets within {@link #bytes()} where the id goes; do not modify. */
     public int[] idOffsets() {
         return idOffsets;
+    }
+
+    /**
+     * How many leading bytes of {@link #bytes()} differ from one message to the next (the header and the
+     * id stamped into the payload); every byte from here on is the same in every request of this
+     * template, so a transport may send that tail from one shared buffer instead of a copy per request.
+     */
+    public int perMessageLength() {
+        int end = 0;
+        for (int at : idOffsets) {
+            end = Math.max(end, at + 8);
+        }
+        return end;
+    }
+
+    /**
+     * The length of the constant tail a transport should send from one shared buffer per connection, or
+     * 0 when it is shorter than {@link #MIN_SHARED_TAIL} and a copy per request costs less than a second
+     * buffer per request. What a queued request holds is then at most {@code MIN_SHARED_TAIL} plus its
+     * per-message bytes, whatever the message size.
+     */
+    public int sharedTailLength() {
+        int tail = bytes.length - perMessageLength();
+        return tail >= MIN_SHARED_TAIL ? tail : 0;
     }
 
     /** Whether the payload carries the id in its first 8 bytes. */

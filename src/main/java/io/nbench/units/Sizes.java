@@ -33,11 +33,12 @@ public final class Sizes {
         if (s.isEmpty() || !s.chars().allMatch(Character::isDigit) || s.length() > 12) {
             throw new IllegalArgumentException("'" + text + "' is not a size: use bytes or a k/m/g suffix, e.g. 512, 5k, 1m");
         }
-        long value = Long.parseLong(s) * unit;
-        if (value > Integer.MAX_VALUE) {
+        // Compared before multiplying: up to 12 digits times 1 GiB overflows a long (9999999999g wrapped to -1 GiB).
+        long value = Long.parseLong(s);
+        if (value > Integer.MAX_VALUE / unit) {
             throw new IllegalArgumentException("'" + text + "' is too large: sizes must be below 2g");
         }
-        return value;
+        return value * unit;
     }
 
     /** Formats a byte count the way the output states sizes: 1 KiB, 5 KiB, 1.5 MiB, 100 B. */

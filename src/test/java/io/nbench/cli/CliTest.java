@@ -78,6 +78,17 @@ class CliTest {
         assertEquals("", o.out());
     }
 
+    /** Found by ConvertersFuzzTest: the message quoted the value, line breaks and all. */
+    @ParameterizedTest
+    @ValueSource(strings = {"--size|5\nk", "--rate|1\n0", "--timeout|1\nparsec", "--threshold|p99<\n2parsecs"})
+    void valuesWithLineBreaksAreOneLineUsageErrors(String option) {
+        String[] o = option.split("\\|");
+        Outcome r = run("client", o[0], o[1]);
+        assertEquals(ExitCode.USAGE, r.code(), () -> option + " -> " + r.err());
+        assertEquals(1, r.err().strip().lines().count(), () -> "one line: " + r.err());
+        assertTrue(r.err().startsWith("nbench: "), r.err());
+    }
+
     @Test
     void connectionRefusedIsExit1WithTheFix() throws Exception {
         int free;

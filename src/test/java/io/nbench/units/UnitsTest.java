@@ -22,10 +22,11 @@ class UnitsTest {
         assertEquals(1024L * 1024 * 1024, Sizes.parse("1g"));
         assertEquals(0, Sizes.parse("0"));
         assertEquals(100, Sizes.parse("100b"));
+        assertEquals(2097151L * 1024, Sizes.parse("2097151k"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "k", "-1", "1.5k", "5x", "abc", "3g", "99999999999999"})
+    @ValueSource(strings = {"", "k", "-1", "1.5k", "5x", "abc", "3g", "99999999999999", "9999999999g", "17179869185g", "2097152k"})
     void badSizesSayWhatIsAccepted(String text) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Sizes.parse(text));
         assertTrue(e.getMessage().contains(text) || text.isEmpty(), e.getMessage());

@@ -54,7 +54,7 @@ final class NettyClient implements ClientTransport {
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(connection);
+                connection.initPipeline(ch.pipeline());
             }
         });
         ChannelFuture f = b.connect(config.address(remote));

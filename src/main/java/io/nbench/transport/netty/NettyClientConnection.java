@@ -10,6 +10,7 @@ import io.nbench.transport.ErrorKind;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.DecoderException;
@@ -19,6 +20,13 @@ import java.util.List;
 /**
  * One Netty client connection: encodes requests into pooled buffers and decodes responses into
  * {@link ConnectionHandler} events.
+ *
+ * <p><b>Memory per request in flight.</b> A request whose constant tail is long
+ * ({@link RequestTemplate#sharedTailLength()}) is written as its per-message bytes (header and id, a
+ * pooled buffer of a few dozen bytes) followed by a retained duplicate of one read-only payload buffer
+ * per connection ({@link SharedPayloadWriter}), so a window of 1,000 requests of 1 MiB queued in
+ * Netty's outbound buffer holds 1 MiB of payload, not 1 GiB. Shorter requests are copied whole, at
+ * most {@link RequestTemplate#MIN_SHARED_TAIL} plus the header each.
  *
  * <p>Sends issued from this channel's event loop while it is processing reads (the io driver sending
  * the next message from a response callback) are written without a flush and flushed once when the read
@@ -33,6 +41,8 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
     private final boolean echo;
     private final byte[] bytes;
     private final int[] idOffsets;
+    /** Bytes encoded per request: the whole request, or only its header when the tail is shared. */
+    private final int encoded;
     private final int maxFrame;
     private final ByteBufPayloadView view = new ByteBufPayloadView();
     private volatile Channel channel;
@@ -48,6 +58,16 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
         this.echo = template.protocol() == Protocol.ECHO;
         this.bytes = template.bytes();
         this.idOffsets = template.idOffsets();
+        this.encoded = template.sharedTailLength() > 0 ? template.perMessageLength() : bytes.length;
+    }
+
+    /** Adds this connection's handlers to a new channel's pipeline. */
+    void initPipeline(ChannelPipeline pipeline) {
+        int tail = template.sharedTailLength();
+        if (tail > 0) {
+            pipeline.addLast(new SharedPayloadWriter(bytes, encoded, tail));
+        }
+        pipeline.addLast(this);
     }
 
     void attach(Channel channel) {
@@ -57,8 +77,8 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
     @Override
     public void send(long id) {
         Channel ch = channel;
-        ByteBuf buf = ch.alloc().ioBuffer(bytes.length);
-        buf.writeBytes(bytes);
+        ByteBuf buf = ch.alloc().ioBuffer(encoded);
+        buf.writeBytes(bytes, 0, encoded);
         for (int at : idOffsets) {
             buf.setLong(at, id);
         }

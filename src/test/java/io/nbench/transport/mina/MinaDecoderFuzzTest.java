@@ -1,0 +1,148 @@
+package io.nbench.transport.mina;
+
+import static io.nbench.testkit.FuzzStreams.MAX_FRAME;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.nbench.protocol.Framed;
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.testkit.FuzzStreams;
+import io.nbench.transport.ConnectionHandler;
+import io.nbench.transport.ErrorKind;
+import io.nbench.transport.PayloadView;
+import io.nbench.transport.ServerEvents;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.filterchain.IoFilterAdapter;
+import org.apache.mina.core.session.DummySession;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.write.WriteRequest;
+import org.apache.mina.filter.codec.AbstractProtocolDecoderOutput;
+
+/**
+ * Fuzzes both MINA decoders on a {@link DummySession}: the server's {@link FramedServerDecoder} and the
+ * client's {@link ClientDecoder}, with any byte stream split anywhere. Neither may throw; a protocol
+ * error closes the session with a one-line reason; otherwise all but one incomplete frame is consumed;
+ * no response is larger than the declared max frame allows.
+ */
+class MinaDecoderFuzzTest {
+
+    @FuzzTest(maxDuration = "10s")
+    void serverDecoder(byte[] input) throws Exception {
+        byte[] stream = FuzzStreams.stream(input);
+        Events events = new Events();
+        DummySession session = new DummySession();
+        long[] responses = new long[1];
+        session.getFilterChain().addLast("responses", new IoFilterAdapter() {
+            @Override
+            public void filterWrite(NextFilter next, IoSession s, WriteRequest request) {
+                IoBuffer r = (IoBuffer) request.getMessage();
+                responses[0] += r.remaining();
+                assertTrue(r.remaining() <= Framed.RESPONSE_HEADER + MAX_FRAME, "response of " + r.remaining() + " bytes");
+            }
+        });
+        FramedServerDecoder decoder = new FramedServerDecoder(MAX_FRAME, events);
+        for (byte[] piece : FuzzStreams.pieces(input)) {
+            if (session.isClosing()) {
+                break;
+            }
+            decoder.decode(session, IoBuffer.wrap(piece), NO_OUTPUT);
+        }
+        assertEquals(events.responseBytes, responses[0], "response bytes written vs served");
+        if (events.error != null) {
+            FuzzStreams.assertOneLine(events.error);
+            assertTrue(session.isClosing(), "protocol error without closing");
+            return;
+        }
+        FuzzStreams.assertIncompleteRequest(stream, events.requestBytes, MAX_FRAME);
+    }
+
+    @FuzzTest(maxDuration = "10s")
+    void clientDecoder(byte[] input) throws Exception {
+        byte[] stream = FuzzStreams.stream(input);
+        Handler handler = new Handler();
+        ClientDecoder decoder = new ClientDecoder(handler, false, 100, MAX_FRAME);
+        DummySession session = new DummySession();
+        for (byte[] piece : FuzzStreams.pieces(input)) {
+            if (session.isClosing()) {
+                break;
+            }
+            decoder.decode(session, IoBuffer.wrap(piece), NO_OUTPUT);
+        }
+        assertNull(handler.otherError, "a connection error from decoding");
+        if (handler.protocolError != null) {
+            FuzzStreams.assertOneLine(handler.protocolError);
+            assertTrue(session.isClosing(), "protocol error without closing");
+            return;
+        }
+        FuzzStreams.assertIncompleteResponse(stream, handler.consumed, MAX_FRAME);
+    }
+
+    /** Both decoders hand their results on directly; writing to the output is a bug. */
+    private static final AbstractProtocolDecoderOutput NO_OUTPUT = new AbstractProtocolDecoderOutput() {
+        @Override
+        public void write(Object message) {
+            throw new AssertionError("decoder emitted " + message);
+        }
+    };
+
+    static final class Events implements ServerEvents {
+        long requestBytes;
+        long responseBytes;
+        String error;
+
+        @Override
+        public void connectionOpened() {
+        }
+
+        @Override
+        public void connectionClosed() {
+        }
+
+        @Override
+        public void requestServed(int request, int response) {
+            requestBytes += request;
+            responseBytes += response;
+        }
+
+        @Override
+        public void protocolError(String remote, String message) {
+            error = message;
+        }
+
+        @Override
+        public void echoed(int bytes) {
+        }
+    }
+
+    static final class Handler implements ConnectionHandler {
+        long consumed;
+        String protocolError;
+        String otherError;
+
+        @Override
+        public void onResponse(long id, int status, PayloadView payload) {
+            assertTrue(status == Framed.STATUS_OK || status == Framed.STATUS_REJECTED, "status " + status);
+            assertTrue(payload.length() <= MAX_FRAME, "payload of " + payload.length() + " bytes");
+            consumed += Framed.RESPONSE_HEADER + payload.length();
+        }
+
+        @Override
+        public void onWritten(long id) {
+        }
+
+        @Override
+        public void onError(ErrorKind kind, String message) {
+            if (kind == ErrorKind.PROTOCOL) {
+                protocolError = message;
+            } else {
+                otherError = kind + ": " + message;
+            }
+        }
+
+        @Override
+        public void onClosed() {
+        }
+    }
+}
