@@ -42,7 +42,7 @@ class MinaDecoderFuzzTest {
                 assertTrue(r.remaining() <= Framed.RESPONSE_HEADER + MAX_FRAME, "response of " + r.remaining() + " bytes");
             }
         });
-        FramedServerDecoder decoder = new FramedServerDecoder(MAX_FRAME, events);
+        FramedServerDecoder decoder = new FramedServerDecoder(MAX_FRAME, events, false);
         for (byte[] piece : FuzzStreams.pieces(input)) {
             if (session.isClosing()) {
                 break;

@@ -12,6 +12,7 @@ import io.nbench.protocol.RequestTemplate;
 import io.nbench.testkit.FuzzStreams;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
+import io.nbench.transport.IdleConnections;
 import io.nbench.transport.PayloadView;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
@@ -36,7 +37,7 @@ class NettyDecoderFuzzTest {
         // Responses are taken out after each piece; the decoder's own pause at the high water mark is
         // ServerContract's business, not this test's.
         ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(64 << 20, 128 << 20));
-        ch.pipeline().addLast(new FramedServerDecoder(MAX_FRAME, events));
+        ch.pipeline().addLast(new FramedServerDecoder(MAX_FRAME, events, IdleConnections.start(null, events, "unused")));
         long responses = 0;
         try {
             for (byte[] piece : FuzzStreams.pieces(input)) {
