@@ -4,6 +4,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.nbench.load.LoadSpec;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.RequestTemplate;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,9 +21,10 @@ import picocli.CommandLine.ParameterException;
  *       table of messages in flight (16 bytes per slot, 24 in the open loop, 32 with {@code --batch};
  *       a power of two of at least twice the permits);</li>
  *   <li>in the transport, on the heap or in direct memory depending on the transport and its options:
- *       one buffer per request in flight not yet taken by the kernel (Netty and MINA encode each request
- *       into a buffer of its own that is queued until written; NIO and blocking hold one request buffer
- *       per connection), plus a buffer for one whole response, which every decoder accumulates before decoding:
+ *       one request buffer per connection (the payload Netty and MINA share among the requests they queue,
+ *       NIO's and blocking's output buffer), plus for each request in flight its own bytes (header and id,
+ *       or the whole request when its tail is too short to share: at most {@link #QUEUED_COPY}) and the
+ *       queue entry and buffer objects that hold it ({@link #QUEUE_ENTRY}), plus a buffer for one whole response, which every decoder accumulates before decoding:
  *       it grows by doubling, so while it is copied it takes 1.5 times the next power of two of the response
  *       frame (MINA's auto-expanding cumulation buffer, the NIO and blocking decoders' buffers).</li>
  * </ul>
@@ -35,6 +37,13 @@ final class ClientMemory {
 
     /** Share of a limit the plan may use. */
     private static final double USABLE = 0.75;
+    /**
+     * The most a queued request holds of its own: a request whose constant tail is shorter than
+     * {@link RequestTemplate#MIN_SHARED_TAIL} is copied whole, a longer one holds its header and id.
+     */
+    static final long QUEUED_COPY = RequestTemplate.MIN_SHARED_TAIL + 64L;
+    /** A queued request's objects: Netty's outbound entry and buffer duplicate, MINA's write request and IoBuffers. */
+    static final long QUEUE_ENTRY = 128;
     /** Left for everything else when suggesting a limit. */
     private static final long BASE = 64L << 20;
 
@@ -52,7 +61,7 @@ final class ClientMemory {
         long slotBytes = slots * (16 + (spec.openLoop() ? 8 : 0) + (spec.batch() > 0 ? 8 : 0));
         long template = 2 * request;
         long check = 2L * spec.responseSize();
-        double inFlight = (double) permits * request;
+        double inFlight = request + (double) permits * (Math.min(request, QUEUED_COPY) + QUEUE_ENTRY);
         double transport = inFlight + response;
         double heapPerConnection = template + check + slotBytes + transport;
         int connections = spec.connections();
