@@ -161,6 +161,19 @@ class PrintedFiguresTest {
     }
 
     @Test
+    void everyRecorderSharesTheRange() {
+        org.HdrHistogram.SingleWriterRecorder packed = LatencyHistograms.newPackedRecorder();
+        packed.recordValue(LatencyHistograms.MAX_NANOS);
+        Histogram h = LatencyHistograms.newHistogram();
+        h.add(packed.getIntervalHistogram()); // same range: can be added
+        assertEquals(1, h.getTotalCount());
+        org.HdrHistogram.SingleWriterRecorder plain = LatencyHistograms.newRecorder();
+        plain.recordValue(1);
+        h.add(plain.getIntervalHistogram());
+        assertEquals(2, h.getTotalCount());
+    }
+
+    @Test
     void percentileLabelsOfVerySmallPercentiles() {
         assertEquals("p0.0001", Percentiles.label(0.0001));
         assertEquals("p99.99", Percentiles.label(99.99));

@@ -30,6 +30,7 @@ class UnitBoundariesTest {
         assertEquals(Duration.ofMinutes(2), Durations.parse("2min"));
         assertEquals(Duration.ofHours(1_000_000), Durations.parse("1000000h"));
         assertThrows(IllegalArgumentException.class, () -> Durations.parse("10000000h"), "beyond Long.MAX_VALUE / 2 ns");
+        assertEquals(Duration.ofNanos(1L << 62), Durations.parse("4611686018427387904ns"), "exactly the limit is allowed");
         assertEquals("'5' needs a unit: e.g. 250us, 10ms, 2s, 1m",
                 assertThrows(IllegalArgumentException.class, () -> Durations.parse("5")).getMessage());
     }
