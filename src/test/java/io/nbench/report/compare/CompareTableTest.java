@@ -33,10 +33,29 @@ class CompareTableTest {
     private static final Map<String, String> X = Map.of("impl", "netty", "size", "1");
     private static final Map<String, String> Y = Map.of("impl", "netty", "size", "2");
 
+    /** Through a buffered writer, as the CLI's is: the table must flush what it printed. */
     private static String print(List<ResultFile> files) {
         StringWriter s = new StringWriter();
-        CompareTable.print(new PrintWriter(s), files, Comparison.compare(files));
+        CompareTable.print(new PrintWriter(new java.io.BufferedWriter(s)), files, Comparison.compare(files));
         return s.toString();
+    }
+
+    @Test
+    void oneIterationEachGivesARatioWithoutInterval() {
+        ResultFile a = new ResultFile(Path.of("a"), List.of(combination("x", X, new double[] {100}, new double[] {10})));
+        ResultFile b = new ResultFile(Path.of("b"), List.of(combination("x", X, new double[] {200}, new double[] {10})));
+        String throughput = print(List.of(a, b)).lines().filter(l -> l.startsWith("throughput")).findFirst().orElseThrow();
+        assertEquals("throughput  100 msg/s  200 msg/s  2.000           N=1: too few iterations to decide; use --iterations ≥ 5 "
+                + "or --forks", throughput);
+    }
+
+    @Test
+    void boundsOfHopelessIntervalsInScientificNotation() {
+        assertEquals("0.001", CompareTable.number(0.001));
+        assertEquals("9.99e-04", CompareTable.number(0.000999));
+        assertEquals("9999.999", CompareTable.number(9999.999));
+        assertEquals("1.00e+04", CompareTable.number(10_000));
+        assertEquals("6.40e-20", CompareTable.number(6.395553653684548e-20));
     }
 
     @Test
