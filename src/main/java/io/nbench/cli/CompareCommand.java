@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Result files (nbench client --out) side by side: per combination and metric (throughput, "
                 + "p50, p90, p99, p99.9, max) the per-iteration means, the ratio to the first file with its 99.9%% "
-                + "confidence interval (Welch's t on the measured iterations) and a verdict: faster, slower or no "
-                + "significant difference.",
+                + "confidence interval (Welch's t on the logarithms of the measured iterations' values: always "
+                + "positive) and a verdict: faster, slower, no significant difference, or too few iterations to "
+                + "decide (fewer than 5 on a side).",
         footer = {"", "Examples:",
             "  nbench compare baseline.json candidate.json",
             "  nbench compare netty.json mina.json nio.json",

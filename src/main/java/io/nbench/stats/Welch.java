@@ -29,24 +29,6 @@ public final class Welch {
         public boolean significant() {
             return !Double.isNaN(halfWidth) && Math.abs(diff()) > halfWidth;
         }
-
-        /** meanB / meanA. */
-        public double ratio() {
-            return meanB / meanA;
-        }
-
-        /**
-         * The ratio's interval as the difference's interval divided by meanA: [1 + (diff - h)/meanA,
-         * 1 + (diff + h)/meanA]. It treats meanA as exact, which understates the width a little when A is
-         * noisy; the significance verdict does not depend on it.
-         */
-        public double ratioLow() {
-            return 1 + (diff() - halfWidth) / meanA;
-        }
-
-        public double ratioHigh() {
-            return 1 + (diff() + halfWidth) / meanA;
-        }
     }
 
     public static Difference difference(double[] a, double[] b, double level) {

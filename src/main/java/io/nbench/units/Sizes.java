@@ -13,8 +13,6 @@ public final class Sizes {
         String s = text.trim().toLowerCase(Locale.ROOT);
         if (s.endsWith("ib")) {
             s = s.substring(0, s.length() - 2);
-        } else if (s.endsWith("b") && s.length() > 1 && !Character.isDigit(s.charAt(s.length() - 2))) {
-            s = s.substring(0, s.length() - 1);
         } else if (s.endsWith("b")) {
             s = s.substring(0, s.length() - 1);
         }

@@ -70,7 +70,13 @@ class OpenLoopTest {
     @MethodSource("clients")
     void aModestRateIsHeld(String client) {
         // 600 messages at 2000/s over 2 connections: the schedule alone takes 0.3 s, so a pacer that
-        // does not pace finishes much sooner; the upper bound is generous for a busy machine.
+        // does not pace finishes much sooner. How fast a real thread keeps the schedule depends on the
+        // machine, so the rate itself is pinned exactly on an injected clock by
+        // OpenLoopScheduleTest#twoThousandPerSecondOverTwoConnectionsIsExact (same schedules and spread);
+        // here the wall time must be explained by that schedule and the latency the run itself reports:
+        // the last message is due 299.5 ms after the schedule starts and completes at most its corrected
+        // latency (p100) later. The one term the run does not report is how long the pacer thread took to
+        // wake for the iteration, allowed 1 s; a schedule paced at a tenth of its rate would need 2.7 s more.
         Runs.Workload w = Runs.workload().threads(2).connections(2).msgs(300).warmup(0).iterations(1).rate(2000);
         RunResult r = w.run(client, TestServers.get("netty", Protocol.FRAMED).address());
         IterationResult it = r.iterations().get(0);
@@ -78,6 +84,8 @@ class OpenLoopTest {
         assertEquals(600, it.openLoop().sent());
         assertEquals(0, r.errors().total());
         assertTrue(it.wallNanos() >= 299 * MS, "paced, not flooded: " + it.wallNanos() / MS + " ms");
-        assertTrue(it.wallNanos() < 5_000 * MS, "and not stuck: " + it.wallNanos() / MS + " ms");
+        long scheduleAndLatency = 299 * MS + MS / 2 + it.percentile(100);
+        assertTrue(it.wallNanos() <= scheduleAndLatency + 1_000 * MS,
+                "the wall time is the schedule plus reported latency: " + it.wallNanos() / MS + " ms");
     }
 }

@@ -182,24 +182,50 @@ public abstract class ServerContract {
         for (int i = 0; i < count; i++) {
             System.arraycopy(one, 0, requests, i * one.length, one.length);
         }
-        try (Socket s = connect(a)) {
-            // 1.6 KB of requests asking for 100 MiB of responses that we do not read yet.
-            s.getOutputStream().write(requests);
-            s.getOutputStream().flush();
-            // The absence of progress cannot be awaited: give the server time it does not need.
-            Thread.sleep(300);
+        // Behind them, filler requests of 64 KiB asking for one byte back (0 would be one-way: no response).
+        int fillerPayload = (64 << 10) - Framed.REQUEST_HEADER;
+        java.nio.ByteBuffer filler = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + fillerPayload);
+        filler.putInt(Framed.requestFrameLength(fillerPayload)).putInt(1).putLong(2).clear();
+        try (java.nio.channels.SocketChannel ch = java.nio.channels.SocketChannel.open(a)) {
+            // 1.6 KB of requests asking for 100 MiB of responses that we do not read yet, then fillers until
+            // the kernel refuses more: an event, not a sleep, and one that happens only when the server has
+            // stopped reading (its receive buffer and our send buffer full, a few MiB; 64 MiB is the bound).
+            ch.configureBlocking(false);
+            java.nio.ByteBuffer big = java.nio.ByteBuffer.wrap(requests);
+            while (big.hasRemaining()) {
+                ch.write(big);
+            }
+            int fillers = 0;
+            boolean refused = false;
+            while (!refused && fillers < 1024) {
+                filler.clear();
+                fillers++;
+                while (filler.hasRemaining() && !refused) {
+                    refused = ch.write(filler) == 0;
+                }
+            }
             int servedWhileBlocked = events.served.get();
+            assertTrue(refused, "the server read " + fillers + " requests of 64 KiB while 100 MiB of responses "
+                    + "could not be written: it must stop reading");
             assertTrue(servedWhileBlocked < count / 2, "the server answered " + servedWhileBlocked + " requests of 1 MiB "
                     + "that nobody read: it must stop reading while its responses cannot be written");
-            InputStream in = s.getInputStream();
+            ch.configureBlocking(true);
+            InputStream in = java.nio.channels.Channels.newInputStream(ch);
             byte[] header = new byte[Framed.RESPONSE_HEADER];
             for (int i = 0; i < count; i++) {
                 assertEquals(Framed.RESPONSE_HEADER, in.readNBytes(header, 0, Framed.RESPONSE_HEADER));
                 assertEquals(Framed.RESPONSE_FIXED + responseLength, java.nio.ByteBuffer.wrap(header).getInt());
                 in.skipNBytes(responseLength);
             }
+            while (filler.hasRemaining()) {
+                ch.write(filler);
+            }
+            for (int i = 0; i < fillers; i++) {
+                assertEquals(Framed.RESPONSE_HEADER, in.readNBytes(header, 0, Framed.RESPONSE_HEADER));
+                assertEquals(Framed.RESPONSE_FIXED + 1, java.nio.ByteBuffer.wrap(header).getInt());
+                in.skipNBytes(1);
+            }
         }
-        assertEquals(count, events.served.get());
     }
 
     /**

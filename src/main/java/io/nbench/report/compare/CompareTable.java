@@ -12,8 +12,8 @@ public final class CompareTable {
     }
 
     public static void print(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks) {
-        out.println("nbench compare: per-iteration means of measured iterations; ratio to A with its 99.9% CI "
-                + "(Welch's t); latency: lower is faster");
+        out.println("nbench compare: per-iteration means of measured iterations; ratio to A (of geometric means) "
+                + "with its 99.9% CI (Welch's t on log values); latency: lower is faster");
         for (int i = 0; i < files.size(); i++) {
             out.println("  " + letter(i) + ": " + files.get(i).path());
         }
@@ -47,7 +47,7 @@ public final class CompareTable {
                     }
                     row.add(value(r.metric(), c.mean()));
                     row.add(ratio(c));
-                    row.add(c.verdict().toString());
+                    row.add(c.verdictText());
                 }
                 rows.add(row);
             }
@@ -61,14 +61,21 @@ public final class CompareTable {
     }
 
     private static String ratio(Comparison.Cell c) {
-        double r = c.difference().ratio();
-        if (Double.isNaN(r) || Double.isInfinite(r)) {
+        if (c.ratio() == null || Double.isNaN(c.ratio().ratio())) {
             return "-";
         }
-        if (Double.isNaN(c.difference().halfWidth())) {
-            return String.format(Locale.ROOT, "%.3f", r);
+        if (!c.ratio().hasInterval()) {
+            return number(c.ratio().ratio());
         }
-        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f]", r, c.difference().ratioLow(), c.difference().ratioHigh());
+        return number(c.ratio().ratio()) + " [" + number(c.ratio().low()) + ", " + number(c.ratio().high()) + "]";
+    }
+
+    /** Three decimals; a bound of a hopelessly wide interval (below 0.001, 10,000 or more) in scientific notation. */
+    static String number(double v) {
+        if (v < 0.001 || v >= 10_000) {
+            return String.format(Locale.ROOT, "%.2e", v);
+        }
+        return String.format(Locale.ROOT, "%.3f", v);
     }
 
     private static String letter(int i) {

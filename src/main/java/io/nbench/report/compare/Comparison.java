@@ -1,21 +1,25 @@
 package io.nbench.report.compare;
 
+import io.nbench.stats.LogRatio;
 import io.nbench.stats.StudentT;
-import io.nbench.stats.Welch;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Result files side by side: for each combination of the first file, the same combination in each other
  * file (matched by equal keys; two files of one combination each are matched whatever their keys, the
- * usual baseline-against-candidate case), and for each metric the difference of per-iteration means by
- * Welch's t at 99.9 %.
+ * usual baseline-against-candidate case), and for each metric the ratio of per-iteration values with its
+ * 99.9 % interval ({@link LogRatio}: Welch's t on log values, so it cannot cross zero) and a verdict.
  */
 public final class Comparison {
 
     /** The plain verdict of one cell. */
     public enum Verdict {
-        FASTER("faster"), SLOWER("slower"), SAME("no significant difference"), TOO_FEW("n/a: fewer than 2 iterations");
+        FASTER("faster"), SLOWER("slower"), SAME("no significant difference"),
+        /** Not significant, and too few iterations to tell a real difference from noise: not "the same". */
+        TOO_FEW("too few iterations to decide; use --iterations ≥ " + Comparison.DECISIVE_N + " or --forks"),
+        /** An iteration has a figure of 0 (nothing measured): no ratio. */
+        NO_VALUE("n/a: an iteration measured nothing");
 
         private final String text;
 
@@ -29,8 +33,24 @@ public final class Comparison {
         }
     }
 
-    /** One other file's figure for a metric: its mean, and against the first file the ratio, interval and verdict. */
-    public record Cell(double mean, int n, Welch.Difference difference, Verdict verdict) {
+    /**
+     * Below this many iterations on either side, a difference that is not significant is reported as too
+     * few to decide: the 99.9 % t quantile is 636.6 with 1 degree of freedom, 31.6 with 2, 12.9 with 3,
+     * and only from 4 (N = 5) down to 8.6, so with fewer iterations even a several-fold gap is not
+     * significant and "no significant difference" would read as equality.
+     */
+    public static final int DECISIVE_N = 5;
+
+    /**
+     * One other file's figure for a metric: its mean, and against the first file the ratio with its interval
+     * (null when undefined: a figure of 0) and the verdict; {@code smallerN} is the fewer iterations of the two.
+     */
+    public record Cell(double mean, int n, int smallerN, LogRatio.Ratio ratio, Verdict verdict) {
+
+        /** The verdict as printed; too few iterations names N. */
+        public String verdictText() {
+            return verdict == Verdict.TOO_FEW ? "N=" + smallerN + ": " + verdict : verdict.toString();
+        }
     }
 
     /** One metric of one combination: the first file's mean and the other files' cells (null: missing). */
@@ -82,16 +102,19 @@ public final class Comparison {
     }
 
     private static Cell cell(CompareMetric m, double[] a, double[] b) {
-        Welch.Difference d = Welch.difference(a, b, StudentT.LEVEL);
-        Verdict v;
-        if (a.length < 2 || b.length < 2) {
-            v = Verdict.TOO_FEW;
-        } else if (!d.significant()) {
-            v = Verdict.SAME;
-        } else {
-            boolean higher = d.diff() > 0;
-            v = higher == m.higherIsBetter() ? Verdict.FASTER : Verdict.SLOWER;
+        double mean = b.length == 0 ? Double.NaN : StudentT.mean(b);
+        int n = Math.min(a.length, b.length);
+        if (!LogRatio.defined(a) || !LogRatio.defined(b)) {
+            return new Cell(mean, b.length, n, null, Verdict.NO_VALUE);
         }
-        return new Cell(b.length == 0 ? Double.NaN : StudentT.mean(b), b.length, d, v);
+        LogRatio.Ratio r = LogRatio.of(a, b, StudentT.LEVEL);
+        Verdict v;
+        if (r.significant()) {
+            boolean higher = r.low() > 1;
+            v = higher == m.higherIsBetter() ? Verdict.FASTER : Verdict.SLOWER;
+        } else {
+            v = n < DECISIVE_N ? Verdict.TOO_FEW : Verdict.SAME;
+        }
+        return new Cell(mean, b.length, n, r, v);
     }
 }

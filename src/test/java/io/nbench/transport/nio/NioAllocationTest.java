@@ -1,6 +1,7 @@
 package io.nbench.transport.nio;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.load.BenchmarkRun;
@@ -59,6 +60,10 @@ class NioAllocationTest {
         Map<Long, Long> before = loopAllocations(threads);
         RunResult r = new BenchmarkRun(c.spec(2, 2, msgs), RunListener.NONE).execute(client, server.address());
         Map<Long, Long> after = loopAllocations(threads);
+        // Without this the check passes vacuously: no thread found (renamed) or one gone is 0 bytes.
+        assertFalse(after.isEmpty(), "no nbench-nio-client- selector thread found to measure");
+        assertTrue(after.keySet().containsAll(before.keySet()), "a selector thread ended during the run: " + before.keySet()
+                + " before, " + after.keySet() + " after");
         assertEquals(0, r.errors().total());
         assertEquals(2 * 2 * msgs, r.summary().messages());
         return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
