@@ -33,11 +33,12 @@ class NettyDecoderFuzzTest {
     void serverDecoder(byte[] input) {
         byte[] stream = FuzzStreams.stream(input);
         Events events = new Events();
-        EmbeddedChannel ch = new EmbeddedChannel();
+        // Given to the constructor so that it sees channelActive, as in a server's pipeline.
+        EmbeddedChannel ch = new EmbeddedChannel(new FramedServerDecoder(MAX_FRAME, events,
+                IdleConnections.start(null, events, "unused")));
         // Responses are taken out after each piece; the decoder's own pause at the high water mark is
         // ServerContract's business, not this test's.
         ch.config().setWriteBufferWaterMark(new WriteBufferWaterMark(64 << 20, 128 << 20));
-        ch.pipeline().addLast(new FramedServerDecoder(MAX_FRAME, events, IdleConnections.start(null, events, "unused")));
         long responses = 0;
         try {
             for (byte[] piece : FuzzStreams.pieces(input)) {
