@@ -24,6 +24,8 @@ final class NioServer implements RunningServer {
 
     private final ServerSocketChannel server;
     private final SelectorLoop[] loops;
+    /** One per loop, used by that loop's thread only. */
+    private final BufferPool[] pools;
     private final NioConfig config;
     private final ServerSettings settings;
     private final ServerEvents events;
@@ -38,6 +40,10 @@ final class NioServer implements RunningServer {
         this.server = server;
         this.address = (InetSocketAddress) server.getLocalAddress();
         this.loops = loops;
+        this.pools = new BufferPool[loops.length];
+        for (int i = 0; i < loops.length; i++) {
+            pools[i] = new BufferPool(config);
+        }
         this.config = config;
         this.settings = settings;
         this.events = events;
@@ -106,8 +112,9 @@ final class NioServer implements RunningServer {
                 continue;
             }
             SelectorLoop loop = loops[next];
+            BufferPool pool = pools[next];
             next = (next + 1) % loops.length;
-            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), echo, events, idle);
+            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), echo, events, idle, pool);
             if (!loop.execute(() -> c.register(loop))) {
                 closeQuietly(channel);
             }

@@ -24,8 +24,12 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private final SocketChannel channel;
     private final ServerEvents events;
     private final FramedRequestParser parser;
-    private final ByteBuffer in;
-    private final ByteBuffer out;
+    private final BufferPool buffers;
+    private final int inCapacity;
+    private final int outCapacity;
+    /** Taken from the loop's pool when registered, given back when closed (both on the loop thread). */
+    private ByteBuffer in;
+    private ByteBuffer out;
     private final IdleConnections idle;
     private IdleConnections.Watch watch;
     private SelectionKey key;
@@ -33,22 +37,20 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private boolean closed;
 
     NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, boolean echo, ServerEvents events,
-                        IdleConnections idle) {
+                        IdleConnections idle, BufferPool buffers) {
         this.channel = channel;
         this.events = events;
         this.idle = idle;
-        this.in = config.allocate(config.bufferSize);
-        if (echo) {
-            this.parser = null;
-            this.out = in;
-        } else {
-            this.parser = new FramedRequestParser(maxFrame, this::served);
-            this.out = config.allocate(Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize));
-        }
+        this.buffers = buffers;
+        this.inCapacity = config.bufferSize;
+        this.parser = echo ? null : new FramedRequestParser(maxFrame, this::served);
+        this.outCapacity = echo ? 0 : Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize);
     }
 
-    /** On the loop thread. */
+    /** On the loop thread, which owns {@code buffers}. */
     void register(SelectorLoop loop) {
+        in = buffers.take(inCapacity);
+        out = parser == null ? in : buffers.take(outCapacity); // echo writes back from the buffer it read into
         try {
             key = channel.register(loop.selector(), SelectionKey.OP_READ, this);
         } catch (IOException | RuntimeException e) {
@@ -184,6 +186,14 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             channel.close();
         } catch (IOException e) {
             // already gone
+        }
+        if (in != null) {
+            buffers.give(in);
+            if (out != in) {
+                buffers.give(out);
+            }
+            in = null;
+            out = null;
         }
     }
 }
