@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.testkit.CountingServerEvents;
 import io.nbench.testkit.FuzzStreams;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
 import io.nbench.transport.PayloadView;
-import io.nbench.transport.ServerEvents;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.DummySession;
@@ -31,7 +31,7 @@ class MinaDecoderFuzzTest {
     @FuzzTest(maxDuration = "10s")
     void serverDecoder(byte[] input) throws Exception {
         byte[] stream = FuzzStreams.stream(input);
-        Events events = new Events();
+        CountingServerEvents events = new CountingServerEvents();
         DummySession session = new DummySession();
         long[] responses = new long[1];
         session.getFilterChain().addLast("responses", new IoFilterAdapter() {
@@ -86,35 +86,6 @@ class MinaDecoderFuzzTest {
             throw new AssertionError("decoder emitted " + message);
         }
     };
-
-    static final class Events implements ServerEvents {
-        long requestBytes;
-        long responseBytes;
-        String error;
-
-        @Override
-        public void connectionOpened() {
-        }
-
-        @Override
-        public void connectionClosed() {
-        }
-
-        @Override
-        public void requestServed(int request, int response) {
-            requestBytes += request;
-            responseBytes += response;
-        }
-
-        @Override
-        public void protocolError(String remote, String message) {
-            error = message;
-        }
-
-        @Override
-        public void echoed(int bytes) {
-        }
-    }
 
     static final class Handler implements ConnectionHandler {
         long consumed;

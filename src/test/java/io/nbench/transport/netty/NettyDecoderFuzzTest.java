@@ -9,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.testkit.CountingServerEvents;
 import io.nbench.testkit.FuzzStreams;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
 import io.nbench.transport.IdleConnections;
 import io.nbench.transport.PayloadView;
-import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.WriteBufferWaterMark;
@@ -32,7 +32,7 @@ class NettyDecoderFuzzTest {
     @FuzzTest(maxDuration = "10s")
     void serverDecoder(byte[] input) {
         byte[] stream = FuzzStreams.stream(input);
-        Events events = new Events();
+        CountingServerEvents events = new CountingServerEvents();
         // Given to the constructor so that it sees channelActive, as in a server's pipeline.
         EmbeddedChannel ch = new EmbeddedChannel(new FramedServerDecoder(MAX_FRAME, events,
                 IdleConnections.start(null, events, "unused")));
@@ -102,35 +102,6 @@ class NettyDecoderFuzzTest {
             return;
         }
         FuzzStreams.assertIncompleteResponse(stream, handler.consumed, MAX_FRAME);
-    }
-
-    static final class Events implements ServerEvents {
-        long requestBytes;
-        long responseBytes;
-        String error;
-
-        @Override
-        public void connectionOpened() {
-        }
-
-        @Override
-        public void connectionClosed() {
-        }
-
-        @Override
-        public void requestServed(int request, int response) {
-            requestBytes += request;
-            responseBytes += response;
-        }
-
-        @Override
-        public void protocolError(String remote, String message) {
-            error = message;
-        }
-
-        @Override
-        public void echoed(int bytes) {
-        }
     }
 
     static final class Handler implements ConnectionHandler {
