@@ -161,16 +161,17 @@ class PrintedFiguresTest {
     }
 
     @Test
-    void everyRecorderSharesTheRange() {
-        org.HdrHistogram.SingleWriterRecorder packed = LatencyHistograms.newPackedRecorder();
+    void everyHistogramSharesTheRange() {
+        Histogram packed = LatencyHistograms.newPackedHistogram();
         packed.recordValue(LatencyHistograms.MAX_NANOS);
         Histogram h = LatencyHistograms.newHistogram();
-        h.add(packed.getIntervalHistogram()); // same range: can be added
+        h.add(packed); // same range: can be added
         assertEquals(1, h.getTotalCount());
-        org.HdrHistogram.SingleWriterRecorder plain = LatencyHistograms.newRecorder();
+        Histogram plain = LatencyHistograms.newHistogram();
         plain.recordValue(1);
-        h.add(plain.getIntervalHistogram());
-        assertEquals(2, h.getTotalCount());
+        packed.add(plain);
+        assertEquals(2, packed.getTotalCount());
+        assertEquals(LatencyHistograms.MAX_NANOS, packed.getMaxValue(), packed.getMaxValue() * 0.001);
     }
 
     @Test
