@@ -104,13 +104,15 @@ class FailureModesTest {
 
     @org.junit.jupiter.api.Test
     void anIterationLongerThanTheTimeoutIsNotMistakenForOutstandingResponses() throws Exception {
-        // io driver, count-based: the I/O threads send the quota for about 2.5 s, longer than the drain's
-        // grace of timeout + 2 s; the grace must run from the last send, not from the iteration start.
+        // io driver, count-based: the I/O threads send the quota for at least 2.8 s (2,800 messages the
+        // server answers after 1 ms each), longer than the drain's grace of timeout + 2 s = 2.4 s; the grace
+        // must run from the last send, not from the iteration start. The timeout leaves a loaded machine
+        // 400 ms per message.
         try (ScriptedServer server = new ScriptedServer(i -> Action.SLOW_1MS)) {
-            RunResult r = small().threads(1).connections(1).msgs(2000).driver(Driver.IO)
-                    .timeout(Duration.ofMillis(150)).run("netty", server.address());
+            RunResult r = small().threads(1).connections(1).msgs(2800).driver(Driver.IO)
+                    .timeout(Duration.ofMillis(400)).run("netty", server.address());
             assertNull(r.abortReason());
-            assertEquals(2000, r.summary().messages());
+            assertEquals(2800, r.summary().messages());
         }
     }
 
