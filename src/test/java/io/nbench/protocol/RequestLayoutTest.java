@@ -142,4 +142,21 @@ class RequestLayoutTest {
         assertEquals("unknown protocol 'http': use framed or echo", e.getMessage());
         assertTrue(Protocol.values().length == 2);
     }
+    @Test
+    void theTailAfterTheIdIsSharedFrom1KiB() {
+        // Framed: header (id at 8) and the id stamped again at 16: 24 bytes per message.
+        assertEquals(24, RequestTemplate.framed(100, 100, 1).perMessageLength());
+        assertEquals(0, RequestTemplate.framed(100, 100, 1).sharedTailLength());
+        assertEquals(16, RequestTemplate.framed(7, 7, 1).perMessageLength()); // no id in a short payload
+        // A 1,031-byte payload leaves a tail of 16 + 1031 - 24 = 1,023 bytes: copied; one more byte: shared.
+        assertEquals(0, RequestTemplate.framed(1031, 0, 1).sharedTailLength());
+        assertEquals(1024, RequestTemplate.framed(1032, 0, 1).sharedTailLength());
+        assertEquals(1_048_576 + 16 - 24, RequestTemplate.framed(1 << 20, 1 << 20, 1).sharedTailLength());
+        // Echo: the id is the first 8 bytes; below 8 bytes there is none.
+        assertEquals(8, RequestTemplate.echo(2000, 1).perMessageLength());
+        assertEquals(1992, RequestTemplate.echo(2000, 1).sharedTailLength());
+        assertEquals(0, RequestTemplate.echo(7, 1).perMessageLength());
+        assertEquals(1024, RequestTemplate.echo(1032, 1).sharedTailLength());
+        assertEquals(0, RequestTemplate.echo(1031, 1).sharedTailLength());
+    }
 }

@@ -87,6 +87,24 @@ class StatisticsTest {
     }
 
     @Test
+    void iterationsThatMeasuredNothingAreLeftOutOfThePercentileMeans() {
+        Summary none = new Summary(List.of(iteration(1, false, new long[0], 1_000_000_000L),
+                iteration(2, false, new long[0], 1_000_000_000L)), Percentiles.DEFAULT);
+        assertFalse(none.latencyMeasured());
+        assertEquals(0, none.meanPercentile(50).n());
+        assertTrue(Double.isNaN(none.meanPercentile(50).mean()));
+        // One message in one of three iterations: the latency is measured, from that iteration alone.
+        Summary one = new Summary(List.of(iteration(1, false, new long[0], 1_000_000_000L),
+                iteration(2, false, new long[] {5_000}, 1_000_000_000L),
+                iteration(3, false, new long[0], 1_000_000_000L)), Percentiles.DEFAULT);
+        assertTrue(one.latencyMeasured());
+        assertEquals(1, one.meanPercentile(50).n());
+        assertEquals(5_000, one.meanPercentile(50).mean(), 5);
+        // Throughput counts every iteration: 1 message over 3 seconds of iterations is a mean of 1/3 msg/s.
+        assertEquals(1.0 / 3, one.throughput().mean(), 1e-12);
+    }
+
+    @Test
     void percentileOfEmptyHistogramIsZero() {
         assertEquals(0, Percentiles.valueAt(LatencyHistograms.newHistogram(), 99));
     }
