@@ -28,15 +28,15 @@ public final class Sizes {
                 s = s.substring(0, s.length() - 1);
             }
         }
-        if (s.isEmpty() || !s.chars().allMatch(Character::isDigit) || s.length() > 12) {
+        if (s.isEmpty() || !s.chars().allMatch(Character::isDigit)) {
             throw new IllegalArgumentException("'" + text + "' is not a size: use bytes or a k/m/g suffix, e.g. 512, 5k, 1m");
         }
-        // Compared before multiplying: up to 12 digits times 1 GiB overflows a long (9999999999g wrapped to -1 GiB).
-        long value = Long.parseLong(s);
-        if (value > Integer.MAX_VALUE / unit) {
+        // More than 12 digits would overflow Long.parseLong; and the value is compared before multiplying:
+        // up to 12 digits times 1 GiB overflows a long (9999999999g wrapped to -1 GiB).
+        if (s.length() > 12 || Long.parseLong(s) > Integer.MAX_VALUE / unit) {
             throw new IllegalArgumentException("'" + text + "' is too large: sizes must be below 2g");
         }
-        return value * unit;
+        return Long.parseLong(s) * unit;
     }
 
     /** Formats a byte count the way the output states sizes: 1 KiB, 5 KiB, 1.5 MiB, 100 B. */

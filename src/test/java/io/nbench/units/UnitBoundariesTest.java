@@ -10,6 +10,19 @@ import org.junit.jupiter.api.Test;
 class UnitBoundariesTest {
 
     @Test
+    void aNumberTooLargeForASizeSaysSoWhateverItsLength() {
+        for (String big : new String[] {"2147483648", "2097152k", "99999999999", "100000000000", "9999999999999",
+                "99999999999999999999999g"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Sizes.parse(big));
+            assertEquals("'" + big + "' is too large: sizes must be below 2g", e.getMessage());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Sizes.parse("12x4"));
+        assertEquals("'12x4' is not a size: use bytes or a k/m/g suffix, e.g. 512, 5k, 1m", e.getMessage());
+        assertEquals(2147483647L, Sizes.parse("2147483647"));
+        assertEquals(2097151L * 1024, Sizes.parse("2097151k"));
+    }
+
+    @Test
     void durationFormatsAtEachUnitChange() {
         assertEquals("999 ns", Durations.format(Duration.ofNanos(999)));
         assertEquals("1 µs", Durations.format(Duration.ofNanos(1_000)));
