@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.protocol.Framed;
 import io.nbench.transport.TransportRegistry;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -96,23 +97,70 @@ class ServerResourceExhaustionTest {
         }
     }
 
-    /** Requests for 16 MiB responses that nobody reads, from 8 connections, against a 48 MiB heap. */
+    /**
+     * What --max-frame allows per connection must not be what a server holds per connection: 16 peers each
+     * send 6 MiB of a 16 MiB request and stop, 16 more each ask for a 16 MiB response with a 16-byte
+     * request and never read. Held whole, that is 96 MiB of requests and 256 MiB of responses; a server
+     * with a 64 MiB heap (and so 64 MiB of direct memory) must hold it, keep serving and log nothing.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"netty", "mina", "nio", "blocking", "vthreads"})
+    void holdsLittleForPartialLargeRequestsAndUnreadLargeResponses(String impl) throws Exception {
+        assumeAvailable(impl);
+        Path err = dir.resolve("stderr");
+        Process p = start(List.of("-Xmx64m"), "", impl, err);
+        List<Socket> held = new ArrayList<>();
+        try {
+            int port = port(p, err);
+            byte[] partial = new byte[Framed.REQUEST_HEADER + (6 << 20)];
+            ByteBuffer.wrap(partial).putInt(Framed.requestFrameLength(16 << 20)).putInt(16 << 20).putLong(1);
+            byte[] large = ByteBuffer.allocate(16).putInt(12).putInt(16 << 20).putLong(2).array();
+            for (int i = 0; i < 16; i++) {
+                Socket s = connect(port);
+                held.add(s);
+                s.getOutputStream().write(partial);
+                Socket t = connect(port);
+                held.add(t);
+                t.getOutputStream().write(large);
+            }
+            // Every byte was taken, so the server read the partial requests (a kernel buffer holds less
+            // than 6 MiB). Still serving: a new client gets its answer.
+            try (Socket s = connect(port)) {
+                exchange(s);
+            }
+            assertTrue(p.isAlive(), impl + " exited: " + Files.readString(err));
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
+            p.destroy();
+            p.waitFor(10, TimeUnit.SECONDS);
+            p.destroyForcibly();
+        }
+        assertEquals("", Files.readString(err), impl + " wrote to stderr");
+    }
+
+    /**
+     * Out of memory (requests for 64 KiB responses that nobody reads, on 100 connections, against a
+     * 48 MiB heap and, for Netty's direct buffers, 2 MiB of direct memory): one line, exit 1.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"netty", "mina"})
     void exitsWithOneLineWhenOutOfMemory(String impl) throws Exception {
         Path err = dir.resolve("stderr");
-        Process p = start(List.of("-Xmx48m"), "", impl, err);
+        Process p = start(List.of("-Xmx48m", "-XX:MaxDirectMemorySize=2m"), "", impl, err);
         List<Socket> held = new ArrayList<>();
         try {
             int port = port(p, err);
-            byte[] request = ByteBuffer.allocate(16).putInt(12).putInt(16 << 20).putLong(1).array();
-            for (int i = 0; i < 8 && p.isAlive(); i++) {
+            ByteBuffer requests = ByteBuffer.allocate(100 * 16);
+            for (int k = 0; k < 100; k++) {
+                requests.putInt(12).putInt(64 << 10).putLong(k);
+            }
+            for (int i = 0; i < 100 && p.isAlive(); i++) {
                 try {
                     Socket s = connect(port);
                     held.add(s);
-                    for (int k = 0; k < 4; k++) {
-                        s.getOutputStream().write(request);
-                    }
+                    s.getOutputStream().write(requests.array());
                 } catch (IOException e) {
                     break; // the server is gone already
                 }

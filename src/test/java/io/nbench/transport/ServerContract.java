@@ -171,6 +171,72 @@ public abstract class ServerContract {
         }
     }
 
+    /**
+     * Requests and responses on both sides of the size above which netty and mina stream instead of
+     * holding a frame whole (64 KiB), pipelined and written in random pieces while the responses are
+     * read: every response byte must be the request's payload, truncated or zero-padded, in order.
+     */
+    @Test
+    void answersPipelinedRequestsOfEverySizeWrittenInRandomPieces() throws Exception {
+        InetSocketAddress a = start(Protocol.FRAMED);
+        int[] sizes = {0, 1, 65_535, 65_536, 65_537, 200_003, 1 << 20};
+        Random random = new Random(42);
+        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        long id = 1;
+        for (int payload : sizes) {
+            for (int response : sizes) {
+                byte[] body = new byte[payload];
+                random.nextBytes(body);
+                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER)
+                        .putInt(Framed.requestFrameLength(payload)).putInt(response).putLong(id);
+                requests.write(header.array());
+                requests.write(body);
+                if (response > 0) {
+                    expected.write(java.nio.ByteBuffer.allocate(Framed.RESPONSE_HEADER)
+                            .putInt(Framed.responseFrameLength(Framed.STATUS_OK, response)).putLong(id)
+                            .put((byte) Framed.STATUS_OK).array());
+                    expected.write(Arrays.copyOf(body, response));
+                }
+                id++;
+            }
+        }
+        byte[] all = requests.toByteArray();
+        byte[] want = expected.toByteArray();
+        try (Socket s = connect(a)) {
+            AtomicReference<Throwable> writeFailure = new AtomicReference<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    OutputStream out = s.getOutputStream();
+                    for (int at = 0; at < all.length; ) {
+                        int n = Math.min(all.length - at, 1 + random.nextInt(100_000));
+                        out.write(all, at, n);
+                        out.flush();
+                        at += n;
+                    }
+                } catch (Throwable e) {
+                    writeFailure.set(e);
+                }
+            }, "test-writer");
+            writer.start();
+            byte[] got = s.getInputStream().readNBytes(want.length);
+            writer.join(10_000);
+            assertEquals(null, writeFailure.get());
+            assertEquals(want.length, got.length, "response bytes");
+            for (int i = 0; i < want.length; i++) {
+                if (want[i] != got[i]) {
+                    fail("response byte " + i + " of " + want.length + " is " + got[i] + ", expected " + want[i]);
+                }
+            }
+        }
+        // The last request may be counted just after its last response byte went out.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (events.served.get() < sizes.length * sizes.length && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(sizes.length * sizes.length, events.served.get(), "requests counted as served");
+    }
+
     @Test
     void stopsReadingWhileThePeerDoesNotReadItsResponses() throws Exception {
         InetSocketAddress a = start(Protocol.FRAMED);

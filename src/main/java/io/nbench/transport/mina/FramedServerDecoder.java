@@ -1,6 +1,7 @@
 package io.nbench.transport.mina;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerEvents;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilter;
@@ -16,7 +17,9 @@ import org.apache.mina.filter.codec.ProtocolDecoderOutput;
  * <p>A complete request is answered right here, straight from the cumulation buffer, like nbench's Netty
  * decoder: passing a decoded request object on to the handler would cost an object and a payload copy
  * per request only to copy the payload again into the response. Responses go out in request order
- * because MINA's per-session write queue is FIFO. Stateless: one instance serves every session.
+ * because MINA's per-session write queue is FIFO. A request or response over 64 KiB is not held whole but
+ * streamed ({@link StreamedRequest}, kept in the session), so what a session holds does not grow with
+ * --max-frame. Otherwise stateless: one instance serves every session.
  */
 final class FramedServerDecoder extends CumulativeProtocolDecoder {
 
@@ -45,6 +48,10 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             WriteBound.pause(session);
             return false;
         }
+        StreamedRequest stream = (StreamedRequest) session.getAttribute(STREAM);
+        if (stream != null && stream.active()) {
+            return streamPayload(session, in, stream);
+        }
         int r = in.position();
         int readable = in.remaining();
         if (readable < 4) {
@@ -61,11 +68,21 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             session.closeNow();
             return false;
         }
+        if (readable < 8) {
+            return false;
+        }
+        int responseLength = (int) in.getUnsignedInt(r + 4);
+        if (StreamedRequest.streams(frameLength, responseLength)) {
+            if (readable < Framed.REQUEST_HEADER) {
+                return false;
+            }
+            streamPayload(session, in, startStream(session, in, frameLength, responseLength, stream));
+            return true; // the header, at least, was consumed
+        }
         int total = (int) (4 + frameLength);
         if (readable < total) {
             return false;
         }
-        int responseLength = (int) in.getUnsignedInt(r + 4);
         if (responseLength > 0) {
             int payload = total - Framed.REQUEST_HEADER;
             int copy = Math.min(payload, responseLength);
@@ -92,6 +109,71 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         }
         events.requestServed(total, responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0);
         return true;
+    }
+
+    /** The session attribute holding its {@link StreamedRequest}, made at its first large request. */
+    private static final String STREAM = "nbench.stream";
+
+    /**
+     * Zeros for the padding of streamed responses, shared by every session and thread: each write gets a
+     * read-only view of its own (MINA moves a written buffer's position, and never frees a read-only one).
+     */
+    private static final java.nio.ByteBuffer ZEROS =
+            java.nio.ByteBuffer.allocateDirect(StreamedRequest.WHOLE).asReadOnlyBuffer();
+
+    private static StreamedRequest startStream(IoSession session, IoBuffer in, long frameLength, int responseLength,
+                                               StreamedRequest stream) {
+        if (stream == null) {
+            stream = new StreamedRequest();
+            session.setAttribute(STREAM, stream);
+        }
+        int r = in.position();
+        long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
+        in.position(r + Framed.REQUEST_HEADER);
+        stream.start(frameLength, responseLength);
+        if (responseLength > 0) {
+            IoBuffer header = IoBuffer.allocate(Framed.RESPONSE_HEADER);
+            header.putInt(Framed.responseFrameLength(Framed.STATUS_OK, responseLength));
+            header.putLong(id);
+            header.put((byte) Framed.STATUS_OK);
+            header.flip();
+            session.write(header);
+        }
+        return stream;
+    }
+
+    /**
+     * Consumes what has arrived of a streamed request's payload, writing the part that belongs in the
+     * response; when the payload is complete, writes the padding and counts the request. Returns whether
+     * it consumed a byte (MINA decodes again while there is input and the decoder consumed some).
+     */
+    private boolean streamPayload(IoSession session, IoBuffer in, StreamedRequest stream) {
+        int n = Math.min(in.remaining(), stream.payloadLeft());
+        int copy = stream.consume(n);
+        if (copy > 0) {
+            IoBuffer chunk = IoBuffer.allocate(copy);
+            int limit = in.limit();
+            in.limit(in.position() + copy);
+            chunk.put(in);
+            in.limit(limit);
+            chunk.flip();
+            session.write(chunk);
+        }
+        in.position(in.position() + (n - copy));
+        if (stream.payloadLeft() > 0) {
+            return n > 0;
+        }
+        for (int left = stream.padding(); left > 0; left -= StreamedRequest.WHOLE) {
+            java.nio.ByteBuffer zeros = ZEROS.duplicate();
+            zeros.limit(Math.min(left, StreamedRequest.WHOLE));
+            session.write(IoBuffer.wrap(zeros));
+        }
+        stream.finish();
+        if (idle) {
+            MinaServerHandler.progress(session);
+        }
+        events.requestServed(stream.requestBytes(), stream.responseBytes());
+        return n > 0;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
@@ -14,7 +15,8 @@ import java.util.List;
  * Server side of the framed protocol, as a Netty user would write it: a {@link ByteToMessageDecoder}
  * that checks each header as soon as its bytes arrive (so an oversized frame is refused before its
  * payload is read), answers complete requests straight from the cumulation buffer and flushes once per
- * read batch. Responses go out in request order.
+ * read batch. Responses go out in request order. A request or response over 64 KiB is not held whole but
+ * streamed ({@link StreamedRequest}), so what a connection holds does not grow with --max-frame.
  */
 final class FramedServerDecoder extends ByteToMessageDecoder {
 
@@ -49,7 +51,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (in.isReadable()) {
+        while (in.isReadable() || stream.active()) {
             if (!ctx.channel().isWritable()) {
                 // The responses already queued exceed the high water mark: answer nothing more (small
                 // requests can ask for large responses) and read nothing more until the peer catches up.
@@ -57,6 +59,12 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 paused = true;
                 ctx.channel().config().setAutoRead(false);
                 return;
+            }
+            if (stream.active()) {
+                if (!streamPayload(ctx, in)) {
+                    return;
+                }
+                continue;
             }
             int r = in.readerIndex();
             int readable = in.readableBytes();
@@ -74,11 +82,21 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 ctx.close();
                 return;
             }
+            if (readable < 8) {
+                return;
+            }
+            int responseLength = (int) in.getUnsignedInt(r + 4);
+            if (StreamedRequest.streams(frameLength, responseLength)) {
+                if (readable < Framed.REQUEST_HEADER) {
+                    return;
+                }
+                startStream(ctx, in, frameLength, responseLength);
+                continue;
+            }
             long total = 4 + frameLength;
             if (readable < total) {
                 return;
             }
-            int responseLength = (int) in.getUnsignedInt(r + 4);
             int payload = (int) (frameLength - Framed.MIN_REQUEST_FRAME);
             if (responseLength > 0) {
                 long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
@@ -95,6 +113,57 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             watch.progress();
             events.requestServed((int) total, responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0);
         }
+    }
+
+    /** A request too large to hold whole: its response header now, its payload as it arrives. */
+    private final StreamedRequest stream = new StreamedRequest();
+
+    /**
+     * Zeros for the padding of streamed responses, shared by every connection and thread, which only read
+     * it. Not wrapped read-only: the native transports copy a buffer without a memory address before
+     * writing it, which would allocate what the sharing saves.
+     */
+    private static final ByteBuf ZEROS = Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer(StreamedRequest.WHOLE).writeZero(StreamedRequest.WHOLE));
+
+    private void startStream(ChannelHandlerContext ctx, ByteBuf in, long frameLength, int responseLength) {
+        long id = in.getLong(in.readerIndex() + Framed.REQUEST_ID_OFFSET);
+        in.skipBytes(Framed.REQUEST_HEADER);
+        stream.start(frameLength, responseLength);
+        if (responseLength > 0) {
+            ByteBuf header = ctx.alloc().ioBuffer(Framed.RESPONSE_HEADER);
+            header.writeInt(Framed.responseFrameLength(Framed.STATUS_OK, responseLength));
+            header.writeLong(id);
+            header.writeByte(Framed.STATUS_OK);
+            ctx.write(header, ctx.voidPromise());
+        }
+    }
+
+    /**
+     * Consumes what has arrived of a streamed request's payload, writing the part that belongs in the
+     * response; when the payload is complete, writes the padding and counts the request. False when all
+     * input is consumed and more payload is to come.
+     */
+    private boolean streamPayload(ChannelHandlerContext ctx, ByteBuf in) {
+        int n = Math.min(in.readableBytes(), stream.payloadLeft());
+        int copy = stream.consume(n);
+        if (copy > 0) {
+            ByteBuf chunk = ctx.alloc().ioBuffer(copy);
+            chunk.writeBytes(in, copy);
+            ctx.write(chunk, ctx.voidPromise());
+        }
+        in.skipBytes(n - copy);
+        if (stream.payloadLeft() > 0) {
+            return false;
+        }
+        // The padding costs no memory: slices of one shared buffer, however long the response.
+        for (int left = stream.padding(); left > 0; left -= StreamedRequest.WHOLE) {
+            ctx.write(ZEROS.retainedSlice(0, Math.min(left, StreamedRequest.WHOLE)), ctx.voidPromise());
+        }
+        stream.finish();
+        watch.progress();
+        events.requestServed(stream.requestBytes(), stream.responseBytes());
+        return true;
     }
 
     @Override
@@ -132,8 +201,9 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         try {
             channelRead(ctx, Unpooled.EMPTY_BUFFER);
             ctx.flush();
-        } catch (Exception e) {
-            ctx.fireExceptionCaught(e);
+        } catch (Throwable e) {
+            // An OutOfMemoryError too: left to the executor, it would only be logged as a failed task.
+            exceptionCaught(ctx, e);
         }
     }
 
