@@ -36,7 +36,7 @@ import picocli.CommandLine.ParameterException;
 final class ClientMemory {
 
     /** Share of a limit the plan may use. */
-    private static final double USABLE = 0.75;
+    static final double USABLE = 0.75;
     /**
      * The most a queued request holds of its own: a request whose constant tail is shorter than
      * {@link RequestTemplate#MIN_SHARED_TAIL} is copied whole, a longer one holds its header and id.
@@ -90,7 +90,7 @@ final class ClientMemory {
     }
 
     /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, which defaults to the heap limit. */
-    private static long directLimit(long heapLimit) {
+    static long directLimit(long heapLimit) {
         try {
             HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             long set = hotspot == null ? 0 : Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());

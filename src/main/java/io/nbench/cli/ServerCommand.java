@@ -57,6 +57,12 @@ final class ServerCommand implements Callable<Integer> {
                     + "slowloris peer trickling bytes; counted as 'idle closed' (default: never).")
     Duration idleTimeout;
 
+    @Option(names = "--max-connections", paramLabel = "N",
+            description = "Serve at most N connections at once; more are closed as they arrive, logged at most "
+                    + "once per 10 s and counted (default: as many as fit in 3/4 of the JVM's memory at what the "
+                    + "transport can hold per connection, e.g. 18,000 for netty with a 6 GiB heap).")
+    Integer maxConnections;
+
     @Option(names = "--duration", paramLabel = "D", converter = Converters.Time.class,
             description = "Stop after this long (default: run until SIGINT/SIGTERM).")
     Duration duration;
@@ -85,6 +91,10 @@ final class ServerCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "a server runs one transport: --impl "
                     + transport.impl + " names " + transport.impls().size() + " (start one server per transport)");
         }
+        if (maxConnections != null && maxConnections < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-connections " + maxConnections
+                    + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory)");
+        }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
         InetAddress address = bindAddress();
         ResolvedTransport resolved;
@@ -103,9 +113,10 @@ final class ServerCommand implements Callable<Integer> {
             err.println("nbench server: " + e.getMessage() + ": raise the descriptor limit (ulimit -n)");
             return ExitCode.COULD_NOT_RUN;
         }
-        ServerMetrics metrics = new ServerMetrics(err);
         ServerSettings settings = new ServerSettings(new InetSocketAddress(address, transport.port), transport.protocol,
                 transport.socket(), maxFrame, resolved.options(), idleTimeout);
+        ServerConnectionLimit limit = ServerConnectionLimit.of(maxConnections, resolved.transport(), settings);
+        ServerMetrics metrics = new ServerMetrics(err, limit.max(), limit.hint());
         RunningServer server;
         try {
             server = resolved.transport().startServer(settings, metrics);
@@ -120,6 +131,7 @@ final class ServerCommand implements Callable<Integer> {
                 + server.address().getHostString() + ":" + server.address().getPort() + ", protocol "
                 + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
                 + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
+                + limit.describe()
                 + (duration != null ? ", for " + Durations.format(duration) : ""));
         out.println("  transport: " + config);
         out.flush();

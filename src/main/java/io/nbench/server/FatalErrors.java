@@ -15,9 +15,19 @@ public final class FatalErrors {
     private FatalErrors() {
     }
 
+    /**
+     * Written when the line cannot be built: other threads may take the released reserve before this one
+     * allocates. Encoded in advance, to a stream opened in advance, so writing it allocates nothing.
+     */
+    private static final byte[] FALLBACK = ("nbench server: out of memory: the server cannot go on; give it more with "
+            + "NBENCH_JAVA_OPTS=-Xmx... (or -XX:MaxDirectMemorySize=...) or fewer connections"
+            + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private static volatile java.io.OutputStream fallbackErr;
+
     /** Makes every uncaught throwable in this JVM end it with {@link #exit}. For the server command only. */
     public static void install() {
         reserve = new byte[256 * 1024];
+        fallbackErr = new java.io.FileOutputStream(java.io.FileDescriptor.err);
         Thread.setDefaultUncaughtExceptionHandler(FatalErrors::exit);
     }
 
@@ -43,8 +53,14 @@ public final class FatalErrors {
             }
             System.err.println(line);
             System.err.flush();
-        } catch (Throwable ignored) {
-            // exiting anyway; the exit code still says it
+        } catch (Throwable e) {
+            try {
+                if (fallbackErr != null) {
+                    fallbackErr.write(FALLBACK);
+                }
+            } catch (Throwable ignored) {
+                // exiting anyway; the exit code still says it
+            }
         } finally {
             Runtime.getRuntime().halt(1);
         }

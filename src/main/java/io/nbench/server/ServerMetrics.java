@@ -13,7 +13,11 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ServerMetrics implements ServerEvents {
 
-    private final LongAdder open = new LongAdder();
+    /** Connections open: a counter to check against the limit, not an adder, so that it never overshoots. */
+    private final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+    private final int maxConnections;
+    private final String overLimitHint;
+    private final LongAdder refused = new LongAdder();
     private final LongAdder total = new LongAdder();
     private final LongAdder requests = new LongAdder();
     private final LongAdder bytesIn = new LongAdder();
@@ -26,22 +30,43 @@ public final class ServerMetrics implements ServerEvents {
     private final PrintWriter log;
     private final long startNanos = System.nanoTime();
 
+    /** Without a connection limit. */
     public ServerMetrics(PrintWriter log) {
+        this(log, Integer.MAX_VALUE, "");
+    }
+
+    /**
+     * With a limit on open connections ({@code --max-connections}): one more is refused, and logged at
+     * most once per 10 s with {@code overLimitHint} (what each connection may hold, how to raise it).
+     */
+    public ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint) {
         this.log = log;
+        this.maxConnections = maxConnections;
+        this.overLimitHint = overLimitHint;
         // Created now: a failed accept is reported when the process is out of descriptors, when loading
         // a class from a directory on the class path could fail.
         troubles.put("accept", new Trouble());
     }
 
     @Override
-    public void connectionOpened() {
-        open.increment();
+    public boolean connectionOpened() {
+        int n;
+        do {
+            n = open.get();
+            if (n >= maxConnections) {
+                refused.increment();
+                trouble("max-connections", String.format(Locale.ROOT, "refused a connection: %,d are open, the most "
+                        + "--max-connections allows%s", maxConnections, overLimitHint));
+                return false;
+            }
+        } while (!open.compareAndSet(n, n + 1));
         total.increment();
+        return true;
     }
 
     @Override
     public void connectionClosed() {
-        open.decrement();
+        open.decrementAndGet();
     }
 
     @Override
@@ -121,16 +146,22 @@ public final class ServerMetrics implements ServerEvents {
     }
 
     public long openConnections() {
-        return open.sum();
+        return open.get();
+    }
+
+    /** Connections closed at once because --max-connections were open. */
+    public long refusedConnections() {
+        return refused.sum();
     }
 
     /** The report printed when the server stops. */
     public void print(PrintWriter out) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         out.printf(Locale.ROOT, "server metrics after %.1f s: connections %,d total (%,d open), requests %,d, "
-                        + "bytes in %,d, bytes out %,d, protocol errors %,d, idle closed %,d%n",
-                seconds, total.sum(), open.sum(), requests.sum(), bytesIn.sum(), bytesOut.sum(), protocolErrors.sum(),
-                idleClosed.sum());
+                        + "bytes in %,d, bytes out %,d, protocol errors %,d, idle closed %,d%s%n",
+                seconds, total.sum(), open.get(), requests.sum(), bytesIn.sum(), bytesOut.sum(), protocolErrors.sum(),
+                idleClosed.sum(), refused.sum() > 0 ? String.format(Locale.ROOT, ", refused (--max-connections) %,d",
+                        refused.sum()) : "");
         out.flush();
     }
 }

@@ -6,7 +6,12 @@ package io.nbench.transport;
  */
 public interface ServerEvents {
 
-    void connectionOpened();
+    /**
+     * A connection was accepted. Returns false when the server already serves as many as it may
+     * ({@code --max-connections}): the transport then closes it at once and reports nothing more of it
+     * (no {@link #connectionClosed}). Every connection this accepted is reported closed exactly once.
+     */
+    boolean connectionOpened();
 
     void connectionClosed();
 
@@ -41,7 +46,8 @@ public interface ServerEvents {
     /** No-op sink, for tests and in-process use. */
     ServerEvents NONE = new ServerEvents() {
         @Override
-        public void connectionOpened() {
+        public boolean connectionOpened() {
+            return true;
         }
 
         @Override

@@ -51,6 +51,16 @@ public interface Transport {
         return false;
     }
 
+    /**
+     * The most memory one server connection can hold with these settings, whatever its peer sends or
+     * fails to read (unanswered input and queued responses, not the kernel's socket buffers); 0 when not
+     * known. The server's default {@code --max-connections} divides the JVM's memory by it, so that what
+     * the server buffers is bounded in total as well as per connection.
+     */
+    default long serverMemoryPerConnection(ServerSettings settings) {
+        return 0;
+    }
+
     /** Binds and starts a server; returns once it accepts connections. */
     RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException;
 

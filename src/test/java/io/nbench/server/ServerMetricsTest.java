@@ -37,4 +37,25 @@ class ServerMetricsTest {
         m.print(new PrintWriter(out));
         assertTrue(out.toString().contains("connections 2 total (1 open), requests 2, bytes in 56, bytes out 25"), out.toString());
     }
+
+    @Test
+    void refusesConnectionsOverTheLimitUntilOneCloses() {
+        StringWriter log = new StringWriter();
+        ServerMetrics m = new ServerMetrics(new PrintWriter(log), 2, "; HINT");
+        assertTrue(m.connectionOpened());
+        assertTrue(m.connectionOpened());
+        assertEquals(false, m.connectionOpened());
+        assertEquals(false, m.connectionOpened());
+        m.connectionClosed();
+        assertTrue(m.connectionOpened());
+        assertEquals(false, m.connectionOpened());
+        assertEquals(3, m.totalConnections(), "refused connections are not counted as served");
+        assertEquals(2, m.openConnections());
+        assertEquals(3, m.refusedConnections());
+        assertEquals("nbench server: refused a connection: 2 are open, the most --max-connections allows; HINT",
+                log.toString().strip(), "one line per 10 s");
+        StringWriter out = new StringWriter();
+        m.print(new PrintWriter(out));
+        assertTrue(out.toString().contains("refused (--max-connections) 3"), out.toString());
+    }
 }

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -148,7 +149,8 @@ class ServerResourceExhaustionTest {
     @ValueSource(strings = {"netty", "mina"})
     void exitsWithOneLineWhenOutOfMemory(String impl) throws Exception {
         Path err = dir.resolve("stderr");
-        Process p = start(List.of("-Xmx48m", "-XX:MaxDirectMemorySize=2m"), "", impl, err);
+        // Without --max-connections the default limit, from the same memory, would refuse most of them.
+        Process p = start(List.of("-Xmx48m", "-XX:MaxDirectMemorySize=2m"), "", impl, err, "--max-connections", "1000");
         List<Socket> held = new ArrayList<>();
         try {
             int port = port(p, err);
@@ -180,13 +182,125 @@ class ServerResourceExhaustionTest {
         assertTrue(lines.get(0).contains("NBENCH_JAVA_OPTS=-Xmx"), lines.get(0));
     }
 
+    /**
+     * --max-connections 3: a fourth connection is closed at once and logged once; the three are served;
+     * when one closes, a new one is served; the metrics count the refusal.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"netty", "mina", "nio", "blocking", "vthreads"})
+    void refusesConnectionsOverMaxConnections(String impl) throws Exception {
+        assumeAvailable(impl);
+        Path err = dir.resolve("stderr");
+        Process p = start(List.of(), "", impl, err, "--max-connections", "3");
+        // Read here rather than drained: the server writes two lines, then its metrics when it stops.
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        String metrics;
+        try {
+            String banner = out.readLine();
+            Matcher m = banner == null ? null : LISTENING.matcher(banner);
+            assertTrue(m != null && m.find(), "the server did not start: " + banner + "; " + Files.readString(err));
+            assertTrue(banner.contains(", max connections 3 (--max-connections)"), banner);
+            int port = Integer.parseInt(m.group(2));
+            List<Socket> three = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    three.add(connect(port));
+                    exchange(three.get(i));
+                }
+                try (Socket fourth = connect(port)) {
+                    fourth.getOutputStream().write(REQUEST);
+                    int first;
+                    try {
+                        first = fourth.getInputStream().read();
+                    } catch (java.net.SocketException reset) {
+                        first = -1;
+                    }
+                    assertEquals(-1, first, "the fourth connection was answered");
+                }
+                exchange(three.get(0));
+            } finally {
+                three.get(0).close();
+            }
+            // One slot is free once the server has seen the close: a new client is served.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!answers(port) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(answers(port), impl + " refused a connection after one of the three closed");
+            for (Socket s : three) {
+                s.close();
+            }
+        } finally {
+            p.toHandle().destroy(); // SIGTERM, keeping its output readable (Process.destroy closes it)
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS));
+            metrics = String.join("\n", out.lines().toList());
+        }
+        List<String> lines = Files.readAllLines(err);
+        assertEquals(1, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).startsWith("nbench server: refused a connection: 3 are open, the most --max-connections "
+                + "allows"), lines.get(0));
+        assertTrue(metrics.contains("refused (--max-connections) "), metrics);
+    }
+
+    /**
+     * The total bound: 150 peers that ask for 64 KiB responses and never read, against a server with a
+     * 64 MiB heap and no --max-connections. Every connection may hold what its transport allows (mina's
+     * 1 MiB of queued writes the most), more than 64 MiB in all, so the default limit must refuse the rest:
+     * the server stays up, logs only refusals and serves again when the peers are gone.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"netty", "mina", "nio", "blocking", "vthreads"})
+    void boundsWhatManyPeersThatNeverReadCanMakeItHold(String impl) throws Exception {
+        assumeAvailable(impl);
+        Path err = dir.resolve("stderr");
+        Process p = start(List.of("-Xmx64m"), "", impl, err);
+        List<Socket> held = new ArrayList<>();
+        try {
+            int port = port(p, err);
+            ByteBuffer requests = ByteBuffer.allocate(100 * 16);
+            for (int k = 0; k < 100; k++) {
+                requests.putInt(12).putInt(64 << 10).putLong(k);
+            }
+            for (int i = 0; i < 150; i++) {
+                Socket s = connect(port);
+                held.add(s);
+                try {
+                    s.getOutputStream().write(requests.array());
+                } catch (IOException e) {
+                    // refused and closed already
+                }
+            }
+            for (Socket s : held) {
+                s.close();
+            }
+            held.clear();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (p.isAlive() && !answers(port) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(p.isAlive() && answers(port), impl + " does not serve after the peers left; stderr: "
+                    + Files.readString(err));
+        } finally {
+            for (Socket s : held) {
+                s.close();
+            }
+            p.destroy();
+            p.waitFor(10, TimeUnit.SECONDS);
+            p.destroyForcibly();
+        }
+        for (String line : Files.readAllLines(err)) {
+            assertTrue(line.startsWith("nbench server: refused a connection: "), line);
+        }
+    }
+
     private static void assumeAvailable(String impl) {
         var a = TransportRegistry.load().get(impl).availability();
         Assumptions.assumeTrue(a.available(), a.reason());
     }
 
     /** {@code nbench server --impl IMPL --port 0} in a child JVM, through bash for its ulimit. */
-    private static Process start(List<String> jvmFlags, String shellPrefix, String impl, Path err) throws IOException {
+    private static Process start(List<String> jvmFlags, String shellPrefix, String impl, Path err, String... serverArgs)
+            throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of("bash", "-c", shellPrefix + "exec \"$@\"", "bash", java,
@@ -194,6 +308,7 @@ class ServerResourceExhaustionTest {
         command.addAll(jvmFlags);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "server",
                 "--impl", impl, "--port", "0"));
+        command.addAll(List.of(serverArgs));
         return new ProcessBuilder(command).redirectError(err.toFile()).start();
     }
 
@@ -222,6 +337,16 @@ class ServerResourceExhaustionTest {
         s.setSoTimeout(10_000);
         s.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
         return s;
+    }
+
+    /** Whether a new connection is answered (not closed at once, as one over --max-connections is). */
+    private static boolean answers(int port) {
+        try (Socket s = connect(port)) {
+            s.getOutputStream().write(REQUEST);
+            return Arrays.equals(RESPONSE, s.getInputStream().readNBytes(RESPONSE.length));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static void exchange(Socket s) throws IOException {

@@ -13,7 +13,8 @@ public final class CountingServerEvents implements ServerEvents {
     public String error;
 
     @Override
-    public void connectionOpened() {
+    public boolean connectionOpened() {
+        return true;
     }
 
     @Override

@@ -322,7 +322,7 @@ public abstract class ServerContract {
 
     /**
      * The README's bound on what a peer that never reads can make a server accept on one connection
-     * (4 MiB: the largest, MINA's, is 2 MiB of queued writes plus its read buffers), plus the two
+     * (4 MiB: the largest, MINA's, is 1 MiB of queued writes plus its read buffers), plus the two
      * sockets' 64 KiB kernel buffers, which Linux doubles.
      */
     static final long ACCEPTED_FROM_A_PEER_THAT_NEVER_READS = (4L << 20) + 4 * NeverReadingPeer.SNDBUF;

@@ -146,8 +146,9 @@ public final class TransportTesting {
         }
 
         @Override
-        public void connectionOpened() {
+        public boolean connectionOpened() {
             opened.incrementAndGet();
+            return true;
         }
 
         @Override

@@ -89,6 +89,10 @@ final class BlockingServer implements RunningServer {
                 closeQuietly(socket);
                 continue;
             }
+            if (!events.connectionOpened()) {
+                closeQuietly(socket); // over --max-connections
+                continue;
+            }
             Thread t = config.threads.newThread("nbench-" + config.name + "-server-" + connectionNumber.incrementAndGet(),
                     () -> serve(socket));
             sockets.add(socket);
@@ -101,8 +105,8 @@ final class BlockingServer implements RunningServer {
         }
     }
 
+    /** Serves a connection already reported opened (by the acceptor, which refuses those over the limit). */
     private void serve(Socket socket) {
-        events.connectionOpened();
         // --idle-timeout closes the socket from its own thread, which ends a blocked read or write here.
         IdleConnections.Watch watch = idle.watch(() -> closeQuietly(socket));
         try (socket) {

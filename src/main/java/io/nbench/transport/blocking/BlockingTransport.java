@@ -59,6 +59,12 @@ public class BlockingTransport extends BaseTransport {
         return new BlockingConfig(name(), values.integer(bufferKey), socket, threads.get());
     }
 
+    /** Its read and write buffers (every request streams through them); its thread's stack is not counted. */
+    @Override
+    public long serverMemoryPerConnection(ServerSettings settings) {
+        return 2L * settings.options().integer(bufferKey);
+    }
+
     @Override
     public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
         return BlockingServer.start(config(settings.options(), settings.socket()), settings, events);

@@ -34,14 +34,22 @@ final class MinaServerHandler extends IoHandlerAdapter {
 
     @Override
     public void sessionOpened(IoSession session) {
-        events.connectionOpened();
+        if (!events.connectionOpened()) {
+            // Over --max-connections: closed at once and not reported closed.
+            session.setAttribute(REFUSED, Boolean.TRUE);
+            session.closeNow();
+        }
     }
 
     @Override
     public void sessionClosed(IoSession session) {
-        events.connectionClosed();
+        if (!session.containsAttribute(REFUSED)) {
+            events.connectionClosed();
+        }
         idle.forget((IdleConnections.Watch) session.getAttribute(WATCH));
     }
+
+    private static final String REFUSED = "nbench.refused";
 
     /** The session attribute holding its {@link IdleConnections.Watch}, set only with --idle-timeout. */
     static final String WATCH = "nbench.idle";

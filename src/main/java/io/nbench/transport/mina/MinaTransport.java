@@ -57,6 +57,16 @@ public final class MinaTransport extends BaseTransport {
                 "MINA's messageSent: the NioProcessor wrote the request's last byte to the socket (write(2))");
     }
 
+    /**
+     * Scheduled writes up to {@link WriteBound#HIGH} and one more response, one request (at most 64 KiB
+     * each: larger ones stream) and the read buffer at its largest.
+     */
+    @Override
+    public long serverMemoryPerConnection(ServerSettings settings) {
+        return WriteBound.HIGH + 2L * io.nbench.protocol.StreamedRequest.WHOLE
+                + settings.options().integer(PREFIX + READ_BUFFER_MAX);
+    }
+
     @Override
     public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
         return MinaServer.start(settings, events, new MinaConfig(PREFIX, settings.options(), settings.socket(), false));

@@ -12,8 +12,8 @@ import org.apache.mina.core.session.IoSession;
  */
 final class WriteBound {
 
-    static final int HIGH = 2 * 1024 * 1024;
-    static final int LOW = 512 * 1024;
+    static final int HIGH = 1024 * 1024;
+    static final int LOW = 256 * 1024;
 
     private WriteBound() {
     }

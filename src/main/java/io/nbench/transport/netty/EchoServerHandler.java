@@ -21,7 +21,11 @@ final class EchoServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        events.connectionOpened();
+        if (!events.connectionOpened()) {
+            refused = true; // over --max-connections
+            ctx.close();
+            return;
+        }
         Channel channel = ctx.channel();
         watch = idle.watch(channel::close);
         super.channelActive(ctx);
@@ -29,10 +33,15 @@ final class EchoServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        events.connectionClosed();
-        idle.forget(watch);
+        if (!refused) {
+            events.connectionClosed();
+            idle.forget(watch);
+        }
         super.channelInactive(ctx);
     }
+
+    /** Closed at once: the server already served --max-connections. */
+    private boolean refused;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {

@@ -33,7 +33,11 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        events.connectionOpened();
+        if (!events.connectionOpened()) {
+            refused = true; // over --max-connections
+            ctx.close();
+            return;
+        }
         Channel channel = ctx.channel();
         watch = idle.watch(channel::close);
         super.channelActive(ctx);
@@ -41,10 +45,15 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        events.connectionClosed();
-        idle.forget(watch);
+        if (!refused) {
+            events.connectionClosed();
+            idle.forget(watch);
+        }
         super.channelInactive(ctx);
     }
+
+    /** Closed at once: the server already served --max-connections. */
+    private boolean refused;
 
     /** Decoding stopped because the peer does not read its responses; resumed when it drains. */
     private boolean paused;

@@ -60,6 +60,15 @@ public final class NettyTransport extends BaseTransport {
         return lines;
     }
 
+    /**
+     * Queued responses up to Netty's write high water mark (64 KiB) and one more response, one request and
+     * the unanswered rest of a read (each at most 64 KiB: larger ones stream).
+     */
+    @Override
+    public long serverMemoryPerConnection(ServerSettings settings) {
+        return 4 * io.nbench.protocol.StreamedRequest.WHOLE;
+    }
+
     @Override
     public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
         return NettyServer.start(settings, events);

@@ -49,17 +49,21 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     /** On the loop thread, which owns {@code buffers}. */
     void register(SelectorLoop loop) {
+        if (!events.connectionOpened()) {
+            closeQuietly(); // over --max-connections; never registered, so close() reports nothing
+            return;
+        }
         in = buffers.take(inCapacity);
         out = parser == null ? in : buffers.take(outCapacity); // echo writes back from the buffer it read into
         try {
             key = channel.register(loop.selector(), SelectionKey.OP_READ, this);
         } catch (IOException | RuntimeException e) {
             closeQuietly();
+            events.connectionClosed();
             return;
         }
         // --idle-timeout closes from its own thread: the close is handed to this connection's loop.
         watch = idle.watch(() -> loop.execute(this::close));
-        events.connectionOpened();
     }
 
     private void served(int requestBytes, int responseBytes) {

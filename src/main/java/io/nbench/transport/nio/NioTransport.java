@@ -32,6 +32,12 @@ public final class NioTransport extends BaseTransport {
                 "the request's last byte was accepted by SocketChannel.write (copied into the kernel's send buffer)");
     }
 
+    /** Its read and write buffers: every request streams through them. */
+    @Override
+    public long serverMemoryPerConnection(ServerSettings settings) {
+        return 2L * settings.options().integer(BUFFER);
+    }
+
     @Override
     public RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException {
         return NioServer.start(settings, events);

@@ -130,8 +130,9 @@ final class MinaTestKit {
         volatile String lastError;
 
         @Override
-        public void connectionOpened() {
+        public boolean connectionOpened() {
             opened.incrementAndGet();
+            return true;
         }
 
         @Override

@@ -1,0 +1,52 @@
+package io.nbench.cli;
+
+import io.nbench.transport.ServerSettings;
+import io.nbench.transport.Transport;
+import java.util.Locale;
+
+/**
+ * The server's {@code --max-connections}: what it buffers is bounded per connection by its transport
+ * ({@link Transport#serverMemoryPerConnection}), and in total by how many connections it serves at once.
+ * By default that many fit in 3/4 of the JVM's memory (the smaller of the heap and direct-memory limits,
+ * since a transport may buffer in either), so a crowd of peers that send and never read cannot exhaust it.
+ *
+ * @param max         connections served at once; more are closed as they arrive
+ * @param perConnection what one connection can hold, 0 when the transport does not say
+ * @param why         how the figure was chosen, for the banner
+ */
+record ServerConnectionLimit(int max, long perConnection, String why) {
+
+    static ServerConnectionLimit of(Integer requested, Transport transport, ServerSettings settings) {
+        long perConnection = transport.serverMemoryPerConnection(settings);
+        if (requested != null) {
+            return new ServerConnectionLimit(requested, perConnection, "--max-connections");
+        }
+        if (perConnection <= 0) {
+            return new ServerConnectionLimit(Integer.MAX_VALUE, 0, "no limit: " + transport.name()
+                    + " does not say what a connection holds");
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        long memory = Math.min(heap, ClientMemory.directLimit(heap));
+        long max = Math.max(1, (long) (memory * ClientMemory.USABLE) / perConnection);
+        return new ServerConnectionLimit((int) Math.min(Integer.MAX_VALUE, max), perConnection, String.format(
+                Locale.ROOT, "up to %s each in 3/4 of %s of memory", ClientMemory.bytes(perConnection),
+                ClientMemory.bytes(memory)));
+    }
+
+    boolean limited() {
+        return max < Integer.MAX_VALUE;
+    }
+
+    /** The end of the line logged when a connection is refused: what to change. */
+    String hint() {
+        return perConnection > 0
+                ? String.format(Locale.ROOT, " (each may hold up to %s); raise --max-connections, giving the JVM the "
+                        + "memory with NBENCH_JAVA_OPTS=-Xmx...", ClientMemory.bytes(perConnection))
+                : "; raise --max-connections";
+    }
+
+    /** For the banner: ", max connections 3,840 (up to 1.2 MiB each in 3/4 of 6 GiB of memory)". */
+    String describe() {
+        return limited() ? String.format(Locale.ROOT, ", max connections %,d (%s)", max, why) : "";
+    }
+}
