@@ -178,7 +178,8 @@ class ServerResourceExhaustionTest {
         List<String> lines = Files.readAllLines(err);
         assertEquals(1, p.exitValue(), String.join("\n", lines));
         assertEquals(1, lines.size(), String.join("\n", lines));
-        assertTrue(lines.get(0).startsWith("nbench server: out of memory in thread "), lines.get(0));
+        // Naming the thread, unless other threads took the memory the line needed.
+        assertTrue(lines.get(0).startsWith("nbench server: out of memory"), lines.get(0));
         assertTrue(lines.get(0).contains("NBENCH_JAVA_OPTS=-Xmx"), lines.get(0));
     }
 
@@ -223,10 +224,11 @@ class ServerResourceExhaustionTest {
             }
             // One slot is free once the server has seen the close: a new client is served.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!answers(port) && System.nanoTime() < deadline) {
+            boolean served;
+            while (!(served = answers(port)) && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }
-            assertTrue(answers(port), impl + " refused a connection after one of the three closed");
+            assertTrue(served, impl + " refused a connection after one of the three closed");
             for (Socket s : three) {
                 s.close();
             }
@@ -275,11 +277,11 @@ class ServerResourceExhaustionTest {
             }
             held.clear();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (p.isAlive() && !answers(port) && System.nanoTime() < deadline) {
+            boolean served;
+            while (!(served = answers(port)) && p.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            assertTrue(p.isAlive() && answers(port), impl + " does not serve after the peers left; stderr: "
-                    + Files.readString(err));
+            assertTrue(served, impl + " does not serve after the peers left; stderr: " + Files.readString(err));
         } finally {
             for (Socket s : held) {
                 s.close();

@@ -45,7 +45,9 @@ class ClientMemoryTest {
             RequestTemplate template = RequestTemplate.framed(SIZE, 0, 7);
             long before = heldBytes();
             ClientConnection connection = client.connect(at, template, new ClientContract.Recorder());
+            // The peer accepts and never reads: the requests queue in the client.
             try (Socket peer = sink.accept()) {
+                assertTrue(peer.isConnected());
                 for (long id = 1; id <= REQUESTS; id++) {
                     connection.send(id);
                 }
