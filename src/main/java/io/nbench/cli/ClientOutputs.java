@@ -109,7 +109,7 @@ final class ClientOutputs {
             }
         }
         NdjsonStream ndjson = o.format == OutputOptions.Format.NDJSON ? new NdjsonStream(out) : null;
-        ProgressLine progress = o.progressEnabled() ? new ProgressLine(err, combinations) : null;
+        ProgressLine progress = o.progressLine(err, combinations);
         return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations);
     }
 

@@ -1,8 +1,9 @@
 package io.nbench.cli;
 
+import io.nbench.report.ProgressLine;
+import io.nbench.report.Tty;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.Percentiles;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,8 @@ final class OutputOptions {
     List<String> thresholds = new ArrayList<>();
 
     @Option(names = "--progress", paramLabel = "auto|always|never", defaultValue = "auto",
-            description = "Live status line on stderr; auto: only when on a terminal (default: ${DEFAULT-VALUE}).")
+            description = "Status line on stderr every second; auto: only when stderr is a terminal, one line rewritten in place "
+                    + "(plain lines with TERM=dumb); always: also into a file or pipe, as plain lines (default: ${DEFAULT-VALUE}).")
     Progress progress;
 
     /** What goes to stdout. */
@@ -86,32 +88,20 @@ final class OutputOptions {
         return list;
     }
 
-    boolean progressEnabled() {
-        return switch (progress) {
-            case ALWAYS -> true;
-            case NEVER -> false;
-            case AUTO -> onTerminal();
-        };
-    }
-
     /**
-     * Whether the user is watching a terminal. Until JDK 21 {@code System.console()} is null unless stdin
-     * and stdout are terminals; from JDK 22 it is never null and {@code Console.isTerminal()} (looked up
-     * reflectively, as nbench is compiled for 17) tells.
+     * The progress line, or null for none. auto: only when stderr is a terminal (stdout may be a file: the
+     * line goes to stderr); rewritten in place unless {@code TERM=dumb}; always: plain lines where stderr is
+     * not a terminal (no escape sequence in a log file).
      */
-    private static boolean onTerminal() {
-        java.io.Console console = System.console();
-        if (console == null) {
-            return false;
+    ProgressLine progressLine(java.io.PrintWriter err, int combinations) {
+        if (progress == Progress.NEVER) {
+            return null;
         }
-        try {
-            Method isTerminal = java.io.Console.class.getMethod("isTerminal");
-            return (Boolean) isTerminal.invoke(console);
-        } catch (NoSuchMethodException e) {
-            return true;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return false;
+        boolean terminal = Tty.stderr();
+        if (!terminal && progress == Progress.AUTO) {
+            return null;
         }
+        return new ProgressLine(err, combinations, terminal && !Tty.dumb(), terminal ? Tty.stderrWidth() : 0);
     }
 
     List<Double> percentiles(CommandSpec spec) {
