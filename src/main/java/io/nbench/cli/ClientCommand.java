@@ -42,16 +42,18 @@ import picocli.CommandLine.Spec;
                 + "loop, one line per iteration, then a summary with 99.9%% confidence intervals. Comma lists in "
                 + "--impl, --size, --threads, --window, --rate and -O key=v1,v2 run every combination.",
         footer = {"", "Examples:",
-            "  nbench client                                          # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
+            "  # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
+            "  nbench client",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
             "  nbench client --iteration-time 2s --iterations 5 --window 16",
             "  nbench client --measure send --response-size 0 --threads 50 --window 10",
             "  nbench client --protocol echo --port 7 --host some-echo-server",
-            "  nbench client --connections 4 --threads 8             # 2 threads share each connection",
+            "  # 2 threads share each connection",
+            "  nbench client --connections 4 --threads 8",
             "  nbench client --size 1k,5k,10k --out results.json --hdr-log lat.hlog",
             "  nbench client --format json | jq '.summary.throughput.mean'",
             "  nbench client --format csv --no-header >> all-runs.csv",
-            "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo regression",
+            "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo slower",
             "", "Exit codes (the first that applies wins): 2 usage error, 1 could not run, aborted or results not "
                 + "written, 130 interrupted (the partial result is printed and written), 4 errors over --max-errors, "
                 + "3 a --threshold breached, 0 ok."})

@@ -23,7 +23,7 @@ final class OutputOptions {
             description = "Errors tolerated before the run FAILs (exit 4), as a count or a percentage of messages (default: ${DEFAULT-VALUE}).")
     String maxErrors;
 
-    @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration.")
+    @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration (default: off).")
     boolean quiet;
 
     @Option(names = "--format", paramLabel = "text|json|csv|ndjson", defaultValue = "text",
@@ -31,25 +31,28 @@ final class OutputOptions {
                     + "per iteration; ndjson: a JSON line per second, then the result document. Anything else goes to stderr.")
     Format format;
 
-    @Option(names = "--no-header", description = "With --format csv: no header line (for appending to a file).")
+    @Option(names = "--no-header", description = "With --format csv: no header line, for appending to a file (default: off, a header line).")
     boolean noHeader;
 
     @Option(names = "--out", paramLabel = "FILE",
-            description = "Write the full result document (JSON, schema nbench-result/1) to FILE, atomically.")
+            description = "Write the full result document (JSON, schema nbench-result/1) to FILE, atomically (default: "
+                    + "none).")
     Path out;
 
     @Option(names = "--hdr-log", paramLabel = "FILE",
-            description = "Write an HdrHistogram interval log (one interval per second, tagged by combination and iteration).")
+            description = "Write an HdrHistogram interval log, one interval per second (default: none).")
     Path hdrLog;
 
     @Option(names = "--hgrm", paramLabel = "TEMPLATE",
             description = "Write each combination's percentile distribution (µs) for HdrHistogram's plotter; "
-                    + "{combination} in TEMPLATE becomes the combination's name, e.g. lat-{combination}.hgrm.")
+                    + "{combination} in TEMPLATE becomes the combination's name, e.g. lat-{combination}.hgrm (default: none).")
     String hgrm;
 
     @Option(names = "--threshold", paramLabel = "EXPR",
-            description = "Gate, repeatable: METRIC OP VALUE, e.g. 'p99<2ms', 'throughput>=100k', 'errors==0', "
-                    + "'error-rate<0.1%%'. A breach exits 3.")
+            description = "Gate, repeatable: METRIC OP VALUE, e.g. 'p99<2ms', 'throughput>=100k', 'errors==0'. "
+                    + "METRIC: pN (any percentile: p50, p99.9), min, mean, max (latency: ns, us, ms or s; a bare "
+                    + "number is µs); throughput, rate-achieved (msg/s; k, m suffixes); errors (a count); "
+                    + "error-rate (%%). OP: < <= > >= == !=. A breach exits 3 (default: none).")
     List<String> thresholds = new ArrayList<>();
 
     @Option(names = "--progress", paramLabel = "auto|always|never", defaultValue = "auto",

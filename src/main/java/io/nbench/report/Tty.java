@@ -87,6 +87,32 @@ public final class Tty {
         return new AttributedString(text).columnLength();
     }
 
+    /**
+     * {@code text} broken at spaces into lines of at most {@code columns} columns: the first line starts with
+     * {@code first}, the others with {@code rest}. A word longer than a line stays whole.
+     */
+    public static java.util.List<String> wrap(String text, int columns, String first, String rest) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        StringBuilder line = new StringBuilder(first);
+        int empty = first.length();
+        for (String word : text.split(" +")) {
+            if (word.isEmpty()) {
+                continue;
+            }
+            if (line.length() > empty && columns(line + " " + word) > columns) {
+                lines.add(line.toString());
+                line = new StringBuilder(rest);
+                empty = rest.length();
+            }
+            if (line.length() > empty) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        lines.add(line.toString());
+        return lines;
+    }
+
     private static TerminalProvider provider() {
         try {
             return TerminalProvider.load("exec");
