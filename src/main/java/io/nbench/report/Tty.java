@@ -1,6 +1,7 @@
 package io.nbench.report;
 
 import java.util.Locale;
+import org.jline.terminal.impl.exec.ExecTerminalProvider;
 import org.jline.terminal.spi.SystemStream;
 import org.jline.terminal.spi.TerminalProvider;
 import org.jline.utils.AttributedString;
@@ -32,16 +33,26 @@ public final class Tty {
         return isTerminal(SystemStream.Error);
     }
 
+    /**
+     * {@code test -t FD} through JLine's exec provider. Its general {@code isSystemStream} also tries the
+     * Windows way when the answer is no, which on Linux loads JLine's native library (extracted into the
+     * temporary directory, and a warning on JDK 24+ without native access): not for a yes or no.
+     */
     private static boolean isTerminal(SystemStream stream) {
-        TerminalProvider p = provider();
+        if (System.getProperty("os.name", "").startsWith("Windows")) {
+            return false; // no progress line, one-line text: what a pipe gets
+        }
         try {
-            return p != null && p.isSystemStream(stream);
+            return provider() instanceof ExecTerminalProvider exec && exec.isPosixSystemStream(stream);
         } catch (RuntimeException | LinkageError e) {
             return false;
         }
     }
 
-    /** The width of the terminal on stderr in columns; $COLUMNS or 80 when the system does not say. */
+    /**
+     * The width of the terminal on stderr in columns ({@code stty -a} on the terminal of stdin, normally the
+     * same); $COLUMNS or 80 when the system does not say.
+     */
     public static int stderrWidth() {
         TerminalProvider p = provider();
         int w = -1;

@@ -119,4 +119,31 @@ class TerminalOutputTest {
             assertTrue(Tty.columns(row) <= 80, "over 80 columns: " + row);
         }
     }
+
+    @Test
+    void textOnATerminalKeepsEachIterationTo120Columns() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        String screen = terminal(quote(java) + " -cp " + quote(System.getProperty("java.class.path"))
+                + " io.nbench.cli.Main client --port " + port + " --iteration-time 300ms --warmup 1 --iterations 2"
+                + " --rate 500 --progress never", Map.of());
+        List<String> lines = screen.lines().map(l -> l.replace("\r", "")).toList();
+        int iterations = 0;
+        boolean inIteration = false;
+        boolean openLoopLine = false;
+        for (String line : lines) {
+            if (line.startsWith("Warmup ") || line.startsWith("Iteration ")) {
+                iterations++;
+                inIteration = true;
+                assertTrue(line.contains("| errors "), line);
+            } else if (inIteration && !line.startsWith("    ")) {
+                inIteration = false;
+            }
+            if (inIteration) {
+                assertTrue(Tty.columns(line) <= 120, "over 120 columns: " + line);
+                openLoopLine |= line.startsWith("    rate ");
+            }
+        }
+        assertEquals(3, iterations, screen);
+        assertTrue(openLoopLine, "the open-loop figures on an indented line: " + screen);
+    }
 }
