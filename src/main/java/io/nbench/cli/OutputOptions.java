@@ -158,6 +158,12 @@ final class OutputOptions {
             return (long) Math.floor(planned * percent / 100.0);
         }
 
+        /** {@code errors} as a percentage of {@code attempts}, to as many digits as a small share needs: 12.5%, 0.013%. */
+        static String percentOf(long errors, long attempts) {
+            double p = attempts == 0 ? 0 : errors * 100.0 / attempts;
+            return new java.math.BigDecimal(p).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString() + "%";
+        }
+
         boolean exceeded(long errors, long attempts) {
             if (count >= 0) {
                 return errors > count;
