@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import io.nbench.report.AtomicFiles;
+import io.nbench.report.Tty;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
@@ -153,7 +154,16 @@ final class RunFiles implements AutoCloseable {
         }
         if (results.size() >= 2) {
             out.println("=== comparison of the servers (A = " + compared.get(0) + ") ===");
-            CompareTable.print(out, results, Comparison.compare(results));
+            // The table fits 120 columns: a longer line (the legend) wraps, its continuation indented.
+            java.io.StringWriter table = new java.io.StringWriter();
+            CompareTable.print(new PrintWriter(table), results, Comparison.compare(results));
+            table.toString().lines().forEach(line -> {
+                if (Tty.columns(line) <= Tty.TEXT_COLUMNS) {
+                    out.println(line);
+                } else {
+                    Tty.wrap(line, Tty.TEXT_COLUMNS, "", "    ").forEach(out::println);
+                }
+            });
         } else if (results.size() == 1) {
             out.println("One server measured: nothing to compare.");
         }

@@ -81,12 +81,6 @@ public final class Tty {
         return term == null || term.isBlank() || term.toLowerCase(Locale.ROOT).startsWith("dumb");
     }
 
-    /** Whether colour is refused (https://no-color.org): nbench prints none, and would honour this if it did. */
-    public static boolean noColor() {
-        String v = System.getenv("NO_COLOR");
-        return v != null && !v.isEmpty();
-    }
-
     /** {@code text} cut to at most {@code columns} terminal columns (wide characters count two). */
     public static String fit(String text, int columns) {
         AttributedString s = new AttributedString(text);

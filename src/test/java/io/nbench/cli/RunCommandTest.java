@@ -29,6 +29,8 @@ class RunCommandTest {
         assertTrue(o.out().contains("  B: server nio, " + dir.resolve("nio.json")), o.out());
         assertTrue(o.out().contains("\nclient=netty,"), o.out());
         assertFalse(o.out().contains("impl=netty,"), o.out());
+        String table = o.out().substring(o.out().indexOf("=== comparison"));
+        table.lines().forEach(line -> assertTrue(line.length() <= 120, "over 120 columns: " + line));
         assertTrue(o.out().contains("throughput"), o.out());
         assertTrue(Files.isRegularFile(dir.resolve("netty.json")));
         assertTrue(Files.isRegularFile(dir.resolve("nio.json")));
