@@ -146,4 +146,18 @@ class TerminalOutputTest {
         assertEquals(3, iterations, screen);
         assertTrue(openLoopLine, "the open-loop figures on an indented line: " + screen);
     }
+
+    @Test
+    void progressAlwaysIntoAPipeIsPlainLines() {
+        // Not a terminal (this JVM's stderr is the test's writer): plain lines, one per second, no escape code.
+        CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(port), "--iteration-time", "2200ms",
+                "--warmup", "0", "--iterations", "1", "--progress", "always");
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertFalse(o.err().contains("\033") || o.err().contains("\r"), o.err());
+        List<String> lines = o.err().lines().toList();
+        assertTrue(lines.size() >= 1, o.err());
+        lines.forEach(l -> assertTrue(l.startsWith("iteration 1: ") && l.contains(" msg/s, p50 "), l));
+        assertFalse(CliTest.run("client", "--port", Integer.toString(port), "--msgs", "10", "--warmup", "0",
+                "--iterations", "1").err().contains("iteration 1:"), "auto: no progress into a pipe");
+    }
 }
