@@ -42,16 +42,18 @@ import picocli.CommandLine.Spec;
                 + "loop, one line per iteration, then a summary with 99.9%% confidence intervals. Comma lists in "
                 + "--impl, --size, --threads, --window, --rate and -O key=v1,v2 run every combination.",
         footer = {"", "Examples:",
-            "  nbench client                                          # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
+            "  # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
+            "  nbench client",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
             "  nbench client --iteration-time 2s --iterations 5 --window 16",
             "  nbench client --measure send --response-size 0 --threads 50 --window 10",
             "  nbench client --protocol echo --port 7 --host some-echo-server",
-            "  nbench client --connections 4 --threads 8             # 2 threads share each connection",
+            "  # 2 threads share each connection",
+            "  nbench client --connections 4 --threads 8",
             "  nbench client --size 1k,5k,10k --out results.json --hdr-log lat.hlog",
             "  nbench client --format json | jq '.summary.throughput.mean'",
             "  nbench client --format csv --no-header >> all-runs.csv",
-            "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo regression",
+            "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo slower",
             "", "Exit codes (the first that applies wins): 2 usage error, 1 could not run, aborted or results not "
                 + "written, 130 interrupted (the partial result is printed and written), 4 errors over --max-errors, "
                 + "3 a --threshold breached, 0 ok."})
@@ -237,7 +239,10 @@ final class ClientCommand implements Callable<Integer> {
             ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
             o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
             BenchmarkRun run = new BenchmarkRun(spec, o.listener());
-            run.abortWhenErrorsExceed(limit.budget(spec), output.maxErrors);
+            long budget = limit.budget(spec);
+            run.abortWhenErrorsExceed(budget, limit.percent() >= 0 && budget >= 0 ? output.maxErrors + " (" + budget
+                    + " of the " + io.nbench.report.Units.count(spec.messagesPerIteration() * (spec.warmup()
+                    + spec.iterations())) + " messages planned)" : output.maxErrors);
             current.set(run);
             if (stopRequested.get()) {
                 run.interrupt(); // SIGINT arrived between two combinations
@@ -273,7 +278,10 @@ final class ClientCommand implements Callable<Integer> {
                 messages += it.messages();
             }
             if (limit.exceeded(errors, messages + errors)) {
-                reasons.add(errors + " errors > --max-errors " + output.maxErrors);
+                reasons.add(limit.percent() >= 0
+                        ? errors + " errors, " + OutputOptions.MaxErrors.percentOf(errors, messages + errors) + " of "
+                        + (messages + errors) + " messages, > --max-errors " + output.maxErrors
+                        : errors + " errors > --max-errors " + output.maxErrors);
             }
             long missed = result.summary().rateMissedIterations();
             if (missed > 0) {

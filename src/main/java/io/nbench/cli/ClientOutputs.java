@@ -11,6 +11,7 @@ import io.nbench.report.Status;
 import io.nbench.report.SweepResult;
 import io.nbench.report.SweepTable;
 import io.nbench.report.TextReport;
+import io.nbench.report.Tty;
 import io.nbench.report.csv.CsvReport;
 import io.nbench.report.hdr.HdrIntervalLog;
 import io.nbench.report.hdr.PercentileFiles;
@@ -52,11 +53,13 @@ final class ClientOutputs {
     private final HdrIntervalLog hdrLog;
     private final PercentileFiles hgrm;
     private final int combinations;
+    private final int textColumns;
     private boolean closed;
 
     private ClientOutputs(CommandSpec spec, OutputOptions options, PrintWriter out, PrintWriter err, CsvReport csv,
                           NdjsonStream ndjson, ProgressLine progress, HdrIntervalLog hdrLog, PercentileFiles hgrm,
-                          int combinations) {
+                          int combinations, int textColumns) {
+        this.textColumns = textColumns;
         this.spec = spec;
         this.options = options;
         this.out = out;
@@ -109,8 +112,10 @@ final class ClientOutputs {
             }
         }
         NdjsonStream ndjson = o.format == OutputOptions.Format.NDJSON ? new NdjsonStream(out) : null;
-        ProgressLine progress = o.progressEnabled() ? new ProgressLine(err, combinations) : null;
-        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations);
+        ProgressLine progress = o.progressLine(err, combinations);
+        // Text on a terminal: each iteration as lines of at most 120 columns; in a pipe or file one line each.
+        int textColumns = o.format == OutputOptions.Format.TEXT && !o.quiet && Tty.stdout() ? Tty.TEXT_COLUMNS : 0;
+        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations, textColumns);
     }
 
     private static void check(String option, Path file) throws CannotWrite {
@@ -130,7 +135,7 @@ final class ClientOutputs {
         if (progress != null) {
             listeners.add(progress.forCombination(c, number)); // first: it erases its line before others print
         }
-        TextReport report = text() ? new TextReport(out, load, options.quiet) : null;
+        TextReport report = text() ? new TextReport(out, load, options.quiet, textColumns) : null;
         if (report != null) {
             listeners.add(report);
         }

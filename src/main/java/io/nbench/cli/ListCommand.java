@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.report.Tty;
 import io.nbench.transport.Availability;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
@@ -26,17 +27,24 @@ final class ListCommand implements Callable<Integer> {
             Availability a = t.availability();
             out.println(t.name() + (a.available() ? "  [available]" : "  [unavailable: " + a.reason() + "]")
                     + (t.inJvm() ? "  [in-JVM only]" : ""));
-            out.println("    " + t.description());
+            print(out, t.description());
             for (String line : t.details()) {
-                out.println("    " + line);
+                print(out, line);
             }
-            out.println("    --measure send: " + (t.writtenEvent() != null ? t.writtenEvent() : "not supported (no honest written-to-kernel event)"));
+            print(out, "--measure send: " + (t.writtenEvent() != null ? t.writtenEvent()
+                    : "not supported (no honest written-to-kernel event)"));
             for (TransportOption o : t.options()) {
-                out.println(String.format("    -O %s=%s  (default %s)  %s", o.key(), o.values(), o.defaultValue(), o.description()));
+                out.println(String.format("    -O %s=%s  (default %s)", o.key(), o.values(), o.defaultValue()));
+                Tty.wrap(o.description(), Tty.TEXT_COLUMNS, "        ", "        ").forEach(out::println);
             }
             out.println();
         }
         out.flush();
         return ExitCode.OK;
+    }
+
+    /** One paragraph, indented 4 and wrapped at 120 columns (continuation lines indented 6). */
+    private static void print(PrintWriter out, String text) {
+        Tty.wrap(text, Tty.TEXT_COLUMNS, "    ", "      ").forEach(out::println);
     }
 }

@@ -35,7 +35,8 @@ final class LoadOptions {
     Long msgs;
 
     @Option(names = "--iteration-time", paramLabel = "D", converter = Converters.Time.class,
-            description = "Time-based iterations instead of --msgs: back-to-back slices of one continuous run.")
+            description = "Time-based iterations instead of --msgs: back-to-back slices of one continuous run, e.g. 2s "
+                    + "(default: none, iterations count --msgs).")
     Duration iterationTime;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "3", description = "Warmup iterations (default: ${DEFAULT-VALUE}).")
@@ -74,12 +75,16 @@ final class LoadOptions {
     int requestsPerConnection;
 
     @Option(names = "--connect-rate", paramLabel = "R", converter = Converters.Rate.class,
-            description = "Open the connections at most R per second (ramp-up before the first iteration).")
+            description = "Opens the connections at most R per second, e.g. 500 or 2k: a ramp-up before the first "
+                    + "iteration, so a server is not hit by every connect at once; with --requests-per-connection "
+                    + "it also paces the reconnects (default: 0, no limit).")
     Double connectRate;
 
     @Option(names = "--rate", paramLabel = "R", converter = Converters.Rate.class, split = ",",
-            description = "Open loop: R messages/s in all (e.g. 50k), split evenly over connections; latency is measured "
-                    + "from each message's intended send time (corrected for coordinated omission); a list sweeps.")
+            description = "Open loop: sends R messages/s in all (e.g. 50k) on a fixed schedule, split evenly over "
+                    + "connections, whether or not responses keep up (wrk2-style); latency is measured from each "
+                    + "message's intended send time (corrected for coordinated omission); a list sweeps (default: "
+                    + "none, closed loop: each response lets the next message go).")
     List<Double> rate;
 
     @Option(names = "--max-inflight", paramLabel = "N", defaultValue = "1000",

@@ -31,12 +31,24 @@ public final class Main {
     /** A usage error: one line naming the problem and where help is, exit code 2. */
     private static int usageError(CommandLine.ParameterException ex) {
         CommandLine c = ex.getCommandLine();
-        c.getErr().println("nbench: " + ex.getMessage() + " (see '" + c.getCommandSpec().qualifiedName() + " --help')");
+        String message = ex.getMessage();
+        // picocli's suggestions for a mistyped command or option, on the same line: "did you mean: nbench client?"
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+            String qualified = c.getCommandSpec().qualifiedName();
+            java.util.List<String> s = u.getSuggestions().stream().limit(3)
+                    .map(x -> u.isUnknownOption() ? x : qualified + " " + x).toList();
+            message += "; did you mean: " + String.join(" or ", s) + "?";
+        }
+        // A message that already says where to look (e.g. "(see nbench list)") is not sent to --help too.
+        c.getErr().println("nbench: " + message + (message.contains("(see ") ? ""
+                : " (see '" + c.getCommandSpec().qualifiedName() + " --help')"));
         c.getErr().flush();
         return ExitCode.USAGE;
     }
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        // ${nbench.cores} in help texts: the default of the --io-threads options as a value.
+        System.setProperty("nbench.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         CommandLine cl = new CommandLine(new NbenchCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // @-files are expanded by ArgumentFiles, which lets the command line replace a file's options

@@ -2,6 +2,7 @@ package io.nbench.cli;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -9,12 +10,15 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = "Honest benchmarks of JVM network transports: which transport, configuration or handler "
                 + "design is faster, and by how much.",
-        subcommands = {ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class, ListCommand.class},
+        subcommands = {ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class, ListCommand.class,
+            CompletionCommand.class, HelpCommand.class},
         footer = {"", "Examples:",
             "  nbench server --impl mina &",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
             "  nbench compare baseline.json candidate.json",
             "  nbench list",
+            "  nbench help client",
+            "  source <(nbench completion bash)",
             "", "Exit codes: 0 ok, 1 could not run or aborted, 2 usage error, 3 threshold breached, "
                 + "4 ran but FAILED, 130 interrupted."})
 final class NbenchCommand implements Callable<Integer> {
@@ -24,7 +28,9 @@ final class NbenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("nbench: a command is required: server, client, compare or list (see 'nbench --help')");
+        java.util.List<String> names = new java.util.ArrayList<>(spec.subcommands().keySet());
+        String list = String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+        spec.commandLine().getErr().println("nbench: a command is required: " + list + " (see 'nbench --help')");
         return ExitCode.USAGE;
     }
 }

@@ -1,8 +1,9 @@
 package io.nbench.cli;
 
+import io.nbench.report.ProgressLine;
+import io.nbench.report.Tty;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.Percentiles;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,7 @@ final class OutputOptions {
             description = "Errors tolerated before the run FAILs (exit 4), as a count or a percentage of messages (default: ${DEFAULT-VALUE}).")
     String maxErrors;
 
-    @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration.")
+    @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration (default: off).")
     boolean quiet;
 
     @Option(names = "--format", paramLabel = "text|json|csv|ndjson", defaultValue = "text",
@@ -30,29 +31,33 @@ final class OutputOptions {
                     + "per iteration; ndjson: a JSON line per second, then the result document. Anything else goes to stderr.")
     Format format;
 
-    @Option(names = "--no-header", description = "With --format csv: no header line (for appending to a file).")
+    @Option(names = "--no-header", description = "With --format csv: no header line, for appending to a file (default: off, a header line).")
     boolean noHeader;
 
     @Option(names = "--out", paramLabel = "FILE",
-            description = "Write the full result document (JSON, schema nbench-result/1) to FILE, atomically.")
+            description = "Write the full result document (JSON, schema nbench-result/1) to FILE, atomically (default: "
+                    + "none).")
     Path out;
 
     @Option(names = "--hdr-log", paramLabel = "FILE",
-            description = "Write an HdrHistogram interval log (one interval per second, tagged by combination and iteration).")
+            description = "Write an HdrHistogram interval log, one interval per second (default: none).")
     Path hdrLog;
 
     @Option(names = "--hgrm", paramLabel = "TEMPLATE",
             description = "Write each combination's percentile distribution (µs) for HdrHistogram's plotter; "
-                    + "{combination} in TEMPLATE becomes the combination's name, e.g. lat-{combination}.hgrm.")
+                    + "{combination} in TEMPLATE becomes the combination's name, e.g. lat-{combination}.hgrm (default: none).")
     String hgrm;
 
     @Option(names = "--threshold", paramLabel = "EXPR",
-            description = "Gate, repeatable: METRIC OP VALUE, e.g. 'p99<2ms', 'throughput>=100k', 'errors==0', "
-                    + "'error-rate<0.1%%'. A breach exits 3.")
+            description = "Gate, repeatable: METRIC OP VALUE, e.g. 'p99<2ms', 'throughput>=100k', 'errors==0'. "
+                    + "METRIC: pN (any percentile: p50, p99.9), min, mean, max (latency: ns, us, ms or s; a bare "
+                    + "number is µs); throughput, rate-achieved (msg/s; k, m suffixes); errors (a count); "
+                    + "error-rate (%%). OP: < <= > >= == !=. A breach exits 3 (default: none).")
     List<String> thresholds = new ArrayList<>();
 
     @Option(names = "--progress", paramLabel = "auto|always|never", defaultValue = "auto",
-            description = "Live status line on stderr; auto: only when on a terminal (default: ${DEFAULT-VALUE}).")
+            description = "Status line on stderr every second; auto: only when stderr is a terminal, one line rewritten in place "
+                    + "(plain lines with TERM=dumb); always: also into a file or pipe, as plain lines (default: ${DEFAULT-VALUE}).")
     Progress progress;
 
     /** What goes to stdout. */
@@ -86,32 +91,20 @@ final class OutputOptions {
         return list;
     }
 
-    boolean progressEnabled() {
-        return switch (progress) {
-            case ALWAYS -> true;
-            case NEVER -> false;
-            case AUTO -> onTerminal();
-        };
-    }
-
     /**
-     * Whether the user is watching a terminal. Until JDK 21 {@code System.console()} is null unless stdin
-     * and stdout are terminals; from JDK 22 it is never null and {@code Console.isTerminal()} (looked up
-     * reflectively, as nbench is compiled for 17) tells.
+     * The progress line, or null for none. auto: only when stderr is a terminal (stdout may be a file: the
+     * line goes to stderr); rewritten in place unless {@code TERM=dumb}; always: plain lines where stderr is
+     * not a terminal (no escape sequence in a log file).
      */
-    private static boolean onTerminal() {
-        java.io.Console console = System.console();
-        if (console == null) {
-            return false;
+    ProgressLine progressLine(java.io.PrintWriter err, int combinations) {
+        if (progress == Progress.NEVER) {
+            return null;
         }
-        try {
-            Method isTerminal = java.io.Console.class.getMethod("isTerminal");
-            return (Boolean) isTerminal.invoke(console);
-        } catch (NoSuchMethodException e) {
-            return true;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return false;
+        boolean terminal = Tty.stderr();
+        if (!terminal && progress == Progress.AUTO) {
+            return null;
         }
+        return new ProgressLine(err, combinations, terminal && !Tty.dumb(), terminal ? Tty.stderrWidth() : 0);
     }
 
     List<Double> percentiles(CommandSpec spec) {
@@ -163,6 +156,12 @@ final class OutputOptions {
             }
             long planned = spec.messagesPerIteration() * (spec.warmup() + spec.iterations());
             return (long) Math.floor(planned * percent / 100.0);
+        }
+
+        /** {@code errors} as a percentage of {@code attempts}, to as many digits as a small share needs: 12.5%, 0.013%. */
+        static String percentOf(long errors, long attempts) {
+            double p = attempts == 0 ? 0 : errors * 100.0 / attempts;
+            return new java.math.BigDecimal(p).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString() + "%";
         }
 
         boolean exceeded(long errors, long attempts) {

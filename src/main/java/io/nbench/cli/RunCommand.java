@@ -33,11 +33,15 @@ import picocli.CommandLine.Unmatched;
                 + "compares every available transport on a short workload in about a minute on 2 cores. Every "
                 + "client option (load, output, -O) is passed on to the client.",
         footer = {"", "Examples:",
-            "  nbench run                                          # every server transport, netty client, defaults",
+            "  # every server transport, netty client, defaults",
+            "  nbench run",
             "  nbench run --servers netty,nio --size 5k --window 16",
-            "  nbench run --impl mina --servers mina,netty         # the client transport is --impl (default netty)",
-            "  nbench run --in-process                             # in-JVM transports: the framework without the kernel",
-            "  nbench run --results-dir results/                   # keep each server's result document",
+            "  # the client transport is --impl (default netty)",
+            "  nbench run --impl mina --servers mina,netty",
+            "  # in-JVM transports: the framework without the kernel",
+            "  nbench run --in-process",
+            "  # keep each server's result document",
+            "  nbench run --results-dir results/",
             "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5.",
             "Exit codes: the worst of the client runs (see nbench client --help); 1 if a server cannot start."})
 final class RunCommand implements Callable<Integer> {
@@ -51,7 +55,7 @@ final class RunCommand implements Callable<Integer> {
     List<String> servers;
 
     @Option(names = "--in-process", description = "Run in-JVM transports (netty-local, mina-vmpipe): each server in "
-            + "this JVM, its client the same transport.")
+            + "this JVM, its client the same transport (default: off, network transports in child JVMs).")
     boolean inProcess;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
@@ -61,7 +65,8 @@ final class RunCommand implements Callable<Integer> {
     Path resultsDir;
 
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
-            description = "I/O threads of each server; 0 = number of cores.")
+            description = "I/O threads of each server (default: ${nbench.cores}, the number of cores; 0 also means the "
+                    + "number of cores).")
     int serverIoThreads;
 
     @Unmatched

@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import io.nbench.report.AtomicFiles;
+import io.nbench.report.Tty;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
@@ -110,6 +111,7 @@ final class RunFiles implements AutoCloseable {
         int code = ExitCode.OK;
         List<Path> kept = new ArrayList<>();
         List<ResultFile> results = new ArrayList<>();
+        List<String> compared = new ArrayList<>();
         for (Measured m : measured) {
             List<ResultFile> documents = new ArrayList<>();
             Path keptLast = null;
@@ -134,6 +136,7 @@ final class RunFiles implements AutoCloseable {
             }
             if (!documents.isEmpty()) {
                 results.add(joined(m.server(), documents, keptLast));
+                compared.add(m.server().name());
             }
         }
         if (hdrLog != null) {
@@ -150,8 +153,17 @@ final class RunFiles implements AutoCloseable {
             }
         }
         if (results.size() >= 2) {
-            out.println("=== comparison (A = " + results.get(0).path().getFileName() + ") ===");
-            CompareTable.print(out, results, Comparison.compare(results));
+            out.println("=== comparison of the servers (A = " + compared.get(0) + ") ===");
+            // The table fits 120 columns: a longer line (the legend) wraps, its continuation indented.
+            java.io.StringWriter table = new java.io.StringWriter();
+            CompareTable.print(new PrintWriter(table), results, Comparison.compare(results));
+            table.toString().lines().forEach(line -> {
+                if (Tty.columns(line) <= Tty.TEXT_COLUMNS) {
+                    out.println(line);
+                } else {
+                    Tty.wrap(line, Tty.TEXT_COLUMNS, "", "    ").forEach(out::println);
+                }
+            });
         } else if (results.size() == 1) {
             out.println("One server measured: nothing to compare.");
         }
@@ -167,14 +179,11 @@ final class RunFiles implements AutoCloseable {
      * iterations, like the client's FORKS SUMMARY. Named by the kept file, or by the server when none is kept.
      */
     private static ResultFile joined(Transport server, List<ResultFile> documents, Path keptLast) {
-        Path name = documents.size() == 1 && keptLast != null ? keptLast
-                : Path.of(server.name() + (documents.size() > 1 ? " (" + documents.size() + " forks)" : ""));
-        if (documents.size() == 1) {
-            return new ResultFile(name, documents.get(0).combinations());
-        }
+        Path name = Path.of("server " + server.name() + (documents.size() > 1 ? " (" + documents.size() + " forks)" : "")
+                + (documents.size() == 1 && keptLast != null ? ", " + keptLast : ""));
         Map<String, ResultFile.CombinationData> byName = new LinkedHashMap<>();
         for (ResultFile f : documents) {
-            for (ResultFile.CombinationData c : f.combinations()) {
+            for (ResultFile.CombinationData c : clientNamed(f.combinations())) {
                 ResultFile.CombinationData sum = byName.get(c.name());
                 List<ResultFile.IterationData> its = new ArrayList<>(sum == null ? List.of() : sum.iterations());
                 its.addAll(c.iterations());
@@ -182,6 +191,21 @@ final class RunFiles implements AutoCloseable {
             }
         }
         return new ResultFile(name, List.copyOf(byName.values()));
+    }
+
+    /**
+     * The combinations as run shows them: the client's transport, which the documents call {@code impl}, is
+     * named {@code client} (each column of the table is a server; every row would otherwise read the client's).
+     */
+    private static List<ResultFile.CombinationData> clientNamed(List<ResultFile.CombinationData> combinations) {
+        List<ResultFile.CombinationData> renamed = new ArrayList<>();
+        for (ResultFile.CombinationData c : combinations) {
+            Map<String, String> keys = new LinkedHashMap<>();
+            c.keys().forEach((k, v) -> keys.put(k.equals("impl") ? "client" : k, v));
+            String name = c.name().replaceAll("(^|,)impl=", "$1client=");
+            renamed.add(new ResultFile.CombinationData(name, keys, c.iterations()));
+        }
+        return renamed;
     }
 
     /** What the client wrote for {@code server}: SERVER.json, or with --forks SERVER.fork1.json ... in order. */

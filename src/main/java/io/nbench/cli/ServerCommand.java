@@ -29,12 +29,16 @@ import picocli.CommandLine.Spec;
         description = "Runs a benchmark server with one transport until SIGINT/SIGTERM or --duration, then prints "
                 + "its metrics. The first line of output says where it listens (with --port 0, the port chosen).",
         footer = {"", "Examples:",
-            "  nbench server                                  # netty on 127.0.0.1:7007, framed protocol",
+            "  # netty on 127.0.0.1:7007, framed protocol",
+            "  nbench server",
             "  nbench server --impl mina --port 9000",
             "  nbench server --protocol echo --io-threads 2",
-            "  nbench server --bind 0.0.0.0                   # serve remote clients (explicit on purpose)",
-            "  nbench server --port 0 --duration 30s          # any free port, stop after 30 s",
-            "  nbench server --idle-timeout 30s               # close connections idle (no complete request) for 30 s"})
+            "  # serve remote clients (explicit on purpose)",
+            "  nbench server --bind 0.0.0.0",
+            "  # any free port, stop after 30 s",
+            "  nbench server --port 0 --duration 30s",
+            "  # close connections idle (no complete request) for 30 s",
+            "  nbench server --idle-timeout 30s"})
 final class ServerCommand implements Callable<Integer> {
 
     @Spec

@@ -29,7 +29,8 @@ final class TransportOptions {
     Protocol protocol;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
-            description = "I/O threads (event loops, selector loops); 0 = number of cores.")
+            description = "I/O threads (event loops, selector loops) (default: ${nbench.cores}, the number of cores; 0 also "
+                    + "means the number of cores).")
     int ioThreads;
 
     @Option(names = "--tcp-nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -37,15 +38,16 @@ final class TransportOptions {
     boolean tcpNoDelay;
 
     @Option(names = "--sndbuf", paramLabel = "SIZE", converter = Converters.Size.class, defaultValue = "0",
-            description = "SO_SNDBUF, e.g. 256k; 0 = OS default.")
+            description = "SO_SNDBUF, e.g. 256k (default: 0, the OS's own, autotuned on Linux).")
     int sndbuf;
 
     @Option(names = "--rcvbuf", paramLabel = "SIZE", converter = Converters.Size.class, defaultValue = "0",
-            description = "SO_RCVBUF, e.g. 256k; 0 = OS default.")
+            description = "SO_RCVBUF, e.g. 256k (default: 0, the OS's own, autotuned on Linux).")
     int rcvbuf;
 
     @Option(names = "-O", paramLabel = "KEY=VALUE", mapFallbackValue = "",
-            description = "Transport-specific option, repeatable, e.g. -O netty.io=epoll; nbench list shows them.")
+            description = "Transport-specific option, repeatable, e.g. -O netty.io=epoll (default: none; nbench list shows "
+                    + "each option and its default).")
     Map<String, String> transportOptions = new LinkedHashMap<>();
 
     /** The client's transports: {@code --impl} may be a comma list (a sweep dimension). */

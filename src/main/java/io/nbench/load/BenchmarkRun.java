@@ -148,6 +148,11 @@ public final class BenchmarkRun {
         this.clientTransport = transport;
         this.remote = remote;
         LoadConnection[] cs = new LoadConnection[spec.connections()];
+        String shortage = FileDescriptors.shortage(cs.length);
+        if (shortage != null) {
+            connections = new LoadConnection[0];
+            throw new RunFailure("cannot connect to " + describe(remote) + ": " + shortage, null);
+        }
         long rampStart = System.nanoTime();
         for (int i = 0; i < cs.length; i++) {
             if (spec.connectRate() > 0) {
@@ -170,7 +175,8 @@ public final class BenchmarkRun {
                 liveConnections.decrementAndGet();
                 connections = java.util.Arrays.copyOf(cs, i);
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
-                        + cs.length + "): " + e.getMessage(), e);
+                        + cs.length + "): " + (FileDescriptors.exhausted(e) ? FileDescriptors.exhaustedMessage(cs.length)
+                        : e.getMessage()), e);
             }
             cs[i] = c;
         }

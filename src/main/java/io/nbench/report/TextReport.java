@@ -32,8 +32,18 @@ public final class TextReport implements RunListener {
     private final LoadSpec spec;
     private final boolean quiet;
     private final int total;
+    private final int columns;
 
     public TextReport(PrintWriter out, LoadSpec spec, boolean quiet) {
+        this(out, spec, quiet, 0);
+    }
+
+    /**
+     * @param columns the terminal's text width (each iteration as lines of at most this many columns), or 0
+     *                for the one-line form of pipes and files
+     */
+    public TextReport(PrintWriter out, LoadSpec spec, boolean quiet, int columns) {
+        this.columns = columns;
         this.out = out;
         this.spec = spec;
         this.quiet = quiet;
@@ -91,37 +101,47 @@ public final class TextReport implements RunListener {
             return;
         }
         String label = (r.warmup() ? "Warmup " : "Iteration ") + r.index() + "/" + (r.warmup() ? spec.warmup() : spec.iterations());
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-16s", label + ":"));
-        sb.append(String.format("%12s msgs %8s s %10s msg/s %9s MiB/s |", Units.count(r.messages()),
-                Units.seconds(r.wallNanos()), Units.rate(r.messagesPerSecond()), Units.mib(r.mibPerSecond())));
+        String head = String.format("%-16s", label + ":") + String.format("%12s msgs %8s s %10s msg/s %9s MiB/s",
+                Units.count(r.messages()), Units.seconds(r.wallNanos()), Units.rate(r.messagesPerSecond()),
+                Units.mib(r.mibPerSecond()));
+        StringJoiner latency = new StringJoiner(" ");
         if (r.messages() == 0) {
-            sb.append(' ').append(NOT_MEASURED);
+            latency.add(NOT_MEASURED);
         }
         for (double p : r.messages() == 0 ? List.<Double>of() : spec.percentiles()) {
-            sb.append(' ').append(Percentiles.label(p)).append(' ').append(Units.micros(r.percentile(p)));
+            latency.add(Percentiles.label(p) + " " + Units.micros(r.percentile(p)));
         }
-        sb.append(" | errors ").append(errors(r.errors()));
+        String errors = "errors " + errors(r.errors());
+        StringJoiner rest = new StringJoiner(" | ");
         if (r.openLoop() != null) {
             OpenLoopFigures o = r.openLoop();
-            sb.append(" | rate ").append(Units.rate(o.achievedRate(r.wallNanos()))).append('/')
+            StringBuilder sb = new StringBuilder();
+            sb.append("rate ").append(Units.rate(o.achievedRate(r.wallNanos()))).append('/')
                     .append(Units.rate(o.targetRate())).append(o.missed(r.wallNanos()) ? " MISSED" : "")
                     .append(" uncorrected ").append(brief(o.uncorrected(), 50, 99, 100))
                     .append(" lag ").append(brief(o.sendLag(), 99, 100));
             if (o.maxInflightHits() > 0) {
                 sb.append(" inflight-cap waits ").append(Units.count(o.maxInflightHits()));
             }
+            rest.add(sb);
         }
         if (r.connectLatency() != null) {
-            sb.append(" | connects ").append(Units.count(r.connectLatency().getTotalCount()))
-                    .append(" p50 ").append(Units.micros(Percentiles.valueAt(r.connectLatency(), 50)))
-                    .append(" p99 ").append(Units.micros(Percentiles.valueAt(r.connectLatency(), 99)));
+            rest.add("connects " + Units.count(r.connectLatency().getTotalCount())
+                    + " p50 " + Units.micros(Percentiles.valueAt(r.connectLatency(), 50))
+                    + " p99 " + Units.micros(Percentiles.valueAt(r.connectLatency(), 99)));
         }
-        sb.append(" | ").append(resources(r));
-        if (r.partial()) {
-            sb.append(" (partial)");
+        rest.add(resources(r));
+        String partial = r.partial() ? " (partial)" : "";
+        if (columns > 0) {
+            // A terminal: the figures, then indented lines of latency and of the other figures, none wider
+            // than the terminal's text width.
+            out.println(head + " | " + errors + partial);
+            Tty.wrap(latency.toString(), columns, "    ", "    ").forEach(out::println);
+            Tty.wrap(rest.toString(), columns, "    ", "    ").forEach(out::println);
+        } else {
+            // A pipe or file: one line per iteration, as scripts read it.
+            out.println(head + " | " + latency + " | " + errors + " | " + rest + partial);
         }
-        out.println(sb);
         out.flush();
     }
 

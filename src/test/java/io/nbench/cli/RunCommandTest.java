@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -22,7 +23,14 @@ class RunCommandTest {
         assertTrue(o.out().contains("=== server nio (child JVM) ==="), o.out());
         assertTrue(o.out().contains("nbench server: nio listening on 127.0.0.1:"), o.out());
         assertTrue(o.out().contains("server metrics after"), "each server's metrics: " + o.out());
-        assertTrue(o.out().contains("=== comparison (A = netty.json) ==="), o.out());
+        assertTrue(o.out().contains("=== comparison of the servers (A = netty) ==="), o.out());
+        // Each column is named by its server; the block by the client's transport, as client= (not impl=).
+        assertTrue(o.out().contains("  A: server netty, " + dir.resolve("netty.json")), o.out());
+        assertTrue(o.out().contains("  B: server nio, " + dir.resolve("nio.json")), o.out());
+        assertTrue(o.out().contains("\nclient=netty,"), o.out());
+        assertFalse(o.out().contains("impl=netty,"), o.out());
+        String table = o.out().substring(o.out().indexOf("=== comparison"));
+        table.lines().forEach(line -> assertTrue(line.length() <= 120, "over 120 columns: " + line));
         assertTrue(o.out().contains("throughput"), o.out());
         assertTrue(Files.isRegularFile(dir.resolve("netty.json")));
         assertTrue(Files.isRegularFile(dir.resolve("nio.json")));

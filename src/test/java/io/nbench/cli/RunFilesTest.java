@@ -188,7 +188,8 @@ class RunFilesTest {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(ExitCode.OK, p.exitValue(), out + err.get());
         assertEquals("", err.get());
-        assertTrue(out.contains("=== comparison (A = netty (2 forks)) ==="), out);
+        assertTrue(out.contains("=== comparison of the servers (A = netty) ==="), out);
+        assertTrue(out.contains("  A: server netty (2 forks)\n"), out);
         assertTrue(out.contains("throughput"), out);
         assertFalse(out.contains("nbench-run") || out.contains("nbench-forks"),
                 "no file of a temporary directory is named: " + out);

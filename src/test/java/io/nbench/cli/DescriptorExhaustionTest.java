@@ -1,0 +1,68 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.testkit.ScriptedServer;
+import io.nbench.testkit.TestServers;
+import io.nbench.testkit.Transports;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/** Errors that name their fix: too few file descriptors for the connections, and --max-errors as a percentage. */
+class DescriptorExhaustionTest {
+
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void tooFewDescriptorsIsOneLineWithTheUlimitFixForEveryClientTransport() throws Exception {
+        int port = TestServers.get("nio", Protocol.FRAMED).address().getPort();
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        for (String transport : Transports.network()) {
+            if (!Transports.get(transport).availability().available()) {
+                continue; // vthreads on JDK 17
+            }
+            // The client in a JVM of its own under `ulimit -n 64`; the server (this JVM) keeps its limit.
+            String command = "ulimit -n 64; exec '" + java + "' -cp '" + System.getProperty("java.class.path")
+                    + "' io.nbench.cli.Main client --impl " + transport + " --port " + port
+                    + " --connections 100 --msgs 10 --warmup 0 --iterations 1";
+            Process p = new ProcessBuilder("bash", "-c", command).start();
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+            String err = read(p.getErrorStream());
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(ExitCode.COULD_NOT_RUN, p.exitValue(), transport + ": " + out.get() + err);
+            String[] lines = err.strip().split("\n");
+            assertEquals(1, lines.length, transport + ": " + err);
+            assertTrue(Pattern.matches("nbench client: cannot connect to 127\\.0\\.0\\.1:" + port + ": too many open "
+                    + "files: 100 connection\\(s\\) need about \\d+ file descriptors and this process may open 64 "
+                    + "\\(\\d+ open already\\): raise the limit with 'ulimit -n 4096' in the shell that starts nbench, "
+                    + "or use fewer --connections", lines[0]), transport + ": " + lines[0]);
+        }
+    }
+
+    private static String read(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void maxErrorsAsAPercentagePrintsTheActualPercentage() throws Exception {
+        // 1 rejection in 4 messages: 25%, over --max-errors 10%.
+        try (ScriptedServer rejecting = new ScriptedServer(i -> i == 0 ? ScriptedServer.Action.REJECT
+                : ScriptedServer.Action.ANSWER)) {
+            CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(rejecting.address().getPort()),
+                    "--threads", "1", "--msgs", "4", "--warmup", "0", "--iterations", "1", "--max-errors", "10%");
+            assertEquals(ExitCode.FAILED, o.code(), o.out() + o.err());
+            assertTrue(o.out().contains("Result: FAIL: 1 errors, 25% of 4 messages, > --max-errors 10%"), o.out());
+        }
+    }
+}

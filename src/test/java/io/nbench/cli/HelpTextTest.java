@@ -1,0 +1,147 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nbench.report.Tty;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/** The help texts and usage errors, through picocli in this JVM: they are text only. */
+class HelpTextTest {
+
+    private static List<CommandLine> commands() {
+        List<CommandLine> all = new ArrayList<>();
+        List<CommandLine> todo = new ArrayList<>(List.of(Main.commandLine(new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()))));
+        while (!todo.isEmpty()) {
+            CommandLine c = todo.remove(0);
+            all.add(c);
+            todo.addAll(c.getSubcommands().values());
+        }
+        return all;
+    }
+
+    private static String usage(String command) {
+        CliTest.Outcome o = CliTest.run(command, "--help");
+        assertEquals(0, o.code(), o.err());
+        return o.out();
+    }
+
+    @Test
+    void everyOptionShowsItsDefault() {
+        List<String> missing = new ArrayList<>();
+        for (CommandLine c : commands()) {
+            for (OptionSpec o : c.getCommandSpec().options()) {
+                if (o.usageHelp() || o.versionHelp() || o.hidden()) {
+                    continue;
+                }
+                if (!String.join(" ", o.description()).toLowerCase(Locale.ROOT).contains("default")) {
+                    missing.add(c.getCommandSpec().qualifiedName() + " " + o.longestName());
+                }
+            }
+        }
+        assertEquals(List.of(), missing);
+    }
+
+    @Test
+    void ioThreadsDefaultIsTheNumberOfCoresAsAValue() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (String command : List.of("client", "server")) {
+            String help = usage(command).replaceAll("\\s+", " ");
+            assertTrue(help.contains("(default: " + cores + ", the number of cores;"), help);
+            assertFalse(help.contains("0 = number of cores"), help);
+        }
+        assertTrue(usage("run").replaceAll("\\s+", " ").contains("(default: " + cores + ", the number of cores;"));
+    }
+
+    @Test
+    void rateOptionsSayWhatTheyDoAndThresholdListsItsMetrics() {
+        String help = usage("client").replaceAll("\\s+", " ");
+        assertTrue(help.contains("--rate=R[,R...] Open loop: sends R messages/s in all (e.g. 50k) on a fixed schedule"), help);
+        assertTrue(help.contains("--connect-rate=R Opens the connections at most R per second"), help);
+        for (String metric : List.of("pN (any percentile: p50, p99.9)", "min, mean, max", "throughput, rate-achieved",
+                "errors (a count)", "error-rate (%)", "ns, us, ms or s", "msg/s", "OP: < <= > >= == !=")) {
+            assertTrue(help.contains(metric), metric + " in " + help);
+        }
+    }
+
+    @Test
+    void exampleCommentsNeverWrapToColumnZeroAtEightyColumns() {
+        for (CommandLine c : commands()) {
+            for (String line : c.getCommandSpec().usageMessage().footer()) {
+                if (line.startsWith("  ")) {
+                    assertTrue(Tty.columns(line) < 80, c.getCommandSpec().qualifiedName() + ": " + line);
+                }
+            }
+            String help = c.getUsageMessage();
+            String[] lines = help.split("\n");
+            boolean inExamples = false;
+            for (String line : lines) {
+                inExamples = line.startsWith("Example") || (inExamples && !line.isEmpty());
+                if (inExamples && !line.startsWith("Example")) {
+                    assertTrue(line.startsWith("  "), "wrapped to column 0: " + line + " in\n" + help);
+                }
+            }
+        }
+    }
+
+    @Test
+    void unknownTransportPointsToNbenchListOnce() {
+        CliTest.Outcome o = CliTest.run("client", "--impl", "foo");
+        assertEquals(ExitCode.USAGE, o.code());
+        assertEquals(1, o.err().split("\\(see ", -1).length - 1, o.err());
+        assertTrue(o.err().strip().endsWith("(see nbench list)"), o.err());
+    }
+
+    @Test
+    void aCommandIsRequiredListsEveryCommand() {
+        CliTest.Outcome o = CliTest.run();
+        assertEquals(ExitCode.USAGE, o.code());
+        assertEquals("nbench: a command is required: server, client, run, compare, list, completion or help "
+                + "(see 'nbench --help')", o.err().strip());
+        for (String name : commands().get(0).getSubcommands().keySet()) {
+            assertTrue(o.err().contains(name), name);
+        }
+    }
+
+    @Test
+    void mistypedCommandsAndOptionsGetPicocliSuggestions() {
+        CliTest.Outcome command = CliTest.run("clinet");
+        assertEquals(ExitCode.USAGE, command.code());
+        assertEquals("nbench: Unmatched argument at index 0: 'clinet'; did you mean: nbench client or nbench list or "
+                + "nbench completion? (see 'nbench --help')", command.err().strip());
+        CliTest.Outcome option = CliTest.run("client", "--thread", "5");
+        assertEquals(ExitCode.USAGE, option.code());
+        assertEquals("nbench: Unknown options: '--thread', '5'; did you mean: --threads or --threshold? "
+                + "(see 'nbench client --help')", option.err().strip());
+    }
+
+    @Test
+    void helpCommandShowsACommandsHelp() {
+        CliTest.Outcome o = CliTest.run("help", "client");
+        assertEquals(0, o.code(), o.err());
+        assertTrue(o.out().startsWith("Usage: nbench client "), o.out());
+        assertEquals("", o.err());
+        CliTest.Outcome root = CliTest.run("help");
+        assertEquals(0, root.code());
+        assertTrue(root.out().contains("completion"), root.out());
+    }
+
+    @Test
+    void listFitsOneHundredAndTwentyColumns() {
+        CliTest.Outcome o = CliTest.run("list");
+        assertEquals(0, o.code());
+        for (String line : o.out().split("\n")) {
+            assertTrue(Tty.columns(line) <= 120, line.length() + ": " + line);
+        }
+        assertTrue(o.out().contains("    -O mina.stats=on|off|spin-lock|noop-lock  (default on)\n        "), o.out());
+    }
+}

@@ -1,0 +1,163 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.report.Tty;
+import io.nbench.testkit.TestServers;
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The client in a real JVM under a real pseudo-terminal of 80 columns (util-linux {@code script}): the
+ * progress line goes where stderr is a terminal, never wraps, and never leaves escape codes in a file; text
+ * on a terminal keeps iteration lines to 120 columns.
+ */
+@EnabledOnOs(OS.LINUX)
+class TerminalOutputTest {
+
+    private static int port;
+
+    @BeforeAll
+    static void server() {
+        assumeTrue(new File("/usr/bin/script").canExecute() || new File("/bin/script").canExecute(),
+                "util-linux script is needed for a pseudo-terminal");
+        port = TestServers.get("nio", Protocol.FRAMED).address().getPort();
+    }
+
+    /** A sweep of 2 combinations (the prefix made the line 107 columns), 2 progress updates per iteration. */
+    private static String client(String extra) {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        return quote(java) + " -cp " + quote(System.getProperty("java.class.path")) + " io.nbench.cli.Main client"
+                + " --port " + port + " --iteration-time 2200ms --warmup 0 --iterations 1 --threads 1,2 " + extra;
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+
+    /** Runs {@code command} under an 80-column pseudo-terminal; returns everything the terminal received. */
+    private static String terminal(String command, Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("script", "-qfec", "stty cols 80 rows 40; " + command, "/dev/null")
+                .redirectInput(ProcessBuilder.Redirect.PIPE).redirectErrorStream(true);
+        pb.environment().put("TERM", "xterm");
+        pb.environment().remove("COLUMNS");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        byte[] bytes = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        String screen = new String(bytes, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), screen);
+        return screen;
+    }
+
+    /** What the terminal shows as rows: split at line feeds and carriage returns, erase sequences removed. */
+    private static List<String> rows(String screen) {
+        List<String> rows = new ArrayList<>();
+        for (String line : screen.split("\n", -1)) {
+            for (String row : line.split("\r", -1)) {
+                rows.add(row.replace("\033[K", ""));
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void progressOnAnEightyColumnTerminalNeverWraps(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out.txt");
+        String screen = terminal(client("> " + quote(out.toString())), Map.of());
+        assertTrue(screen.contains("\r\033[K[2/2] iteration 1: "), screen);
+        for (String row : rows(screen)) {
+            assertTrue(Tty.columns(row) <= 80, "over 80 columns: " + row);
+        }
+        assertFalse(Files.readString(out).contains("\033"), "escape codes on stdout");
+    }
+
+    @Test
+    void stderrIntoAFileGetsNoEscapeCodes(@TempDir Path dir) throws Exception {
+        Path err = dir.resolve("err.txt");
+        String screen = terminal(client("2> " + quote(err.toString())), Map.of());
+        assertTrue(screen.contains("Iteration 1/1:"), screen);
+        String log = Files.readString(err);
+        assertFalse(log.contains("\033") || log.contains("\r"), "escape codes in the stderr file: " + log);
+        assertEquals("", log);
+    }
+
+    @Test
+    void jsonIntoAFileShowsProgressOnTheTerminalOnly(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("r.json");
+        String screen = terminal(client("--format json > " + quote(json.toString())), Map.of());
+        assertTrue(screen.contains("\r\033[K[1/2] iteration 1: "), screen);
+        String document = Files.readString(json);
+        assertTrue(document.startsWith("{") && document.contains("\"schema\" : \"nbench-result/1\""), document);
+        assertFalse(document.contains("iteration 1:"), document);
+    }
+
+    @Test
+    void aDumbTerminalGetsPlainLines(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out.txt");
+        String screen = terminal(client("> " + quote(out.toString())), Map.of("TERM", "dumb"));
+        assertTrue(screen.contains("[2/2] iteration 1: "), screen);
+        assertFalse(screen.contains("\033"), "escape codes on a dumb terminal: " + screen);
+        for (String row : rows(screen)) {
+            assertTrue(Tty.columns(row) <= 80, "over 80 columns: " + row);
+        }
+    }
+
+    @Test
+    void textOnATerminalKeepsEachIterationTo120Columns() throws Exception {
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        String screen = terminal(quote(java) + " -cp " + quote(System.getProperty("java.class.path"))
+                + " io.nbench.cli.Main client --port " + port + " --iteration-time 300ms --warmup 1 --iterations 2"
+                + " --rate 500 --progress never", Map.of());
+        List<String> lines = screen.lines().map(l -> l.replace("\r", "")).toList();
+        int iterations = 0;
+        boolean inIteration = false;
+        boolean openLoopLine = false;
+        for (String line : lines) {
+            if (line.startsWith("Warmup ") || line.startsWith("Iteration ")) {
+                iterations++;
+                inIteration = true;
+                assertTrue(line.contains("| errors "), line);
+            } else if (inIteration && !line.startsWith("    ")) {
+                inIteration = false;
+            }
+            if (inIteration) {
+                assertTrue(Tty.columns(line) <= 120, "over 120 columns: " + line);
+                openLoopLine |= line.startsWith("    rate ");
+            }
+        }
+        assertEquals(3, iterations, screen);
+        assertTrue(openLoopLine, "the open-loop figures on an indented line: " + screen);
+    }
+
+    @Test
+    void progressAlwaysIntoAPipeIsPlainLines() {
+        // Not a terminal (this JVM's stderr is the test's writer): plain lines, one per second, no escape code.
+        CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(port), "--iteration-time", "2200ms",
+                "--warmup", "0", "--iterations", "1", "--progress", "always");
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertFalse(o.err().contains("\033") || o.err().contains("\r"), o.err());
+        List<String> lines = o.err().lines().toList();
+        assertTrue(lines.size() >= 1, o.err());
+        lines.forEach(l -> assertTrue(l.startsWith("iteration 1: ") && l.contains(" msg/s, p50 "), l));
+        assertFalse(CliTest.run("client", "--port", Integer.toString(port), "--msgs", "10", "--warmup", "0",
+                "--iterations", "1").err().contains("iteration 1:"), "auto: no progress into a pipe");
+    }
+}
