@@ -54,6 +54,14 @@ class TerminalOutputTest {
 
     /** Runs {@code command} under an 80-column pseudo-terminal; returns everything the terminal received. */
     private static String terminal(String command, Map<String, String> env) throws Exception {
+        return terminal(command, env, false);
+    }
+
+    /**
+     * Runs {@code command} under an 80-column pseudo-terminal; its exit code must be 0, or also 4 (a FAIL
+     * verdict, e.g. an open-loop rate missed on a loaded machine) when only the layout is under test.
+     */
+    private static String terminal(String command, Map<String, String> env, boolean failVerdictAllowed) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("script", "-qfec", "stty cols 80 rows 40; " + command, "/dev/null")
                 .redirectInput(ProcessBuilder.Redirect.PIPE).redirectErrorStream(true);
         pb.environment().put("TERM", "xterm");
@@ -63,7 +71,9 @@ class TerminalOutputTest {
         byte[] bytes = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         String screen = new String(bytes, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), screen);
+        if (!(failVerdictAllowed && p.exitValue() == 4)) {
+            assertEquals(0, p.exitValue(), screen);
+        }
         return screen;
     }
 
@@ -125,7 +135,7 @@ class TerminalOutputTest {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         String screen = terminal(quote(java) + " -cp " + quote(System.getProperty("java.class.path"))
                 + " io.nbench.cli.Main client --port " + port + " --iteration-time 300ms --warmup 1 --iterations 2"
-                + " --rate 500 --progress never", Map.of());
+                + " --rate 500 --progress never", Map.of(), true);
         List<String> lines = screen.lines().map(l -> l.replace("\r", "")).toList();
         int iterations = 0;
         boolean inIteration = false;
