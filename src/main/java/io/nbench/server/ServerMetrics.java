@@ -25,10 +25,12 @@ public final class ServerMetrics implements ServerEvents {
     private final LongAdder protocolErrors = new LongAdder();
     private final LongAdder idleClosed = new LongAdder();
     private final java.util.concurrent.ConcurrentHashMap<String, Trouble> troubles = new java.util.concurrent.ConcurrentHashMap<>();
-    private final AtomicLong lastLogNanos = new AtomicLong(System.nanoTime() - 2_000_000_000L);
+    /** System.nanoTime, or a test's hand-moved clock. */
+    private final java.util.function.LongSupplier clock;
+    private final AtomicLong lastLogNanos;
     private final LongAdder suppressed = new LongAdder();
     private final PrintWriter log;
-    private final long startNanos = System.nanoTime();
+    private final long startNanos;
 
     /** Without a connection limit. */
     public ServerMetrics(PrintWriter log) {
@@ -40,12 +42,19 @@ public final class ServerMetrics implements ServerEvents {
      * most once per 10 s with {@code overLimitHint} (what each connection may hold, how to raise it).
      */
     public ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint) {
+        this(log, maxConnections, overLimitHint, System::nanoTime);
+    }
+
+    ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint, java.util.function.LongSupplier clock) {
+        this.clock = clock;
+        this.startNanos = clock.getAsLong();
+        this.lastLogNanos = new AtomicLong(startNanos - 2_000_000_000L);
         this.log = log;
         this.maxConnections = maxConnections;
         this.overLimitHint = overLimitHint;
         // Created now: a failed accept is reported when the process is out of descriptors, when loading
         // a class from a directory on the class path could fail.
-        troubles.put("accept", new Trouble());
+        troubles.put("accept", new Trouble(startNanos));
     }
 
     @Override
@@ -85,7 +94,7 @@ public final class ServerMetrics implements ServerEvents {
     @Override
     public void protocolError(String remote, String message) {
         protocolErrors.increment();
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         long last = lastLogNanos.get();
         if (now - last >= 1_000_000_000L && lastLogNanos.compareAndSet(last, now)) {
             long more = suppressed.sumThenReset();
@@ -109,8 +118,8 @@ public final class ServerMetrics implements ServerEvents {
     /** At most one line per {@link #TROUBLE_INTERVAL_NANOS} for each cause; the rest are counted in the next. */
     @Override
     public void trouble(String cause, String message) {
-        Trouble t = troubles.computeIfAbsent(cause, k -> new Trouble());
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
+        Trouble t = troubles.computeIfAbsent(cause, k -> new Trouble(now));
         long last = t.lastLogNanos.get();
         if (now - last >= TROUBLE_INTERVAL_NANOS && t.lastLogNanos.compareAndSet(last, now)) {
             long more = t.suppressed.sumThenReset();
@@ -124,7 +133,11 @@ public final class ServerMetrics implements ServerEvents {
     static final long TROUBLE_INTERVAL_NANOS = 10_000_000_000L;
 
     private static final class Trouble {
-        final AtomicLong lastLogNanos = new AtomicLong(System.nanoTime() - TROUBLE_INTERVAL_NANOS);
+        final AtomicLong lastLogNanos;
+
+        Trouble(long now) {
+            lastLogNanos = new AtomicLong(now - TROUBLE_INTERVAL_NANOS);
+        }
         final LongAdder suppressed = new LongAdder();
     }
 
@@ -156,7 +169,7 @@ public final class ServerMetrics implements ServerEvents {
 
     /** The report printed when the server stops. */
     public void print(PrintWriter out) {
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        double seconds = (clock.getAsLong() - startNanos) / 1e9;
         out.printf(Locale.ROOT, "server metrics after %.1f s: connections %,d total (%,d open), requests %,d, "
                         + "bytes in %,d, bytes out %,d, protocol errors %,d, idle closed %,d%s%n",
                 seconds, total.sum(), open.get(), requests.sum(), bytesIn.sum(), bytesOut.sum(), protocolErrors.sum(),

@@ -58,4 +58,79 @@ class ServerMetricsTest {
         m.print(new PrintWriter(out));
         assertTrue(out.toString().contains("refused (--max-connections) 3"), out.toString());
     }
+
+    /** A clock moved by hand, and a log that shows only what was flushed. */
+    private static final class Fixture {
+        final long[] now = {1_000_000_000_000L};
+        final StringWriter flushed = new StringWriter();
+        final ServerMetrics m;
+
+        Fixture(int maxConnections) {
+            m = new ServerMetrics(new PrintWriter(new java.io.BufferedWriter(flushed, 1 << 16)), maxConnections, "; HINT",
+                    () -> now[0]);
+        }
+
+        void advanceMillis(long ms) {
+            now[0] += ms * 1_000_000L;
+        }
+
+        java.util.List<String> lines() {
+            return flushed.toString().lines().toList();
+        }
+    }
+
+    @Test
+    void protocolErrorsAreLoggedAtMostOncePerSecondWithTheCountSuppressedBetween() {
+        Fixture f = new Fixture(Integer.MAX_VALUE);
+        f.m.protocolError("a", "first");
+        f.m.protocolError("b", "second");
+        f.advanceMillis(999);
+        f.m.protocolError("c", "third");
+        assertEquals(java.util.List.of("nbench server: protocol error from a: first; connection closed"), f.lines(),
+                "flushed at once, then nothing for a second");
+        f.advanceMillis(1);
+        f.m.protocolError("d", "fourth");
+        assertEquals("nbench server: protocol error from d: fourth; connection closed (2 more since the last line)",
+                f.lines().get(1));
+        f.advanceMillis(1_000);
+        f.m.protocolError("e", "fifth");
+        assertEquals("nbench server: protocol error from e: fifth; connection closed", f.lines().get(2));
+        assertEquals(5, f.m.protocolErrors());
+    }
+
+    @Test
+    void troubleIsLoggedAtMostOncePer10SecondsPerCause() {
+        Fixture f = new Fixture(Integer.MAX_VALUE);
+        f.m.trouble("accept", "cannot accept: A");
+        f.m.trouble("other", "other: B");
+        f.advanceMillis(9_999);
+        f.m.trouble("accept", "cannot accept: C");
+        f.m.trouble("accept", "cannot accept: D");
+        assertEquals(java.util.List.of("nbench server: cannot accept: A", "nbench server: other: B"), f.lines());
+        f.advanceMillis(1);
+        f.m.trouble("accept", "cannot accept: E");
+        assertEquals("nbench server: cannot accept: E (2 more since the last line)", f.lines().get(2));
+    }
+
+    @Test
+    void metricsLineHasTheElapsedTimeAndEveryCounter() {
+        Fixture f = new Fixture(1);
+        assertTrue(f.m.connectionOpened());
+        assertEquals(false, f.m.connectionOpened());
+        f.m.echoed(100);
+        f.m.requestServed(28, 25);
+        f.m.idleClosed();
+        f.m.idleClosed();
+        f.m.protocolError("x", "bad");
+        assertEquals(2, f.m.idleClosedConnections());
+        f.advanceMillis(12_345);
+        StringWriter out = new StringWriter();
+        f.m.print(new PrintWriter(new java.io.BufferedWriter(out, 1 << 16)));
+        assertEquals("server metrics after 12.3 s: connections 1 total (1 open), requests 1, bytes in 128, bytes out 125, "
+                + "protocol errors 1, idle closed 2, refused (--max-connections) 1", out.toString().strip());
+        Fixture none = new Fixture(5);
+        StringWriter out2 = new StringWriter();
+        none.m.print(new PrintWriter(out2));
+        assertTrue(out2.toString().strip().endsWith("idle closed 0"), "no refusal, no refusal figure: " + out2);
+    }
 }
