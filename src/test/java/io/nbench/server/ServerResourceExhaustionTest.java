@@ -115,7 +115,7 @@ class ServerResourceExhaustionTest {
             int port = port(p, err);
             byte[] partial = new byte[Framed.REQUEST_HEADER + (6 << 20)];
             ByteBuffer.wrap(partial).putInt(Framed.requestFrameLength(16 << 20)).putInt(16 << 20).putLong(1);
-            byte[] large = ByteBuffer.allocate(16).putInt(12).putInt(16 << 20).putLong(2).array();
+            byte[] large = requestsForResponsesOf(16 << 20, 1);
             for (int i = 0; i < 16; i++) {
                 Socket s = connect(port);
                 held.add(s);
@@ -154,15 +154,12 @@ class ServerResourceExhaustionTest {
         List<Socket> held = new ArrayList<>();
         try {
             int port = port(p, err);
-            ByteBuffer requests = ByteBuffer.allocate(100 * 16);
-            for (int k = 0; k < 100; k++) {
-                requests.putInt(12).putInt(64 << 10).putLong(k);
-            }
+            byte[] requests = requestsForResponsesOf(64 << 10, 100);
             for (int i = 0; i < 100 && p.isAlive(); i++) {
                 try {
                     Socket s = connect(port);
                     held.add(s);
-                    s.getOutputStream().write(requests.array());
+                    s.getOutputStream().write(requests);
                 } catch (IOException e) {
                     break; // the server is gone already
                 }
@@ -259,15 +256,12 @@ class ServerResourceExhaustionTest {
         List<Socket> held = new ArrayList<>();
         try {
             int port = port(p, err);
-            ByteBuffer requests = ByteBuffer.allocate(100 * 16);
-            for (int k = 0; k < 100; k++) {
-                requests.putInt(12).putInt(64 << 10).putLong(k);
-            }
+            byte[] requests = requestsForResponsesOf(64 << 10, 100);
             for (int i = 0; i < 150; i++) {
                 Socket s = connect(port);
                 held.add(s);
                 try {
-                    s.getOutputStream().write(requests.array());
+                    s.getOutputStream().write(requests);
                 } catch (IOException e) {
                     // refused and closed already
                 }
@@ -339,6 +333,15 @@ class ServerResourceExhaustionTest {
         s.setSoTimeout(10_000);
         s.connect(new InetSocketAddress("127.0.0.1", port), 3_000);
         return s;
+    }
+
+    /** {@code count} pipelined requests without payload, each asking for a response of {@code length} bytes. */
+    private static byte[] requestsForResponsesOf(int length, int count) {
+        ByteBuffer requests = ByteBuffer.allocate(count * Framed.REQUEST_HEADER);
+        for (int k = 0; k < count; k++) {
+            requests.putInt(Framed.MIN_REQUEST_FRAME).putInt(length).putLong(k);
+        }
+        return requests.array();
     }
 
     /** Whether a new connection is answered (not closed at once, as one over --max-connections is). */
