@@ -53,10 +53,13 @@ final class ClientOutputs {
     private final PercentileFiles hgrm;
     private final int combinations;
     private boolean closed;
+    /** This run's id: the CSV's run_id and the result document's runId, to join one with the other. */
+    private final String runId;
 
     private ClientOutputs(CommandSpec spec, OutputOptions options, PrintWriter out, PrintWriter err, CsvReport csv,
                           NdjsonStream ndjson, ProgressLine progress, HdrIntervalLog hdrLog, PercentileFiles hgrm,
-                          int combinations) {
+                          int combinations, String runId) {
+        this.runId = runId;
         this.spec = spec;
         this.options = options;
         this.out = out;
@@ -101,16 +104,17 @@ final class ClientOutputs {
                 throw new CannotWrite("--hdr-log", o.hdrLog, e);
             }
         }
+        String runId = java.util.UUID.randomUUID().toString();
         CsvReport csv = null;
         if (o.format == OutputOptions.Format.CSV) {
-            csv = new CsvReport(out, keys, percentiles);
+            csv = new CsvReport(out, keys, runId);
             if (!o.noHeader) {
                 csv.header();
             }
         }
         NdjsonStream ndjson = o.format == OutputOptions.Format.NDJSON ? new NdjsonStream(out) : null;
         ProgressLine progress = o.progressEnabled() ? new ProgressLine(err, combinations) : null;
-        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations);
+        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations, runId);
     }
 
     private static void check(String option, Path file) throws CannotWrite {
@@ -248,7 +252,7 @@ final class ClientOutputs {
                 }
             }
         }
-        ResultDocument document = new ResultDocument(Environment.capture(), arguments(), optionValues());
+        ResultDocument document = new ResultDocument(Environment.capture(), arguments(), optionValues()).runId(runId);
         if (options.out != null) {
             try {
                 byte[] bytes = (ResultDocument.pretty(document.build(result)) + "\n").getBytes(StandardCharsets.UTF_8);
