@@ -126,9 +126,13 @@ class ProtocolMismatchTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws java.io.IOException {
             listener.close();
-            acceptor.join(5_000);
+            try {
+                acceptor.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

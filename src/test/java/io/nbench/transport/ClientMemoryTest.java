@@ -46,6 +46,7 @@ class ClientMemoryTest {
             long before = heldBytes();
             ClientConnection connection = client.connect(at, template, new ClientContract.Recorder());
             try (Socket peer = sink.accept()) {
+                assertTrue(peer.isConnected()); // accepted, and never read: the client's writes pile up
                 for (long id = 1; id <= REQUESTS; id++) {
                     connection.send(id);
                 }
