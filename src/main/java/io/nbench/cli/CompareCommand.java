@@ -90,8 +90,7 @@ final class CompareCommand implements Callable<Integer> {
             String file = results.get(v.file()).path().toString();
             if (v.breached()) {
                 err.println("nbench compare: " + v.describe(file));
-            } else if (v.cell().ratio() == null || !v.cell().ratio().hasInterval()
-                    || v.cell().verdict() == Comparison.Verdict.TOO_FEW) {
+            } else if (!v.judged()) {
                 err.println("nbench compare: " + v.gate().expression() + " not judged for " + v.combination() + " in "
                         + file + ": " + v.cell().verdictText());
             }

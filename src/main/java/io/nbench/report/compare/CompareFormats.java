@@ -98,7 +98,16 @@ public final class CompareFormats {
         }
         for (Comparison.Block b : blocks) {
             out.println();
-            out.println("#### `" + b.name() + "`");
+            StringBuilder title = new StringBuilder("#### `" + b.name() + "`");
+            for (int i = 0; i < b.matched().size(); i++) {
+                String m = b.matched().get(i);
+                if (m == null) {
+                    title.append(" (not in ").append(letter(i + 1)).append(')');
+                } else if (!m.equals(b.name())) {
+                    title.append(" (").append(letter(i + 1)).append(": `").append(m).append("`)");
+                }
+            }
+            out.println(title);
             out.println();
             List<String> head = new ArrayList<>(List.of("metric", "A"));
             for (int i = 1; i < files.size(); i++) {
@@ -134,8 +143,13 @@ public final class CompareFormats {
                 out.println("Gates passed: " + String.join(", ", gates.stream().map(v -> "`" + v.gate().expression()
                         + "`").distinct().toList()) + ".");
             }
-            for (Gate.Verdict v : breached) {
-                out.println("- :x: " + v.describe(letter(v.file())));
+            for (Gate.Verdict v : gates) {
+                if (v.breached()) {
+                    out.println("- :x: " + v.describe(letter(v.file())));
+                } else if (!v.judged()) {
+                    out.println("- :warning: " + v.gate().expression() + " not judged for " + v.combination() + " in "
+                            + letter(v.file()) + ": " + v.cell().verdictText());
+                }
             }
         }
         out.flush();

@@ -79,6 +79,11 @@ public record Gate(String expression, String metric, double percent) {
     /** One judged pair: a combination, another file, and whether it breached this gate. */
     public record Verdict(Gate gate, String combination, int file, Comparison.Cell cell, boolean breached) {
 
+        /** Whether the cell could breach a gate at all: a ratio with an interval and enough iterations. */
+        public boolean judged() {
+            return cell.ratio() != null && cell.ratio().hasInterval() && cell.verdict() != Comparison.Verdict.TOO_FEW;
+        }
+
         /** One line for stderr: what regressed, by how much, against which bound. */
         public String describe(String fileName) {
             LogRatioText r = new LogRatioText(cell);

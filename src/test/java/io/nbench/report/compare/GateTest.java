@@ -130,4 +130,222 @@ class GateTest {
         assertEquals("- :x: --fail-if-slower 10 breached: impl=netty: B throughput is 0.832 [0.812, 0.853] times the "
                 + "baseline's, beyond 0.900", lines.get(lines.size() - 1));
     }
+
+    /** More files: one iteration of the same combination (no interval), and no partner at all. */
+    private static final List<ResultFile> THREE = List.of(FILES.get(0), FILES.get(1),
+            file("one.json", new double[] {60_000}, new long[] {200_000}),
+            new ResultFile(Path.of("other|file.json"), List.of(
+                    new ResultFile.CombinationData("impl=nio", Map.of("impl", "nio"), List.of()),
+                    new ResultFile.CombinationData("impl=mina", Map.of("impl", "mina"), List.of()))));
+
+    @Test
+    void wholeMarkdown() {
+        List<Comparison.Block> blocks = Comparison.compare(THREE);
+        StringWriter md = new StringWriter();
+        List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks);
+        CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), THREE, blocks, verdicts);
+        assertEquals(WHOLE_MARKDOWN, md.toString());
+    }
+
+    @Test
+    void wholeJson() {
+        List<Comparison.Block> blocks = Comparison.compare(THREE);
+        StringWriter json = new StringWriter();
+        CompareFormats.json(new PrintWriter(new java.io.BufferedWriter(json)), THREE, blocks, List.of(), 0);
+        assertEquals(sixDigits(WHOLE_JSON), sixDigits(json.toString()));
+    }
+
+    /** Decimals cut to six digits: Math.log may differ in the last bit between JVMs and JIT tiers. */
+    private static String sixDigits(String json) {
+        return json.replaceAll("(\\d\\.\\d{6})\\d+", "$1");
+    }
+
+    private static final String WHOLE_MARKDOWN = """
+            ### nbench compare
+            
+            Per-iteration means of measured iterations; ratio to A (of geometric means) with its 99.9% CI (Welch's t on log values); latency: lower is faster.
+            
+            - A: `base.json`
+            - B: `new.json`
+            - C: `one.json`
+            - D: `other|file.json`
+            
+            #### `impl=netty` (not in D)
+            
+            | metric | A | B | B/A [99.9% CI] | verdict | C | C/A [99.9% CI] | verdict | D | D/A [99.9% CI] | verdict |
+            | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+            | throughput | 120,160 msg/s | 100,000 msg/s | 0.832 [0.812, 0.853] | **slower** | 60,000 msg/s | 0.499 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
+            | p50 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
+            | p90 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
+            | p99 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
+            | p99.9 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
+            | max | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
+            
+            Gates passed: `--fail-if-higher max:100`.
+            - :warning: --fail-if-higher max:100 not judged for impl=netty in C: N=1: too few iterations to decide; use --iterations ≥ 5 or --forks
+            """;
+    private static final String WHOLE_JSON = """
+            {
+              "schema" : "nbench-compare/1",
+              "level" : 0.999,
+              "files" : [ "base.json", "new.json", "one.json", "other|file.json" ],
+              "combinations" : [ {
+                "name" : "impl=netty",
+                "matched" : [ "impl=netty", "impl=netty", null ],
+                "metrics" : [ {
+                  "metric" : "throughput",
+                  "unit" : "msg/s",
+                  "higherIsBetter" : true,
+                  "baseline" : {
+                    "mean" : 120160.0,
+                    "n" : 5
+                  },
+                  "others" : [ {
+                    "mean" : 100000.0,
+                    "n" : 5,
+                    "ratio" : 0.8322225361992235,
+                    "low" : 0.811790159141025,
+                    "high" : 0.8531691865921593,
+                    "verdict" : "slower",
+                    "verdictText" : "slower"
+                  }, {
+                    "mean" : 60000.0,
+                    "n" : 1,
+                    "ratio" : 0.49934600574421006,
+                    "low" : null,
+                    "high" : null,
+                    "verdict" : "too_few",
+                    "verdictText" : "N=1: too few iterations to decide; use --iterations ≥ 5 or --forks"
+                  }, null ]
+                }, {
+                  "metric" : "p50",
+                  "unit" : "ns",
+                  "higherIsBetter" : false,
+                  "baseline" : {
+                    "mean" : 100031.0,
+                    "n" : 5
+                  },
+                  "others" : [ {
+                    "mean" : 150066.2,
+                    "n" : 5,
+                    "ratio" : 1.500171504903918,
+                    "low" : 1.4550163495567245,
+                    "high" : 1.546728010864835,
+                    "verdict" : "slower",
+                    "verdictText" : "slower"
+                  }, {
+                    "mean" : 200063.0,
+                    "n" : 1,
+                    "ratio" : 2.0000623964922664,
+                    "low" : null,
+                    "high" : null,
+                    "verdict" : "too_few",
+                    "verdictText" : "N=1: too few iterations to decide; use --iterations ≥ 5 or --forks"
+                  }, null ]
+                }, {
+                  "metric" : "p90",
+                  "unit" : "ns",
+                  "higherIsBetter" : false,
+                  "baseline" : {
+                    "mean" : 100031.0,
+                    "n" : 5
+                  },
+                  "others" : [ {
+                    "mean" : 150066.2,
+                    "n" : 5,
+                    "ratio" : 1.500171504903918,
+                    "low" : 1.4550163495567245,
+                    "high" : 1.546728010864835,
+                    "verdict" : "slower",
+                    "verdictText" : "slower"
+                  }, {
+                    "mean" : 200063.0,
+                    "n" : 1,
+                    "ratio" : 2.0000623964922664,
+                    "low" : null,
+                    "high" : null,
+                    "verdict" : "too_few",
+                    "verdictText" : "N=1: too few iterations to decide; use --iterations ≥ 5 or --forks"
+                  }, null ]
+                }, {
+                  "metric" : "p99",
+                  "unit" : "ns",
+                  "higherIsBetter" : false,
+                  "baseline" : {
+                    "mean" : 100031.0,
+                    "n" : 5
+                  },
+                  "others" : [ {
+                    "mean" : 150066.2,
+                    "n" : 5,
+                    "ratio" : 1.500171504903918,
+                    "low" : 1.4550163495567245,
+                    "high" : 1.546728010864835,
+                    "verdict" : "slower",
+                    "verdictText" : "slower"
+                  }, {
+                    "mean" : 200063.0,
+                    "n" : 1,
+                    "ratio" : 2.0000623964922664,
+                    "low" : null,
+                    "high" : null,
+                    "verdict" : "too_few",
+                    "verdictText" : "N=1: too few iterations to decide; use --iterations ≥ 5 or --forks"
+                  }, null ]
+                }, {
+                  "metric" : "p99.9",
+                  "unit" : "ns",
+                  "higherIsBetter" : false,
+                  "baseline" : {
+                    "mean" : 100031.0,
+                    "n" : 5
+                  },
+                  "others" : [ {
+                    "mean" : 150066.2,
+                    "n" : 5,
+                    "ratio" : 1.500171504903918,
+                    "low" : 1.4550163495567245,
+                    "high" : 1.546728010864835,
+                    "verdict" : "slower",
+                    "verdictText" : "slower"
+                  }, {
+                    "mean" : 200063.0,
+                    "n" : 1,
+                    "ratio" : 2.0000623964922664,
+                    "low" : null,
+                    "high" : null,
+                    "verdict" : "too_few",
+                    "verdictText" : "N=1: too few iterations to decide; use --iterations ≥ 5 or --forks"
+                  }, null ]
+                }, {
+                  "metric" : "max",
+                  "unit" : "ns",
+                  "higherIsBetter" : false,
+                  "baseline" : {
+                    "mean" : 100031.0,
+                    "n" : 5
+                  },
+                  "others" : [ {
+                    "mean" : 150066.2,
+                    "n" : 5,
+                    "ratio" : 1.500171504903918,
+                    "low" : 1.4550163495567245,
+                    "high" : 1.546728010864835,
+                    "verdict" : "slower",
+                    "verdictText" : "slower"
+                  }, {
+                    "mean" : 200063.0,
+                    "n" : 1,
+                    "ratio" : 2.0000623964922664,
+                    "low" : null,
+                    "high" : null,
+                    "verdict" : "too_few",
+                    "verdictText" : "N=1: too few iterations to decide; use --iterations ≥ 5 or --forks"
+                  }, null ]
+                } ]
+              } ],
+              "gates" : [ ],
+              "exitCode" : 0
+            }
+            """;
 }
