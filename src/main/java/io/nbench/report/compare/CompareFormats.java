@@ -94,7 +94,7 @@ public final class CompareFormats {
                 + "(Welch's t on log values); latency: lower is faster.");
         out.println();
         for (int i = 0; i < files.size(); i++) {
-            out.println("- " + letter(i) + ": `" + files.get(i).path() + "`");
+            out.println("- " + CompareTable.letter(i) + ": `" + files.get(i).path() + "`");
         }
         for (Comparison.Block b : blocks) {
             out.println();
@@ -102,16 +102,16 @@ public final class CompareFormats {
             for (int i = 0; i < b.matched().size(); i++) {
                 String m = b.matched().get(i);
                 if (m == null) {
-                    title.append(" (not in ").append(letter(i + 1)).append(')');
+                    title.append(" (not in ").append(CompareTable.letter(i + 1)).append(')');
                 } else if (!m.equals(b.name())) {
-                    title.append(" (").append(letter(i + 1)).append(": `").append(m).append("`)");
+                    title.append(" (").append(CompareTable.letter(i + 1)).append(": `").append(m).append("`)");
                 }
             }
             out.println(title);
             out.println();
             List<String> head = new ArrayList<>(List.of("metric", "A"));
             for (int i = 1; i < files.size(); i++) {
-                String x = letter(i);
+                String x = CompareTable.letter(i);
                 head.addAll(List.of(x, x + "/A [99.9% CI]", "verdict"));
             }
             out.println(cells(head));
@@ -145,10 +145,10 @@ public final class CompareFormats {
             }
             for (Gate.Verdict v : gates) {
                 if (v.breached()) {
-                    out.println("- :x: " + v.describe(letter(v.file())));
+                    out.println("- :x: " + v.describe(CompareTable.letter(v.file())));
                 } else if (!v.judged()) {
                     out.println("- :warning: " + v.gate().expression() + " not judged for " + v.combination() + " in "
-                            + letter(v.file()) + ": " + v.cell().verdictText());
+                            + CompareTable.letter(v.file()) + ": " + v.cell().verdictText());
                 }
             }
         }
@@ -157,9 +157,5 @@ public final class CompareFormats {
 
     private static String cells(List<String> cells) {
         return "| " + String.join(" | ", cells.stream().map(c -> c.replace("|", "\\|")).toList()) + " |";
-    }
-
-    static String letter(int i) {
-        return i < 26 ? String.valueOf((char) ('A' + i)) : "F" + (i + 1);
     }
 }

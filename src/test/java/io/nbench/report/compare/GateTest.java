@@ -65,8 +65,8 @@ class GateTest {
                 .contains("expected METRIC:PCT"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Gate.higher("throughput:5")).getMessage()
                 .contains("one of p50, p90, p99, p99.9, max"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99:x")).getMessage()
-                .contains("is not a percentage"));
+        assertEquals("--fail-if-higher p99:x: 'x' is not a percentage",
+                assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99:x")).getMessage());
         assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99:-1"));
         assertThrows(IllegalArgumentException.class, () -> Gate.slower(Double.NaN));
         assertThrows(IllegalArgumentException.class, () -> Gate.slower(Double.POSITIVE_INFINITY));
@@ -137,6 +137,16 @@ class GateTest {
             new ResultFile(Path.of("other|file.json"), List.of(
                     new ResultFile.CombinationData("impl=nio", Map.of("impl", "nio"), List.of()),
                     new ResultFile.CombinationData("impl=mina", Map.of("impl", "mina"), List.of()))));
+
+    @Test
+    void aRenamedPartnerIsNamedInTheHeading() {
+        ResultFile a = file("a.json", new double[] {1, 2}, new long[] {1000, 1000});
+        ResultFile b = new ResultFile(Path.of("b.json"), List.of(new ResultFile.CombinationData("impl=nio",
+                Map.of("impl", "nio"), a.combinations().get(0).iterations())));
+        StringWriter md = new StringWriter();
+        CompareFormats.markdown(new PrintWriter(md), List.of(a, b), Comparison.compare(List.of(a, b)), List.of());
+        assertTrue(md.toString().contains("\n#### `impl=netty` (B: `impl=nio`)\n"), md.toString());
+    }
 
     @Test
     void wholeMarkdown() {
