@@ -67,6 +67,8 @@ class GateTest {
                 .contains("one of p50, p90, p99, p99.9, max"));
         assertEquals("--fail-if-higher p99:x: 'x' is not a percentage",
                 assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99:x")).getMessage());
+        assertEquals("--fail-if-higher :10: unknown metric '' (one of p50, p90, p99, p99.9, max)",
+                assertThrows(IllegalArgumentException.class, () -> Gate.higher(":10")).getMessage());
         assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99:-1"));
         assertThrows(IllegalArgumentException.class, () -> Gate.slower(Double.NaN));
         assertThrows(IllegalArgumentException.class, () -> Gate.slower(Double.POSITIVE_INFINITY));
