@@ -148,7 +148,7 @@ final class ArgumentFiles {
                 attachedValue = t.substring(eq + separator.length());
             } else if (whole == null && t.length() > 2 && t.startsWith("-") && !t.startsWith("--")) {
                 OptionSpec shortOption = option(root, spec, t.substring(0, 2));
-                if (shortOption != null && shortOption.arity().min > 0) {
+                if (shortOption != null && shortOption.arity().min() > 0) {
                     attached = shortOption;
                     attachedValue = t.substring(2);
                 }
@@ -157,11 +157,11 @@ final class ArgumentFiles {
                 groups.add(new Group(key(attached, attachedValue), attached, List.of(a), a.source()));
             } else if (whole != null) {
                 List<Arg> own = new ArrayList<>(List.of(a));
-                int values = whole.arity().min;
+                int values = whole.arity().min();
                 for (int k = 0; k < values && i + 1 < args.size(); k++) {
                     own.add(args.get(++i));
                 }
-                if (whole.arity().max > values && i + 1 < args.size() && isBoolean(args.get(i + 1).text())) {
+                if (whole.arity().max() > values && i + 1 < args.size() && isBoolean(args.get(i + 1).text())) {
                     own.add(args.get(++i));
                 }
                 String value = own.size() > 1 ? own.get(1).text() : null;

@@ -55,11 +55,14 @@ final class ClientOutputs {
     private final int combinations;
     private final int textColumns;
     private boolean closed;
+    /** This run's id: the CSV's run_id and the result document's runId, to join one with the other. */
+    private final String runId;
 
     private ClientOutputs(CommandSpec spec, OutputOptions options, PrintWriter out, PrintWriter err, CsvReport csv,
                           NdjsonStream ndjson, ProgressLine progress, HdrIntervalLog hdrLog, PercentileFiles hgrm,
-                          int combinations, int textColumns) {
+                          int combinations, int textColumns, String runId) {
         this.textColumns = textColumns;
+        this.runId = runId;
         this.spec = spec;
         this.options = options;
         this.out = out;
@@ -104,9 +107,10 @@ final class ClientOutputs {
                 throw new CannotWrite("--hdr-log", o.hdrLog, e);
             }
         }
+        String runId = java.util.UUID.randomUUID().toString();
         CsvReport csv = null;
         if (o.format == OutputOptions.Format.CSV) {
-            csv = new CsvReport(out, keys, percentiles);
+            csv = new CsvReport(out, keys, runId);
             if (!o.noHeader) {
                 csv.header();
             }
@@ -115,7 +119,8 @@ final class ClientOutputs {
         ProgressLine progress = o.progressLine(err, combinations);
         // Text on a terminal: each iteration as lines of at most 120 columns; in a pipe or file one line each.
         int textColumns = o.format == OutputOptions.Format.TEXT && !o.quiet && Tty.stdout() ? Tty.TEXT_COLUMNS : 0;
-        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations, textColumns);
+        return new ClientOutputs(spec, o, out, err, csv, ndjson, progress, hdrLog, hgrm, combinations, textColumns,
+                runId);
     }
 
     private static void check(String option, Path file) throws CannotWrite {
@@ -253,7 +258,7 @@ final class ClientOutputs {
                 }
             }
         }
-        ResultDocument document = new ResultDocument(Environment.capture(), arguments(), optionValues());
+        ResultDocument document = new ResultDocument(Environment.capture(), arguments(), optionValues()).runId(runId);
         if (options.out != null) {
             try {
                 byte[] bytes = (ResultDocument.pretty(document.build(result)) + "\n").getBytes(StandardCharsets.UTF_8);

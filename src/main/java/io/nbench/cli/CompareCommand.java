@@ -1,7 +1,9 @@
 package io.nbench.cli;
 
+import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
+import io.nbench.report.compare.Gate;
 import io.nbench.report.compare.ResultFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,6 +12,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -22,9 +26,14 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
             "  nbench compare baseline.json candidate.json",
             "  nbench compare netty.json mina.json nio.json",
+            "  nbench compare --fail-if-slower 5 --fail-if-higher p99:10 base.json new.json",
+            "  nbench compare --format markdown base.json new.json >> \"$GITHUB_STEP_SUMMARY\"",
             "", "Combinations are matched by their keys (impl, size, threads, window, swept -O keys); two files of "
                 + "one combination each are compared whatever their keys.",
-            "Exit codes: 0 compared, 1 a file is missing, unreadable or not nbench-result/1, 2 usage error."})
+            "A gate is breached only by a significant regression beyond its bound: the whole 99.9%% interval of the "
+                + "ratio to the first file lies beyond it.",
+            "Exit codes: 0 compared (and no gate breached), 1 a file is missing, unreadable or not nbench-result/1, "
+                + "2 usage error, 3 a gate was breached."})
 final class CompareCommand implements Callable<Integer> {
 
     @Spec
@@ -33,10 +42,29 @@ final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "2..*", paramLabel = "FILE", description = "Result documents; the first is the baseline.")
     List<Path> files;
 
+    /** How the comparison is printed. */
+    enum Format { text, json, markdown }
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (default), json (schema nbench-compare/1) or markdown (a pull request comment or "
+                    + "job summary).")
+    Format format;
+
+    @Option(names = "--fail-if-slower", paramLabel = "PCT",
+            description = "Exit 3 if a file's throughput is significantly more than PCT%% below the first file's "
+                    + "(the ratio's whole 99.9%% interval under 1 - PCT/100).")
+    String failIfSlower;
+
+    @Option(names = "--fail-if-higher", paramLabel = "METRIC:PCT",
+            description = "Exit 3 if a file's latency METRIC (p50, p90, p99, p99.9, max) is significantly more than "
+                    + "PCT%% above the first file's (the ratio's whole 99.9%% interval over 1 + PCT/100). Repeatable.")
+    List<String> failIfHigher = new ArrayList<>();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        List<Gate> gates = gates();
         List<ResultFile> results = new ArrayList<>();
         for (Path f : files) {
             try {
@@ -46,7 +74,51 @@ final class CompareCommand implements Callable<Integer> {
                 return ExitCode.COULD_NOT_RUN;
             }
         }
-        CompareTable.print(out, results, Comparison.compare(results));
-        return ExitCode.OK;
+        List<Comparison.Block> blocks = Comparison.compare(results);
+        List<Gate.Verdict> verdicts = new ArrayList<>();
+        for (Gate g : gates) {
+            verdicts.addAll(g.judge(blocks));
+        }
+        boolean breached = verdicts.stream().anyMatch(Gate.Verdict::breached);
+        int code = breached ? ExitCode.THRESHOLD : ExitCode.OK;
+        switch (format) {
+            case json -> CompareFormats.json(out, results, blocks, verdicts, code);
+            case markdown -> CompareFormats.markdown(out, results, blocks, verdicts);
+            default -> CompareTable.print(out, results, blocks);
+        }
+        for (Gate.Verdict v : verdicts) {
+            String file = results.get(v.file()).path().toString();
+            if (v.breached()) {
+                err.println("nbench compare: " + v.describe(file));
+            } else if (!v.judged()) {
+                err.println("nbench compare: " + v.gate().expression() + " not judged for " + v.combination() + " in "
+                        + file + ": " + v.cell().verdictText());
+            }
+        }
+        err.flush();
+        return code;
+    }
+
+    private List<Gate> gates() {
+        List<Gate> gates = new ArrayList<>();
+        try {
+            if (failIfSlower != null) {
+                String pct = failIfSlower.strip().replace("%", "");
+                double v;
+                try {
+                    v = Double.parseDouble(pct);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--fail-if-slower " + failIfSlower + ": not a percentage "
+                            + "(e.g. 5 or 5%)");
+                }
+                gates.add(Gate.slower(v));
+            }
+            for (String h : failIfHigher) {
+                gates.add(Gate.higher(h));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return gates;
     }
 }

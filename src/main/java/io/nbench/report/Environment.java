@@ -19,9 +19,27 @@ public final class Environment {
         return v != null ? v : "dev";
     }
 
+    /** The machine's host name (the kernel's, not a DNS lookup), or "unknown". */
+    public static String host() {
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!h.isEmpty()) {
+                return h;
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: ask the JDK
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     public static Map<String, String> capture() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("nbench", version());
+        m.put("host", host());
         m.put("jvm", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.runtime.version"));
         List<String> args = ManagementFactory.getRuntimeMXBean().getInputArguments();

@@ -52,7 +52,7 @@ class RunFilesTest {
         return CliTest.run(args.toArray(new String[0]));
     }
 
-    /** Every measured (iter=) interval of the log, merged per tag prefix up to ";iter=". */
+    /** Every measured interval of the log (tagged, not ";warmup"; untagged ones are copies), merged per tag. */
     private static Map<String, Histogram> measuredByTag(Path log) throws IOException {
         Map<String, Histogram> byTag = new LinkedHashMap<>();
         try (FileInputStream in = new FileInputStream(log.toFile())) {
@@ -60,9 +60,8 @@ class RunFilesTest {
             EncodableHistogram h;
             while ((h = reader.nextIntervalHistogram()) != null) {
                 String tag = h.getTag();
-                if (tag.contains(";iter=")) {
-                    byTag.computeIfAbsent(tag.substring(0, tag.indexOf(";iter=")), k -> LatencyHistograms.newHistogram())
-                            .add((Histogram) h);
+                if (tag != null && !tag.endsWith(";warmup")) {
+                    byTag.computeIfAbsent(tag, k -> LatencyHistograms.newHistogram()).add((Histogram) h);
                 }
             }
         }
@@ -97,6 +96,20 @@ class RunFilesTest {
             assertEquals(document, byServer.get("server=" + server + ";impl=" + server),
                     server + ": the log's measured intervals are its document's");
         }
+        // HistogramLogProcessor without -tag: an untagged copy of the first server's first combination, only.
+        String untagged = Files.readAllLines(log).stream().filter(l -> l.startsWith("#nbench untagged: "))
+                .findFirst().orElseThrow().substring("#nbench untagged: ".length());
+        Histogram copies = LatencyHistograms.newHistogram();
+        try (FileInputStream in = new FileInputStream(log.toFile())) {
+            HistogramLogReader reader = new HistogramLogReader(in);
+            EncodableHistogram h;
+            while ((h = reader.nextIntervalHistogram()) != null) {
+                if (h.getTag() == null) {
+                    copies.add((Histogram) h);
+                }
+            }
+        }
+        assertEquals(measuredByTag(log).get(untagged), copies);
         try (Stream<Path> files = Files.list(dir)) {
             assertEquals(Set.of("lat.hlog", "results"), files.map(f -> f.getFileName().toString())
                     .collect(Collectors.toSet()), "no temporary file beside the log");

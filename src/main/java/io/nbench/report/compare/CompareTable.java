@@ -78,7 +78,8 @@ public final class CompareTable {
         return String.format(Locale.ROOT, "%.3f", v);
     }
 
-    private static String letter(int i) {
+    /** A file's letter in the table: A for the first, ... (F27 from the 27th on). */
+    static String letter(int i) {
         return i < 26 ? String.valueOf((char) ('A' + i)) : "F" + (i + 1);
     }
 

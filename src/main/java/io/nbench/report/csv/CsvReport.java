@@ -1,6 +1,7 @@
 package io.nbench.report.csv;
 
 import io.nbench.load.RunListener;
+import io.nbench.report.Environment;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
@@ -8,32 +9,54 @@ import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import io.nbench.transport.ErrorKind;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * {@code --format csv}: one header line (unless {@code --no-header}, for appending to a file across runs)
- * and one row per iteration per combination, printed as each iteration ends. Columns: the combination
- * keys, then iteration figures; latencies in ns. Quoting follows RFC 4180.
+ * and one row per iteration per combination, printed as each iteration ends. The columns are the same for
+ * every run, whatever its mode (closed or open loop, sweep or not, {@code --percentiles}), so rows of different
+ * runs appended to one file line up: a figure that does not apply is an empty cell. Latencies in ns. Quoting
+ * follows RFC 4180.
  */
 public final class CsvReport {
 
+    /** The combination keys that have a column of their own; any other (swept -O keys) goes into {@code options}. */
+    public static final List<String> KEY_COLUMNS = List.of("impl", "size", "threads", "window", "rate");
+
+    /**
+     * The percentile columns, always these whatever {@code --percentiles} asks (the result document has the
+     * requested ones): nbench's default set and p99.99.
+     */
+    public static final List<Double> PERCENTILES = List.of(25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.9, 99.99, 100.0);
+
     private final PrintWriter out;
     private final List<String> keys;
-    private final List<Double> percentiles;
+    private final String runId;
+    private final String host;
+    private final String version;
 
-    public CsvReport(PrintWriter out, List<String> keys, List<Double> percentiles) {
+    /**
+     * @param keys  the run's combination keys ({@code impl}, {@code size}, ... and swept {@code -O} keys)
+     * @param runId the id this run's result document carries as {@code runId}
+     */
+    public CsvReport(PrintWriter out, List<String> keys, String runId) {
         this.out = out;
         this.keys = List.copyOf(keys);
-        this.percentiles = List.copyOf(percentiles);
+        this.runId = runId;
+        this.host = Environment.host();
+        this.version = Environment.version();
     }
 
-    /** The column names, in order. */
-    public List<String> columns() {
-        List<String> c = new ArrayList<>(keys);
+    /** The column names, in order: the same for every run. */
+    public static List<String> columns() {
+        List<String> c = new ArrayList<>(List.of("run_id", "start_time", "host", "nbench"));
+        c.addAll(KEY_COLUMNS);
+        c.add("options");
         c.addAll(List.of("iteration", "warmup", "messages", "wall_ns", "msg_per_s", "mib_per_s"));
-        for (double p : percentiles) {
+        for (double p : PERCENTILES) {
             c.add(Percentiles.label(p) + "_ns");
         }
         c.add("errors");
@@ -54,9 +77,27 @@ public final class CsvReport {
 
     /** The listener that prints one combination's rows. */
     public RunListener forCombination(Combination combination) {
+        List<String> head = new ArrayList<>(List.of(runId, "", host, version));
+        for (String k : KEY_COLUMNS) {
+            String v = combination.get(k);
+            head.add(v == null ? "" : v);
+        }
+        StringBuilder options = new StringBuilder();
+        for (String k : keys) {
+            String v = combination.get(k);
+            if (!KEY_COLUMNS.contains(k) && v != null) { // an -O key the transport does not own is left out
+                options.append(options.length() > 0 ? ";" : "").append(k).append('=').append(v);
+            }
+        }
+        head.add(options.toString());
         return new RunListener() {
             /** Reopened echo connections since the last row (the watchdog reports them, the coordinator prints). */
             private final java.util.concurrent.atomic.AtomicLong reconnects = new java.util.concurrent.atomic.AtomicLong();
+
+            @Override
+            public void onStarted(long startEpochMillis) {
+                head.set(1, Instant.ofEpochMilli(startEpochMillis).toString());
+            }
 
             @Override
             public void onReconnect() {
@@ -65,18 +106,14 @@ public final class CsvReport {
 
             @Override
             public void onIteration(IterationResult r) {
-                List<String> cells = new ArrayList<>();
-                for (String k : keys) {
-                    String v = combination.get(k);
-                    cells.add(v == null ? "" : v); // an -O key the transport does not own
-                }
+                List<String> cells = new ArrayList<>(head);
                 cells.add(Integer.toString(r.index()));
                 cells.add(Boolean.toString(r.warmup()));
                 cells.add(Long.toString(r.messages()));
                 cells.add(Long.toString(r.wallNanos()));
                 cells.add(String.format(Locale.ROOT, "%.1f", r.messagesPerSecond()));
                 cells.add(String.format(Locale.ROOT, "%.3f", r.mibPerSecond()));
-                for (double p : percentiles) {
+                for (double p : PERCENTILES) {
                     // no completed message, no latency: an empty cell, as for other unknown figures
                     cells.add(r.messages() == 0 ? "" : Long.toString(r.percentile(p)));
                 }

@@ -14,10 +14,12 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * {@code nbench run --hdr-log FILE}: each server's client writes its own interval log; this joins them into
- * FILE, each interval's tag prefixed with its server ({@code server=nio;impl=netty;...;iter=3}), on one clock:
- * the first log's base time, later servers' timestamps shifted by the difference of base times, which are
- * whole milliseconds, so every timestamp stays exactly what its own log said. The histograms are copied as
- * written, never decoded.
+ * FILE, each interval's tag prefixed with its server ({@code server=nio;impl=netty;...}), on one clock: the first
+ * log's base time, later servers' timestamps shifted by the difference of base times, which are whole
+ * milliseconds, so every timestamp stays exactly what its own log said. The histograms are copied as written,
+ * never decoded. The untagged copies of the first server's first combination are kept (what HdrHistogram's
+ * {@code HistogramLogProcessor} reads without {@code -tag}), those of the other servers dropped. The iteration
+ * comments are kept, with the server.
  */
 public final class IntervalLogMerge {
 
@@ -36,11 +38,19 @@ public final class IntervalLogMerge {
             for (Map.Entry<String, Path> log : logs.entrySet()) {
                 List<String> lines = Files.readAllLines(log.getValue(), StandardCharsets.UTF_8);
                 long logBase = millis(lines, BASE_TIME, log.getValue());
-                if (baseMillis < 0) {
+                String server = "server=" + log.getKey();
+                String untagged = untagged(lines);
+                boolean first = baseMillis < 0;
+                if (first) {
                     baseMillis = logBase;
                     writer.outputLogFormatVersion();
-                    writer.outputComment("nbench " + Environment.version() + " latency in ns; tags: server=TRANSPORT;"
-                            + "combination keys;iter=N (measured) or warmup=N");
+                    writer.outputComment("nbench " + Environment.version() + " latency in ns; measured intervals tagged "
+                            + "server=TRANSPORT;COMBINATION, warmup ones ...;warmup; the first server's first "
+                            + "combination's measured intervals also untagged (a copy, for HistogramLogProcessor without "
+                            + "-tag; skip them when merging by tag)");
+                    if (untagged != null) {
+                        writer.outputComment(HdrIntervalLog.UNTAGGED.substring(1) + server + ";" + untagged);
+                    }
                     writer.outputStartTime(millis(lines, START_TIME, log.getValue()));
                     writer.setBaseTime(baseMillis);
                     writer.outputBaseTime(baseMillis);
@@ -48,8 +58,11 @@ public final class IntervalLogMerge {
                 }
                 BigDecimal shift = BigDecimal.valueOf(logBase - baseMillis, 3);
                 for (String line : lines) {
-                    if (!line.isEmpty() && !line.startsWith("#") && !line.startsWith("\"")) {
-                        out.println(interval(line, log.getKey(), shift));
+                    if (line.startsWith(ITERATION) || line.startsWith(WARMUP)) {
+                        out.println("#nbench " + server + " " + line.substring("#nbench ".length()));
+                    } else if (!line.isEmpty() && !line.startsWith("#") && !line.startsWith("\"")
+                            && (first || line.startsWith("Tag="))) {
+                        out.println(interval(line, server, shift));
                     }
                 }
             }
@@ -58,18 +71,31 @@ public final class IntervalLogMerge {
         }
     }
 
+    private static final String ITERATION = "#nbench iteration ";
+    private static final String WARMUP = "#nbench warmup ";
+
+    /** The combination a client's log leaves untagged, or null. */
+    private static String untagged(List<String> lines) {
+        for (String line : lines) {
+            if (line.startsWith(HdrIntervalLog.UNTAGGED)) {
+                return line.substring(HdrIntervalLog.UNTAGGED.length());
+            }
+        }
+        return null;
+    }
+
     /** {@code [Tag=T,]start,length,max,histogram} with the server in the tag and the start shifted. */
     private static String interval(String line, String server, BigDecimal shift) {
-        String tag = "";
+        String tag = null; // the first log's untagged copies stay untagged
         String rest = line;
         if (line.startsWith("Tag=")) {
             int comma = line.indexOf(',');
-            tag = ";" + line.substring("Tag=".length(), comma);
+            tag = server + ";" + line.substring("Tag=".length(), comma);
             rest = line.substring(comma + 1);
         }
         int comma = rest.indexOf(',');
         BigDecimal start = new BigDecimal(rest.substring(0, comma)).add(shift);
-        return "Tag=server=" + server + tag + "," + start.toPlainString() + rest.substring(comma);
+        return (tag == null ? "" : "Tag=" + tag + ",") + start.toPlainString() + rest.substring(comma);
     }
 
     /** A header time in seconds since the epoch, with 3 decimals, as whole milliseconds. */

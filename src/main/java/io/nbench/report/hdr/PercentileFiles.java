@@ -11,8 +11,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * {@code --hgrm TEMPLATE}: one percentile distribution per combination, HdrHistogram's own
- * {@code outputPercentileDistribution} in µs (what its plotter and HistogramLogAnalyzer read), of the
- * measured iterations merged. {@value #PLACEHOLDER} in the template becomes the combination's file-safe
+ * {@code outputPercentileDistribution} of the measured iterations merged, in milliseconds: the unit
+ * HdrHistogram's plotter ({@code plotFiles.html}) assumes by default and {@code HistogramLogProcessor} writes
+ * from ns values by default, so nothing needs choosing; a first comment line states it (the plotter skips lines
+ * starting with {@code #}). {@value #PLACEHOLDER} in the template becomes the combination's file-safe
  * name ({@code impl-netty_size-1024_threads-4_window-1}); a template without it names a single file and
  * cannot be used with a sweep.
  */
@@ -34,11 +36,13 @@ public final class PercentileFiles {
         return Path.of(template.replace(PLACEHOLDER, c.fileName()));
     }
 
-    /** Writes the distribution atomically; values scaled from ns to µs. */
+    /** Writes the distribution atomically; values scaled from ns to ms. */
     public Path write(Combination c, Histogram merged) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(bytes, false, StandardCharsets.UTF_8)) {
-            merged.outputPercentileDistribution(ps, 1000.0);
+            ps.println("#nbench " + c.tag() + ": latency in milliseconds (HdrHistogram's plotter default unit), "
+                    + "the measured iterations merged");
+            merged.outputPercentileDistribution(ps, 1_000_000.0);
         }
         Path path = pathFor(c);
         AtomicFiles.write(path, bytes.toByteArray());

@@ -44,6 +44,7 @@ public final class ResultDocument {
     private final Map<String, String> environment;
     private final List<String> arguments;
     private final Map<String, Object> options;
+    private String runId;
 
     /**
      * @param environment from {@link io.nbench.report.Environment#capture()}
@@ -56,10 +57,17 @@ public final class ResultDocument {
         this.options = options;
     }
 
+    /** The run's id (the CSV's {@code run_id}), written as {@code runId}; without it the field is null. */
+    public ResultDocument runId(String id) {
+        this.runId = id;
+        return this;
+    }
+
     public ObjectNode build(SweepResult sweep) {
         ObjectNode doc = MAPPER.createObjectNode();
         doc.put("schema", SCHEMA);
         doc.put("nbench", environment.getOrDefault("nbench", "dev"));
+        doc.put("runId", runId);
         doc.put("status", sweep.status().name());
         doc.put("exitCode", sweep.exitCode());
         doc.put("error", sweep.error());

@@ -1,0 +1,50 @@
+package io.nbench.testkit;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code nbench ARGS} as a user runs it: a child JVM started by {@code /bin/sh} (so a test can set the umask
+ * first) running nbench's real {@code Main} on this build's class path, its output in files.
+ */
+public final class NbenchProcess {
+
+    private NbenchProcess() {
+    }
+
+    /** What a finished child printed and returned. */
+    public record Result(int exit, String out, String err) {
+        public String all() {
+            return out + err;
+        }
+    }
+
+    /** Runs {@code nbench args} in {@code dir} under {@code umask} (e.g. "022"), waiting at most 3 minutes. */
+    public static Result run(Path dir, String umask, String... args) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh",
+                java, "--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions",
+                "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        command.addAll(List.of(args));
+        Path out = Files.createTempFile("nbench-out", ".txt");
+        Path err = Files.createTempFile("nbench-err", ".txt");
+        try {
+            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
+                    .redirectError(err.toFile()).start();
+            p.getOutputStream().close();
+            if (!p.waitFor(3, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("nbench " + String.join(" ", args) + " did not end");
+            }
+            return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+}
