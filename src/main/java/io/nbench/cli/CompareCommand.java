@@ -52,12 +52,13 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--fail-if-slower", paramLabel = "PCT",
             description = "Exit 3 if a file's throughput is significantly more than PCT%% below the first file's "
-                    + "(the ratio's whole 99.9%% interval under 1 - PCT/100).")
+                    + "(the ratio's whole 99.9%% interval under 1 - PCT/100); default: no throughput gate.")
     String failIfSlower;
 
     @Option(names = "--fail-if-higher", paramLabel = "METRIC:PCT",
             description = "Exit 3 if a file's latency METRIC (p50, p90, p99, p99.9, max) is significantly more than "
-                    + "PCT%% above the first file's (the ratio's whole 99.9%% interval over 1 + PCT/100). Repeatable.")
+                    + "PCT%% above the first file's (the ratio's whole 99.9%% interval over 1 + PCT/100). Repeatable; "
+                    + "default: no latency gate.")
     List<String> failIfHigher = new ArrayList<>();
 
     @Override
