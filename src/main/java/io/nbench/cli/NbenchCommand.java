@@ -2,6 +2,7 @@ package io.nbench.cli;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.codegen.docgen.manpage.ManPageGenerator;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Spec;
         description = "Honest benchmarks of JVM network transports: which transport, configuration or handler "
                 + "design is faster, and by how much.",
         subcommands = {ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class, ListCommand.class,
-            CompletionCommand.class, HelpCommand.class},
+            CompletionCommand.class, ManPageGenerator.class, HelpCommand.class},
         footer = {"", "Examples:",
             "  nbench server --impl mina &",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
@@ -19,6 +20,8 @@ import picocli.CommandLine.Spec;
             "  nbench list",
             "  nbench help client",
             "  source <(nbench completion bash)",
+            "  # man pages (AsciiDoc; asciidoctor -b manpage renders them for man):",
+            "  nbench gen-manpage -d man/",
             "", "Exit codes: 0 ok, 1 could not run or aborted, 2 usage error, 3 threshold breached, "
                 + "4 ran but FAILED, 130 interrupted."})
 final class NbenchCommand implements Callable<Integer> {
