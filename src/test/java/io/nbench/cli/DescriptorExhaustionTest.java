@@ -29,7 +29,7 @@ class DescriptorExhaustionTest {
                 continue; // vthreads on JDK 17
             }
             // The client in a JVM of its own under `ulimit -n 64`; the server (this JVM) keeps its limit.
-            String command = "ulimit -n 64; exec '" + java + "' -cp '" + System.getProperty("java.class.path")
+            String command = "ulimit -n 64; exec '" + java + "' --enable-native-access=ALL-UNNAMED -cp '" + System.getProperty("java.class.path")
                     + "' io.nbench.cli.Main client --impl " + transport + " --port " + port
                     + " --connections 100 --msgs 10 --warmup 0 --iterations 1";
             Process p = new ProcessBuilder("bash", "-c", command).start();
