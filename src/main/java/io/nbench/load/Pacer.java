@@ -79,9 +79,12 @@ final class Pacer {
                     break;
                 }
                 blocked[i] = false;
-                t.send(s.take());
-                quota[i]--;
+                // Counted before the hand-off: its response may complete on an I/O thread before send
+                // returns, and a boundary cut must never see a message completed but not yet sent (the
+                // send's own synchronization publishes this count before the response can exist).
                 SENT.setOpaque(this, sent + 1);
+                quota[i]--;
+                t.send(s.take());
             }
             if (quota[i] > 0 && !t.dead()) {
                 if (blocked[i]) {
