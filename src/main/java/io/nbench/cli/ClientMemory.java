@@ -1,12 +1,11 @@
 package io.nbench.cli;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
+import static io.nbench.cli.JvmMemory.bytes;
+
 import io.nbench.load.LoadSpec;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
-import java.lang.management.ManagementFactory;
-import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -35,8 +34,7 @@ import picocli.CommandLine.ParameterException;
  */
 final class ClientMemory {
 
-    /** Share of a limit the plan may use. */
-    static final double USABLE = 0.75;
+    private static final double USABLE = JvmMemory.USABLE;
     /**
      * The most a queued request holds of its own: a request whose constant tail is shorter than
      * {@link RequestTemplate#MIN_SHARED_TAIL} is copied whole, a longer one holds its header and id.
@@ -66,7 +64,7 @@ final class ClientMemory {
         double heapPerConnection = template + check + slotBytes + transport;
         int connections = spec.connections();
 
-        long heapLimit = Runtime.getRuntime().maxMemory();
+        long heapLimit = JvmMemory.heapLimit();
         double heapNeed = heapPerConnection * connections;
         if (heapNeed > USABLE * heapLimit) {
             throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(heapNeed)
@@ -77,7 +75,7 @@ final class ClientMemory {
                     + " heap limit: lower --size, --window or --connections, or give the JVM more with "
                     + "NBENCH_JAVA_OPTS=-Xmx" + suggestion(heapNeed));
         }
-        long directLimit = directLimit(heapLimit);
+        long directLimit = JvmMemory.directLimit(heapLimit);
         double directNeed = transport * connections;
         if (directNeed > USABLE * directLimit) {
             throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(directNeed)
@@ -89,35 +87,10 @@ final class ClientMemory {
         }
     }
 
-    /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, which defaults to the heap limit. */
-    static long directLimit(long heapLimit) {
-        try {
-            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            long set = hotspot == null ? 0 : Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
-            return set > 0 ? set : heapLimit;
-        } catch (RuntimeException e) {
-            return heapLimit; // not a HotSpot JVM: the JDK's default
-        }
-    }
-
     /** A JVM size flag value that holds the need at 3/4 with room for the rest: 33g, 91m. */
     private static String suggestion(double need) {
         double total = need / USABLE + BASE;
         double gib = total / (1L << 30);
         return gib >= 1 ? (long) Math.ceil(gib) + "g" : (long) Math.ceil(total / (1L << 20)) + "m";
-    }
-
-    static String bytes(double b) {
-        if (b < 1024) {
-            return (long) b + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double v = b / 1024;
-        int u = 0;
-        while (v >= 1024 && u < units.length - 1) {
-            v /= 1024;
-            u++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
 }

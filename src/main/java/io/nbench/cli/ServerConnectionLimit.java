@@ -25,12 +25,12 @@ record ServerConnectionLimit(int max, long perConnection, String why) {
             return new ServerConnectionLimit(Integer.MAX_VALUE, 0, "no limit: " + transport.name()
                     + " does not say what a connection holds");
         }
-        long heap = Runtime.getRuntime().maxMemory();
-        long memory = Math.min(heap, ClientMemory.directLimit(heap));
-        long max = Math.max(1, (long) (memory * ClientMemory.USABLE) / perConnection);
+        long heap = JvmMemory.heapLimit();
+        long memory = Math.min(heap, JvmMemory.directLimit(heap));
+        long max = Math.max(1, (long) (memory * JvmMemory.USABLE) / perConnection);
         return new ServerConnectionLimit((int) Math.min(Integer.MAX_VALUE, max), perConnection, String.format(
-                Locale.ROOT, "up to %s each in 3/4 of %s of memory", ClientMemory.bytes(perConnection),
-                ClientMemory.bytes(memory)));
+                Locale.ROOT, "up to %s each in 3/4 of %s of memory", JvmMemory.bytes(perConnection),
+                JvmMemory.bytes(memory)));
     }
 
     boolean limited() {
@@ -41,7 +41,7 @@ record ServerConnectionLimit(int max, long perConnection, String why) {
     String hint() {
         return perConnection > 0
                 ? String.format(Locale.ROOT, " (each may hold up to %s); raise --max-connections, giving the JVM the "
-                        + "memory with NBENCH_JAVA_OPTS=-Xmx...", ClientMemory.bytes(perConnection))
+                        + "memory with NBENCH_JAVA_OPTS=-Xmx...", JvmMemory.bytes(perConnection))
                 : "; raise --max-connections";
     }
 
