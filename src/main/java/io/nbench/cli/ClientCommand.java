@@ -239,10 +239,7 @@ final class ClientCommand implements Callable<Integer> {
             ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
             o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
             BenchmarkRun run = new BenchmarkRun(spec, o.listener());
-            long budget = limit.budget(spec);
-            run.abortWhenErrorsExceed(budget, limit.percent() >= 0 && budget >= 0 ? output.maxErrors + " (" + budget
-                    + " of the " + io.nbench.report.Units.count(spec.messagesPerIteration() * (spec.warmup()
-                    + spec.iterations())) + " messages planned)" : output.maxErrors);
+            run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(output.maxErrors, spec));
             current.set(run);
             if (stopRequested.get()) {
                 run.interrupt(); // SIGINT arrived between two combinations
@@ -278,10 +275,7 @@ final class ClientCommand implements Callable<Integer> {
                 messages += it.messages();
             }
             if (limit.exceeded(errors, messages + errors)) {
-                reasons.add(limit.percent() >= 0
-                        ? errors + " errors, " + OutputOptions.MaxErrors.percentOf(errors, messages + errors) + " of "
-                        + (messages + errors) + " messages, > --max-errors " + output.maxErrors
-                        : errors + " errors > --max-errors " + output.maxErrors);
+                reasons.add(limit.failure(errors, messages + errors, output.maxErrors));
             }
             long missed = result.summary().rateMissedIterations();
             if (missed > 0) {

@@ -44,7 +44,8 @@ final class OutputOptions {
     Path hdrLog;
 
     @Option(names = "--hgrm", paramLabel = "TEMPLATE",
-            description = "Write each combination's percentile distribution (µs) for HdrHistogram's plotter; "
+            description = "Write each combination's percentile distribution (ms, the unit HdrHistogram's plotter "
+                    + "assumes) for its plotter; "
                     + "{combination} in TEMPLATE becomes the combination's name, e.g. lat-{combination}.hgrm (default: none).")
     String hgrm;
 
@@ -154,8 +155,29 @@ final class OutputOptions {
             if (spec.timeBased()) {
                 return -1;
             }
-            long planned = spec.messagesPerIteration() * (spec.warmup() + spec.iterations());
-            return (long) Math.floor(planned * percent / 100.0);
+            return (long) Math.floor(planned(spec) * percent / 100.0);
+        }
+
+        private static long planned(io.nbench.load.LoadSpec spec) {
+            return spec.messagesPerIteration() * (spec.warmup() + spec.iterations());
+        }
+
+        /**
+         * How the engine names this limit when it stops a run over it: {@code given} (the option as typed),
+         * and for a percentage the count it allows of the messages planned.
+         */
+        String describeBudget(String given, io.nbench.load.LoadSpec spec) {
+            long budget = budget(spec);
+            return percent >= 0 && budget >= 0 ? given + " (" + budget + " of the "
+                    + io.nbench.report.Units.count(planned(spec)) + " messages planned)" : given;
+        }
+
+        /** The FAIL reason for {@code errors} of {@code attempts} over this limit ({@code given} as typed). */
+        String failure(long errors, long attempts, String given) {
+            return percent >= 0
+                    ? errors + " errors, " + percentOf(errors, attempts) + " of " + attempts + " messages, > --max-errors "
+                            + given
+                    : errors + " errors > --max-errors " + given;
         }
 
         /** {@code errors} as a percentage of {@code attempts}, to as many digits as a small share needs: 12.5%, 0.013%. */
