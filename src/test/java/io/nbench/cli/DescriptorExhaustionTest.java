@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.TestServers;
 import io.nbench.testkit.Transports;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -23,14 +23,13 @@ class DescriptorExhaustionTest {
     @EnabledOnOs({OS.LINUX, OS.MAC})
     void tooFewDescriptorsIsOneLineWithTheUlimitFixForEveryClientTransport() throws Exception {
         int port = TestServers.get("nio", Protocol.FRAMED).address().getPort();
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
         for (String transport : Transports.network()) {
             if (!Transports.get(transport).availability().available()) {
                 continue; // vthreads on JDK 17
             }
             // The client in a JVM of its own under `ulimit -n 64`; the server (this JVM) keeps its limit.
-            String command = "ulimit -n 64; exec '" + java + "' --enable-native-access=ALL-UNNAMED -cp '" + System.getProperty("java.class.path")
-                    + "' io.nbench.cli.Main client --impl " + transport + " --port " + port
+            String command = "ulimit -n 64; exec " + NbenchProcess.shellCommand() + " client --impl " + transport
+                    + " --port " + port
                     + " --connections 100 --msgs 10 --warmup 0 --iterations 1";
             Process p = new ProcessBuilder("bash", "-c", command).start();
             CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.protocol.Protocol;
 import io.nbench.report.Tty;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.TestServers;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +43,7 @@ class TerminalOutputTest {
 
     /** A sweep of 2 combinations (the prefix made the line 107 columns), 2 progress updates per iteration. */
     private static String client(String extra) {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        return quote(java) + " --enable-native-access=ALL-UNNAMED -cp " + quote(System.getProperty("java.class.path")) + " io.nbench.cli.Main client"
+        return NbenchProcess.shellCommand() + " client"
                 + " --port " + port + " --iteration-time 2200ms --warmup 0 --iterations 1 --threads 1,2 " + extra;
     }
 
@@ -132,9 +131,7 @@ class TerminalOutputTest {
 
     @Test
     void textOnATerminalKeepsEachIterationTo120Columns() throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        String screen = terminal(quote(java) + " --enable-native-access=ALL-UNNAMED -cp " + quote(System.getProperty("java.class.path"))
-                + " io.nbench.cli.Main client --port " + port + " --iteration-time 300ms --warmup 1 --iterations 2"
+        String screen = terminal(NbenchProcess.shellCommand() + " client --port " + port + " --iteration-time 300ms --warmup 1 --iterations 2"
                 + " --rate 500 --progress never", Map.of(), true);
         List<String> lines = screen.lines().map(l -> l.replace("\r", "")).toList();
         int iterations = 0;

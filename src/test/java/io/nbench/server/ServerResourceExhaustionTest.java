@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.protocol.Framed;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.transport.TransportRegistry;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -297,13 +298,9 @@ class ServerResourceExhaustionTest {
     /** {@code nbench server --impl IMPL --port 0} in a child JVM, through bash for its ulimit. */
     private static Process start(List<String> jvmFlags, String shellPrefix, String impl, Path err, String... serverArgs)
             throws IOException {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of("bash", "-c", shellPrefix + "exec \"$@\"", "bash", java,
-                "--enable-native-access=ALL-UNNAMED"));
-        command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "server",
-                "--impl", impl, "--port", "0"));
+        List<String> command = new ArrayList<>(List.of("bash", "-c", shellPrefix + "exec \"$@\"", "bash"));
+        command.addAll(NbenchProcess.command(jvmFlags));
+        command.addAll(List.of("server", "--impl", impl, "--port", "0"));
         command.addAll(List.of(serverArgs));
         return new ProcessBuilder(command).redirectError(err.toFile()).start();
     }

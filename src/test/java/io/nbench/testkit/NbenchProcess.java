@@ -23,13 +23,34 @@ public final class NbenchProcess {
         }
     }
 
-    /** Runs {@code nbench args} in {@code dir} under {@code umask} (e.g. "022"), waiting at most 3 minutes. */
-    public static Result run(Path dir, String umask, String... args) throws IOException, InterruptedException {
+    /**
+     * The command that starts nbench's {@code Main} in a child JVM on this build's class path, as the jar's
+     * manifest would (native access enabled, so JDK 24+ prints no warning): {@code java [jvmFlags] -cp ...
+     * io.nbench.cli.Main}; the caller appends nbench's arguments.
+     */
+    public static List<String> command(List<String> jvmFlags) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh",
-                java, "--enable-native-access=ALL-UNNAMED", "-XX:+IgnoreUnrecognizedVMOptions",
-                "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                "-XX:+IgnoreUnrecognizedVMOptions"));
+        command.addAll(jvmFlags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        return command;
+    }
+
+    /** {@link #command} as one line for a shell, each word single-quoted. */
+    public static String shellCommand() {
+        StringBuilder line = new StringBuilder();
+        for (String word : command(List.of())) {
+            line.append(line.length() == 0 ? "" : " ").append('\'').append(word.replace("'", "'\\''")).append('\'');
+        }
+        return line.toString();
+    }
+
+    /** Runs {@code nbench args} in {@code dir} under {@code umask} (e.g. "022"), waiting at most 3 minutes. */
+    public static Result run(Path dir, String umask, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
+        command.addAll(command(List.of()));
         command.addAll(List.of(args));
         Path out = Files.createTempFile("nbench-out", ".txt");
         Path err = Files.createTempFile("nbench-err", ".txt");
