@@ -244,19 +244,24 @@ class ServerResourceExhaustionTest {
 
     /**
      * The total bound: 150 peers that ask for 64 KiB responses and never read, against a server with a
-     * 64 MiB heap and no --max-connections. Every connection may hold what its transport allows (mina's
-     * 1 MiB of queued writes the most), more than 64 MiB in all, so the default limit must refuse the rest:
-     * the server stays up, logs only refusals and serves again when the peers are gone.
+     * 64 MiB heap and no --max-connections. Every connection may hold what its transport allows; where 150
+     * of those do not fit in the heap (mina: 1 MiB of queued writes each, a default limit of 40) the limit
+     * must refuse the rest, and the server says so; where they fit, nothing is refused. Either way the
+     * server stays up, logs only refusals and serves again when the peers are gone.
      */
     @ParameterizedTest
     @ValueSource(strings = {"netty", "mina", "nio", "blocking", "vthreads"})
     void boundsWhatManyPeersThatNeverReadCanMakeItHold(String impl) throws Exception {
         assumeAvailable(impl);
+        int limit;
         Path err = dir.resolve("stderr");
         Process p = start(List.of("-Xmx64m"), "", impl, err);
         List<Socket> held = new ArrayList<>();
         try {
             int port = port(p, err);
+            Matcher m = Pattern.compile("max connections ([0-9,]+) ").matcher(banner);
+            assertTrue(m.find(), "the banner states the default limit: " + banner);
+            limit = Integer.parseInt(m.group(1).replace(",", ""));
             byte[] requests = requestsForResponsesOf(64 << 10, 100);
             for (int i = 0; i < 150; i++) {
                 Socket s = connect(port);
@@ -285,9 +290,11 @@ class ServerResourceExhaustionTest {
             p.waitFor(10, TimeUnit.SECONDS);
             p.destroyForcibly();
         }
-        for (String line : Files.readAllLines(err)) {
+        List<String> lines = Files.readAllLines(err);
+        for (String line : lines) {
             assertTrue(line.startsWith("nbench server: refused a connection: "), line);
         }
+        assertEquals(limit < 150, !lines.isEmpty(), impl + " with a default limit of " + limit + " for 150 peers: " + lines);
     }
 
     private static void assumeAvailable(String impl) {
@@ -305,9 +312,13 @@ class ServerResourceExhaustionTest {
         return new ProcessBuilder(command).redirectError(err.toFile()).start();
     }
 
+    /** The first line of the server started last (its address and limits), read by {@link #port}. */
+    private static volatile String banner;
+
     private static int port(Process p, Path err) throws IOException {
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
+        banner = line;
         Matcher m = line == null ? null : LISTENING.matcher(line);
         assertTrue(m != null && m.find(), "the server did not start: " + line + "; stderr: " + Files.readString(err));
         // Keep draining its output so that it never blocks on a full pipe.
