@@ -2,7 +2,7 @@ package io.nbench.protocol;
 
 import java.util.Locale;
 
-/** The wire protocols nbench speaks; see SPEC section 3 and {@code protocol-vectors.md}. */
+/** The wire protocols nbench speaks (docs/protocol.md; the byte-level vectors are in the protocol tests). */
 public enum Protocol {
     /** Length-prefixed requests with a response length and an id; responses carry the id and a status. */
     FRAMED,

@@ -18,7 +18,7 @@ import java.util.Map;
  * @param thresholds       every {@code --threshold}, judged on this combination
  * @param status           PASS, FAIL, ABORTED or INTERRUPTED
  * @param reasons          why it is not PASS (empty when it is)
- * @param exitCode         what this combination alone would exit with (SPEC section 5)
+ * @param exitCode         what this combination alone would exit with (the first of 2, 1, 130, 4, 3, 0 that applies)
  */
 public record CombinationResult(Combination combination, String transport, Map<String, String> transportOptions,
                                 Map<String, String> transportConfig, RunResult run, List<Threshold.Outcome> thresholds,

@@ -11,7 +11,7 @@ public enum Status {
     /** Stopped by SIGINT/SIGTERM; what was measured is kept. */
     INTERRUPTED;
 
-    /** The worse of two, in the order PASS &lt; FAIL &lt; INTERRUPTED &lt; ABORTED (SPEC 5's precedence). */
+    /** The worse of two, in the order PASS &lt; FAIL &lt; INTERRUPTED &lt; ABORTED (a run's status is the worst of its combinations'). */
     public Status worse(Status other) {
         return rank(other) > rank(this) ? other : this;
     }

@@ -10,7 +10,7 @@ import java.util.List;
  * @param combinations in the order they ran
  * @param error        why the invocation could not go on (cannot connect, results not written), or null
  * @param status       the worst combination's status (ABORTED when {@code error} is set)
- * @param exitCode     the process exit code (SPEC section 5)
+ * @param exitCode     the process exit code: the first that applies of the combinations' codes and the run's own
  */
 public record SweepResult(String target, List<String> keys, List<CombinationResult> combinations, String error,
                           Status status, int exitCode) {

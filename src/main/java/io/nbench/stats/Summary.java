@@ -7,7 +7,7 @@ import org.HdrHistogram.Histogram;
 /**
  * The summary over measured iterations. The headline is the merged histogram of every measured
  * iteration (so p100 is the true maximum and high percentiles are not averaged away); beside it, for
- * comparison with the seeds, the mean of each per-iteration percentile and the throughput mean, each with
+ * comparison with hand-written benchmarks, the mean of each per-iteration percentile and the throughput mean, each with
  * its 99.9 % Student-t interval.
  */
 public final class Summary {

@@ -9,6 +9,7 @@ import io.nbench.protocol.Protocol;
 import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.LatencyHistograms;
+import io.nbench.testkit.ResultDocs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ class CompareGateTest {
 
     /** The real document with its measured iterations' throughput and latency (one value each) replaced. */
     private Path craft(Path real, String name, double[] msgPerSec, long[] latencyNs) throws IOException {
-        JsonNode doc = ResultDocument.MAPPER.readTree(real.toFile());
+        JsonNode doc = ResultDocs.read(real.toFile());
         int i = 0;
         for (JsonNode it : doc.get("combinations").get(0).get("iterations")) {
             if (!it.get("warmup").asBoolean()) {
@@ -117,7 +118,7 @@ class CompareGateTest {
 
     @Test
     void tooFewIterationsCannotBreachAGateAndSaySo() throws IOException {
-        JsonNode doc = ResultDocument.MAPPER.readTree(candidate.toFile());
+        JsonNode doc = ResultDocs.read(candidate.toFile());
         var its = (com.fasterxml.jackson.databind.node.ArrayNode) doc.get("combinations").get(0).get("iterations");
         while (its.size() > 3) { // the warmup and two measured iterations
             its.remove(its.size() - 1);

@@ -12,6 +12,7 @@ import io.nbench.report.csv.CsvReport;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.Percentiles;
 import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ class CsvAppendTest {
             assertEquals(0, r.exit(), r.all());
             assertEquals("", r.err());
             Files.writeString(csv, r.out(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            JsonNode doc = ResultDocument.MAPPER.readTree(dir.resolve("run" + i + ".json").toFile());
+            JsonNode doc = ResultDocs.read(dir.resolve("run" + i + ".json").toFile());
             documents.put(doc.get("runId").asText(), doc);
         }
         assertEquals(3, documents.size(), "one run id per run");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ScriptedServer.Action;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class EmptyMeasurementTest {
             CliTest.Outcome o = CliTest.run("client", "--port", port, "--threads", "1", "--msgs", "20", "--warmup", "0",
                     "--iterations", "2", "--format", "json");
             assertEquals(ExitCode.FAILED, o.code(), o.err());
-            JsonNode doc = ResultDocument.MAPPER.readTree(o.out());
+            JsonNode doc = ResultDocs.read(o.out());
             JsonNode summary = doc.get("summary");
             assertEquals(0, summary.get("messages").asLong());
             assertEquals(40, summary.get("errors").get("rejected").asLong());
@@ -61,7 +62,7 @@ class EmptyMeasurementTest {
             CliTest.Outcome o = CliTest.run("client", "--port", port, "--threads", "1", "--msgs", "20", "--warmup", "0",
                     "--iterations", "1", "--rate", "2000", "--format", "json");
             assertEquals(ExitCode.FAILED, o.code(), o.err());
-            JsonNode open = ResultDocument.MAPPER.readTree(o.out()).get("summary").get("openLoop");
+            JsonNode open = ResultDocs.read(o.out()).get("summary").get("openLoop");
             assertTrue(open.get("uncorrectedNs").get("p50").isNull(), open.toString());
             assertFalse(open.get("sendLagNs").get("p50").isNull(), "20 messages were sent: their lag was measured");
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class HdrToolsTest {
                 "--msgs", "200", "--warmup", "1", "--iterations", "3", "--size", "100,300", "--quiet",
                 "--hdr-log", "lat.hlog", "--hgrm", "lat-{combination}.hgrm", "--out", "r.json");
         assertEquals(0, r.exit(), r.all());
-        JsonNode doc = ResultDocument.MAPPER.readTree(dir.resolve("r.json").toFile());
+        JsonNode doc = ResultDocs.read(dir.resolve("r.json").toFile());
         List<String> tags = List.of("impl=netty;size=100;threads=2;window=1", "impl=netty;size=300;threads=2;window=1");
         String log = Files.readString(dir.resolve("lat.hlog"));
         assertTrue(log.contains("#nbench untagged: " + tags.get(0) + "\n"), log);

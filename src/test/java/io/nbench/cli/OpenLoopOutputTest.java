@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.testkit.ResultDocs;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,13 +37,13 @@ class OpenLoopOutputTest {
         Path out = dir.resolve("r.json");
         CliTest.Outcome o = run(out);
         ranToTheEnd(o);
-        JsonNode summary = ResultDocument.MAPPER.readTree(out.toFile()).get("summary");
+        JsonNode summary = ResultDocs.read(out.toFile()).get("summary");
         long lagP50 = summary.get("openLoop").get("sendLagNs").get("p50").asLong();
         long correctedP50 = summary.get("latencyNs").get("merged").get("p50").asLong();
         boolean expected = lagP50 * 10 > correctedP50;
         assertEquals(expected, summary.get("openLoop").get("sendLagCaveat").asBoolean(), summary.toString());
         assertEquals(expected, o.out().contains("Caveat: nbench's own send lag (p50 "), o.out());
-        JsonNode iteration = ResultDocument.MAPPER.readTree(out.toFile()).get("combinations").get(0)
+        JsonNode iteration = ResultDocs.read(out.toFile()).get("combinations").get(0)
                 .get("iterations").get(0);
         assertEquals(iteration.get("openLoop").get("sendLagNs").get("p50").asLong() * 10
                         > iteration.get("latencyNs").get("p50").asLong(),
@@ -51,7 +52,7 @@ class OpenLoopOutputTest {
         assertFalse(o.out().contains("closed-loop tool would report"), "not true with sends going on: " + o.out());
         assertTrue(o.out().contains("Uncorrected, from each message's actual send (corrected minus send lag"), o.out());
         assertTrue(o.out().contains("paced by 1 threads") || o.out().contains("paced by 1 thread"), o.out());
-        assertEquals("sleep", ResultDocument.MAPPER.readTree(out.toFile()).get("combinations").get(0).get("load")
+        assertEquals("sleep", ResultDocs.read(out.toFile()).get("combinations").get(0).get("load")
                 .get("pacing").asText());
     }
 
@@ -64,7 +65,7 @@ class OpenLoopOutputTest {
         assertTrue(o.out().contains("paced by 1 spinning pacer thread (--pacer spin: each keeps a core busy)"), o.out());
         assertTrue(o.out().matches("(?s).*Client: cpu \\S+ of one core \\(with 1 spinning pacer thread \\(--pacer spin: "
                 + "each keeps a core busy\\)\\), gc .*"), o.out());
-        JsonNode doc = ResultDocument.MAPPER.readTree(out.toFile());
+        JsonNode doc = ResultDocs.read(out.toFile());
         assertEquals("spin", doc.get("combinations").get(0).get("load").get("pacing").asText());
         assertEquals(300, doc.get("summary").get("messages").asLong());
     }

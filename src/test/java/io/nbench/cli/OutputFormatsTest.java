@@ -12,6 +12,7 @@ import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
+import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ScriptedServer;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -56,7 +57,7 @@ class OutputFormatsTest {
     }
 
     static JsonNode json(String text) throws IOException {
-        return ResultDocument.MAPPER.readTree(text);
+        return ResultDocs.read(text);
     }
 
     /** Every JSON value in the text; a single document gives a list of one. */
@@ -195,7 +196,7 @@ class OutputFormatsTest {
         assertTrue(lines.size() >= 5, o.out());
         long messages = 0;
         for (String line : lines.subList(0, lines.size() - 1)) {
-            JsonNode n = json(line);
+            JsonNode n = ResultDocs.validInterval(ResultDocument.MAPPER.readTree(line));
             assertEquals("interval", n.get("type").asText(), line);
             for (String f : List.of("combination", "iteration", "warmup", "msgPerSec", "p50Ns", "p99Ns", "maxNs", "errors",
                     "cpuPercent", "gcCount")) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.testkit.ResultDocs;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,7 +25,7 @@ class RequestSizeBoundaryTest {
                 "--iterations", "2", "--verify", "full", "--format", "json");
         assertEquals(ExitCode.OK, o.code(), o.err() + o.out());
         assertEquals("", o.err());
-        JsonNode c = ResultDocument.MAPPER.readTree(o.out()).get("combinations").get(0);
+        JsonNode c = ResultDocs.read(o.out()).get("combinations").get(0);
         for (JsonNode it : c.get("iterations")) {
             assertEquals(200, it.get("messages").asLong(), it.toString());
             assertEquals(0, it.get("errors").get("total").asLong(), it.toString());

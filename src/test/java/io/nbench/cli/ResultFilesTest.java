@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.report.json.ResultDocument;
+import io.nbench.testkit.ResultDocs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +56,7 @@ class ResultFilesTest {
     }
 
     private static boolean isDocument(Path file) throws IOException {
-        return ResultDocument.SCHEMA.equals(ResultDocument.MAPPER.readTree(Files.readString(file)).path("schema").asText());
+        return ResultDocument.SCHEMA.equals(ResultDocs.read(Files.readString(file)).path("schema").asText());
     }
 
     /** A character device of this test (1,3 is null, 1,7 is full); null where the process may not create one. */
@@ -147,7 +148,7 @@ class ResultFilesTest {
         CliTest.Outcome o = client("--out", fifo);
         assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
         String read = reader.get(30, TimeUnit.SECONDS);
-        assertEquals(ResultDocument.SCHEMA, ResultDocument.MAPPER.readTree(read).path("schema").asText(), read);
+        assertEquals(ResultDocument.SCHEMA, ResultDocs.read(read).path("schema").asText(), read);
         assertEquals(FIFO, type(fifo), "still a FIFO");
         assertEquals(Set.of("fifo"), names());
     }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.LatencyHistograms;
+import io.nbench.testkit.ResultDocs;
 import java.io.BufferedReader;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -69,7 +70,7 @@ class RunFilesTest {
     }
 
     private static Histogram measured(Path document) throws IOException {
-        JsonNode doc = ResultDocument.MAPPER.readTree(Files.readString(document));
+        JsonNode doc = ResultDocs.read(Files.readString(document));
         Histogram merged = LatencyHistograms.newHistogram();
         for (JsonNode it : doc.get("combinations").get(0).get("iterations")) {
             if (!it.get("warmup").asBoolean()) {
@@ -245,7 +246,7 @@ class RunFilesTest {
         assertTrue(out.toString().contains("server metrics after"), "the server's metrics: " + out);
         assertEquals(List.of(), list(tmp), "no nbench-run directory left");
         assertEquals(List.of("netty.json"), list(results));
-        assertEquals("INTERRUPTED", ResultDocument.MAPPER.readTree(Files.readString(results.resolve("netty.json")))
+        assertEquals("INTERRUPTED", ResultDocs.read(Files.readString(results.resolve("netty.json")))
                 .get("status").asText());
         assertEquals(measured(results.resolve("netty.json")), measuredByTag(log).values().iterator().next(),
                 "the partial log holds what the partial document holds");

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real server process frozen with SIGSTOP in the middle of a run (issue 9): the kernel still accepts
+ * A real server process frozen with SIGSTOP in the middle of a run: the kernel still accepts
  * and buffers, nothing is answered. The client must stop with exit 1, one line naming the cause, and
  * the warmup it measured printed and written.
  */

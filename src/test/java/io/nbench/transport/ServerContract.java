@@ -321,7 +321,7 @@ public abstract class ServerContract {
     }
 
     /**
-     * The README's bound on what a peer that never reads can make a server accept on one connection
+     * The bound docs/server.md states on what a peer that never reads can make a server accept on one connection
      * (4 MiB: the largest, MINA's, is 1 MiB of queued writes plus its read buffers), plus the two
      * sockets' 64 KiB kernel buffers, which Linux doubles.
      */

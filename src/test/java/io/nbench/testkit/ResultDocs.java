@@ -1,0 +1,83 @@
+package io.nbench.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import io.nbench.report.json.ResultDocument;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Reads a result document nbench produced and checks it against docs/nbench-result-1.schema.json, the
+ * published JSON Schema: every test that reads a produced document reads it here, so a field the code
+ * writes and the schema does not describe (or describes otherwise) fails the test that produced it.
+ */
+public final class ResultDocs {
+
+    public static final Path SCHEMA_FILE = Path.of("docs", "nbench-result-1.schema.json");
+
+    private static final JsonNode SCHEMA_NODE = load();
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final Schema SCHEMA = REGISTRY.getSchema(SCHEMA_NODE);
+    /** The same file's definition of a {@code --format ndjson} interval line. */
+    private static final Schema INTERVAL = REGISTRY.getSchema(intervalSchema());
+
+    private ResultDocs() {
+    }
+
+    private static JsonNode load() {
+        try (InputStream in = Files.newInputStream(SCHEMA_FILE)) {
+            return ResultDocument.MAPPER.readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + SCHEMA_FILE, e);
+        }
+    }
+
+    private static JsonNode intervalSchema() {
+        com.fasterxml.jackson.databind.node.ObjectNode s = ResultDocument.MAPPER.createObjectNode();
+        s.set("$schema", SCHEMA_NODE.get("$schema"));
+        s.set("$defs", SCHEMA_NODE.get("$defs"));
+        s.put("$ref", "#/$defs/ndjsonInterval");
+        return s;
+    }
+
+    /** A {@code --format ndjson} interval line, asserted valid against the schema's {@code ndjsonInterval}. */
+    public static JsonNode validInterval(JsonNode line) {
+        assertEquals(List.of(), INTERVAL.validate(line).stream().map(Error::toString).toList(),
+                "the ndjson interval line does not match " + SCHEMA_FILE + "#/$defs/ndjsonInterval");
+        return line;
+    }
+
+    /** What the schema finds wrong in {@code doc}: empty when it is a valid nbench-result/1 document. */
+    public static List<String> violations(JsonNode doc) {
+        return SCHEMA.validate(doc).stream().map(Error::toString).toList();
+    }
+
+    /** The document, asserted valid against the schema. */
+    public static JsonNode valid(JsonNode doc) {
+        List<String> wrong = violations(doc);
+        assertEquals(List.of(), wrong, "the result document does not match " + SCHEMA_FILE);
+        return doc;
+    }
+
+    public static JsonNode read(String text) throws IOException {
+        return valid(ResultDocument.MAPPER.readTree(text));
+    }
+
+    public static JsonNode read(File file) throws IOException {
+        return valid(ResultDocument.MAPPER.readTree(file));
+    }
+
+    public static JsonNode read(Path file) throws IOException {
+        return read(file.toFile());
+    }
+}
