@@ -141,22 +141,35 @@ public final class ResultDocument {
         return node;
     }
 
-    /** The workload as resolved; record components by name, enums in lower case as on the command line. */
+    /**
+     * The workload as resolved, one flat object whatever groups {@link LoadSpec} has inside: record
+     * components by name (a component that is itself a record contributes its own components), enums in
+     * lower case as on the command line. Flat, so the document's {@code load} keeps its fields when the
+     * code regroups them.
+     */
     private static ObjectNode load(LoadSpec spec) {
         ObjectNode node = MAPPER.createObjectNode();
-        for (var component : LoadSpec.class.getRecordComponents()) {
+        flatten(spec, node);
+        return node;
+    }
+
+    private static void flatten(Record record, ObjectNode node) {
+        for (var component : record.getClass().getRecordComponents()) {
             Object value;
             try {
-                value = component.getAccessor().invoke(spec);
+                value = component.getAccessor().invoke(record);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
+            }
+            if (value instanceof Record group) {
+                flatten(group, node);
+                continue;
             }
             if (value instanceof Enum<?> e) {
                 value = e.name().toLowerCase(Locale.ROOT);
             }
             node.set(component.getName(), MAPPER.valueToTree(value));
         }
-        return node;
     }
 
     private static ObjectNode iteration(IterationResult it, List<Double> percentiles) {
