@@ -96,11 +96,15 @@ class CsvAppendTest {
             List<String> compared = new ArrayList<>();
             for (double p : CsvReport.PERCENTILES) {
                 String label = Percentiles.label(p);
+                // An iteration in which no message completed (a cold open loop on a busy machine) has no latency:
+                // null in the document, an empty cell in the CSV.
+                boolean measured = iteration.get("messages").asLong() > 0;
                 if (latency.has(label)) { // the percentiles this run asked for
-                    assertEquals(latency.get(label).asText(), row.get(label + "_ns"), label);
+                    assertEquals(measured ? latency.get(label).asText() : "", row.get(label + "_ns"), label);
                     compared.add(label);
                 } else {
-                    assertTrue(row.get(label + "_ns").matches("\\d+"), label + " always present: " + row.get(label + "_ns"));
+                    assertTrue(row.get(label + "_ns").matches(measured ? "\\d+" : ""), label + " always present: "
+                            + row.get(label + "_ns"));
                 }
             }
             boolean open = doc.get("configuration").get("options").get("rate").isArray()
