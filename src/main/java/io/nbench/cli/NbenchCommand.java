@@ -11,7 +11,8 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = "Honest benchmarks of JVM network transports: which transport, configuration or handler "
                 + "design is faster, and by how much.",
-        subcommands = {ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class, ListCommand.class,
+        subcommands = {ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class, ReportCommand.class,
+            ListCommand.class,
             CompletionCommand.class, ManPageGenerator.class, HelpCommand.class},
         footer = {"", "Examples:",
             "  nbench server --impl mina &",

@@ -23,6 +23,13 @@ public final class CompareFormats {
      */
     public static void json(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks,
                             List<Gate.Verdict> gates, int exitCode) {
+        out.println(ResultDocument.pretty(document(files, blocks, gates, exitCode)));
+        out.flush();
+    }
+
+    /** The {@code nbench-compare/1} document itself, for {@link #json} and the HTML report. */
+    public static ObjectNode document(List<ResultFile> files, List<Comparison.Block> blocks,
+                                      List<Gate.Verdict> gates, int exitCode) {
         ObjectNode doc = ResultDocument.MAPPER.createObjectNode();
         doc.put("schema", SCHEMA);
         doc.put("level", StudentT.LEVEL);
@@ -73,8 +80,7 @@ public final class CompareFormats {
             o.put("breached", v.breached());
         }
         doc.put("exitCode", exitCode);
-        out.println(ResultDocument.pretty(doc));
-        out.flush();
+        return doc;
     }
 
     private static void number(ObjectNode o, String field, double v) {

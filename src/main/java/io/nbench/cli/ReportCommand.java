@@ -1,0 +1,101 @@
+package io.nbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.report.AtomicFiles;
+import io.nbench.report.Environment;
+import io.nbench.report.compare.CompareFormats;
+import io.nbench.report.compare.Comparison;
+import io.nbench.report.compare.ResultFile;
+import io.nbench.report.html.HtmlReport;
+import io.nbench.report.json.ResultDocument;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Result files (nbench client --out, a run --results-dir) as one self-contained HTML page that "
+                + "opens offline: per combination the percentile spectrum (corrected and uncorrected in the open "
+                + "loop), throughput per iteration, the summary and the environment; across files the comparison "
+                + "nbench compare prints, as ratio bars and overlaid spectra.",
+        footer = {"", "Examples:",
+            "  nbench report results.json --html report.html",
+            "  nbench report results/ --html report.html            # every *.json in a directory",
+            "  nbench report baseline.json candidate.json --html diff.html",
+            "", "Exit codes: 0 written, 1 a file is missing, unreadable or not nbench-result/1, or the page cannot be "
+                + "written, 2 usage error."})
+final class ReportCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "FILE|DIR",
+            description = "Result documents, or directories whose *.json files are read in name order.")
+    List<Path> inputs = new ArrayList<>();
+
+    @Option(names = "--html", paramLabel = "FILE", required = true,
+            description = "Write the page here (atomically; an existing file keeps its mode).")
+    Path html;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Path> files = new ArrayList<>();
+        for (Path p : inputs) {
+            if (Files.isDirectory(p)) {
+                try (Stream<Path> list = Files.list(p)) {
+                    List<Path> json = list.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList();
+                    if (json.isEmpty()) {
+                        err.println("nbench report: " + p + " holds no *.json result file");
+                        return ExitCode.COULD_NOT_RUN;
+                    }
+                    files.addAll(json);
+                } catch (IOException e) {
+                    err.println("nbench report: cannot list " + p + ": " + AtomicFiles.describe(e));
+                    return ExitCode.COULD_NOT_RUN;
+                }
+            } else {
+                files.add(p);
+            }
+        }
+        List<ResultFile> results = new ArrayList<>();
+        List<HtmlReport.Source> sources = new ArrayList<>();
+        for (Path f : files) {
+            try {
+                results.add(ResultFile.read(f)); // checks the schema and every histogram
+                JsonNode doc = ResultDocument.MAPPER.readTree(f.toFile());
+                sources.add(new HtmlReport.Source(f.toString(), doc));
+            } catch (ResultFile.Unreadable e) {
+                err.println("nbench report: " + e.getMessage());
+                return ExitCode.COULD_NOT_RUN;
+            } catch (IOException e) {
+                err.println("nbench report: " + f + ": " + AtomicFiles.describe(e));
+                return ExitCode.COULD_NOT_RUN;
+            }
+        }
+        JsonNode comparison = results.size() > 1
+                ? CompareFormats.document(results, Comparison.compare(results), List.of(), ExitCode.OK) : null;
+        String page = HtmlReport.render(sources, comparison, Environment.version());
+        try {
+            AtomicFiles.write(html, page.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            err.println("nbench report: cannot write --html " + html + ": " + AtomicFiles.describe(e));
+            return ExitCode.COULD_NOT_RUN;
+        }
+        int combinations = sources.stream().mapToInt(s -> s.document().path("combinations").size()).sum();
+        out.println("Report: " + html + " (" + files.size() + " file(s), " + combinations + " combination(s))");
+        out.flush();
+        return ExitCode.OK;
+    }
+}
