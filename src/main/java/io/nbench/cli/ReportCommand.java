@@ -8,6 +8,7 @@ import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.report.html.HtmlReport;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.report.merge.ResultMerge;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -27,13 +29,17 @@ import picocli.CommandLine.Spec;
         description = "Result files (nbench client --out, a run --results-dir) as one self-contained HTML page that "
                 + "opens offline: per combination the percentile spectrum (corrected and uncorrected in the open "
                 + "loop), throughput per iteration, the summary and the environment; across files the comparison "
-                + "nbench compare prints, as ratio bars and overlaid spectra.",
+                + "nbench compare prints, as ratio bars and overlaid spectra. With --merge, documents of one "
+                + "configuration from several client hosts become one: histograms added (lossless), counts summed, "
+                + "each host's resources side by side.",
         footer = {"", "Examples:",
             "  nbench report results.json --html report.html",
             "  nbench report results/ --html report.html            # every *.json in a directory",
             "  nbench report baseline.json candidate.json --html diff.html",
-            "", "Exit codes: 0 written, 1 a file is missing, unreadable or not nbench-result/1, or the page cannot be "
-                + "written, 2 usage error."})
+            "  nbench report host1.json host2.json host3.json --merge --out merged.json",
+            "  nbench report host*.json --merge --html merged.html",
+            "", "Exit codes: 0 written, 1 a file is missing, unreadable or not nbench-result/1, or a file cannot be "
+                + "written, 2 usage error or documents of different configurations given to --merge."})
 final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -43,12 +49,27 @@ final class ReportCommand implements Callable<Integer> {
             description = "Result documents, or directories whose *.json files are read in name order.")
     List<Path> inputs = new ArrayList<>();
 
-    @Option(names = "--html", paramLabel = "FILE", required = true,
+    @Option(names = "--html", paramLabel = "FILE",
             description = "Write the page here (atomically; an existing file keeps its mode).")
     Path html;
 
+    @Option(names = "--merge", description = "Merge the documents (one configuration, one per client host) into one "
+            + "nbench-result/1 document: to --out, or stdout without it; with --html the page shows the merged one.")
+    boolean merge;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "With --merge: write the merged document here "
+            + "(atomically) instead of stdout.")
+    Path out;
+
     @Override
     public Integer call() {
+        if (html == null && !merge) {
+            throw new ParameterException(spec.commandLine(), "nothing to do: give --html FILE, --merge, or both");
+        }
+        if (this.out != null && !merge) {
+            throw new ParameterException(spec.commandLine(), "--out writes the merged document: add --merge, or use "
+                    + "--html for the page");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<Path> files = new ArrayList<>();
@@ -84,6 +105,33 @@ final class ReportCommand implements Callable<Integer> {
                 return ExitCode.COULD_NOT_RUN;
             }
         }
+        if (merge) {
+            JsonNode merged;
+            try {
+                merged = ResultMerge.merge(sources.stream().map(s -> new ResultMerge.Input(s.name(), s.document())).toList());
+            } catch (ResultMerge.Refused e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            String text = ResultDocument.pretty(merged);
+            if (this.out == null) {
+                out.println(text);
+            } else {
+                try {
+                    AtomicFiles.write(this.out, (text + "\n").getBytes(StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    err.println("nbench report: cannot write --out " + this.out + ": " + AtomicFiles.describe(e));
+                    return ExitCode.COULD_NOT_RUN;
+                }
+                out.println("Merged: " + this.out + " (" + sources.size() + " documents, "
+                        + merged.path("combinations").size() + " combination(s))");
+            }
+            if (html == null) {
+                out.flush();
+                return ExitCode.OK;
+            }
+            sources = List.of(new HtmlReport.Source(this.out != null ? this.out.toString() : "merged", merged));
+            results = List.of();
+        }
         JsonNode comparison = results.size() > 1
                 ? CompareFormats.document(results, Comparison.compare(results), List.of(), ExitCode.OK) : null;
         String page = HtmlReport.render(sources, comparison, Environment.version());
@@ -94,7 +142,9 @@ final class ReportCommand implements Callable<Integer> {
             return ExitCode.COULD_NOT_RUN;
         }
         int combinations = sources.stream().mapToInt(s -> s.document().path("combinations").size()).sum();
-        out.println("Report: " + html + " (" + files.size() + " file(s), " + combinations + " combination(s))");
+        if (!(merge && this.out == null)) { // stdout then holds the merged document alone
+            out.println("Report: " + html + " (" + files.size() + " file(s), " + combinations + " combination(s))");
+        }
         out.flush();
         return ExitCode.OK;
     }

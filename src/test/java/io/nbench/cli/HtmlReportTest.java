@@ -188,7 +188,7 @@ class HtmlReportTest {
 
         CliTest.Outcome noHtml = CliTest.run("report", closed.toString());
         assertEquals(ExitCode.USAGE, noHtml.code());
-        assertEquals("nbench: Missing required option: '--html=FILE' (see 'nbench report --help')", noHtml.err().strip());
+        assertEquals("nbench: nothing to do: give --html FILE, --merge, or both (see 'nbench report --help')", noHtml.err().strip());
 
         CliTest.Outcome unwritable = CliTest.run("report", closed.toString(), "--html", dir.resolve("no/such/dir/r.html").toString());
         assertEquals(ExitCode.COULD_NOT_RUN, unwritable.code());

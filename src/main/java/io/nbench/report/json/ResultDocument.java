@@ -172,7 +172,8 @@ public final class ResultDocument {
         }
     }
 
-    private static ObjectNode iteration(IterationResult it, List<Double> percentiles) {
+    /** One iteration as the document writes it (also for a merged document). */
+    public static ObjectNode iteration(IterationResult it, List<Double> percentiles) {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("index", it.index());
         node.put("warmup", it.warmup());
@@ -251,7 +252,8 @@ public final class ResultDocument {
         return node;
     }
 
-    private static ObjectNode summary(Summary s) {
+    /** A summary as the document writes it (also for a merged document). */
+    public static ObjectNode summary(Summary s) {
         ObjectNode node = MAPPER.createObjectNode();
         node.put("iterations", s.iterations());
         node.put("messages", s.messages());

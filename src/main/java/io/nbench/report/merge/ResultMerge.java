@@ -1,0 +1,301 @@
+package io.nbench.report.merge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.report.Status;
+import io.nbench.report.json.HistogramCodec;
+import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.ErrorCounts;
+import io.nbench.stats.IterationResult;
+import io.nbench.stats.LatencyHistograms;
+import io.nbench.stats.OpenLoopFigures;
+import io.nbench.stats.Summary;
+import io.nbench.transport.ErrorKind;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Result documents of one configuration from several client hosts, as one {@code nbench-result/1}
+ * document. Percentiles cannot be averaged, so nothing is: each iteration's histograms (latency, and in the
+ * open loop uncorrected latency and send lag; reconnect latency) are the HdrHistogram sum of the hosts'
+ * same iteration, and every percentile, interval and summary figure is computed from those sums by the same
+ * code that writes a single run's document. Counts add up; an iteration's wall time is the longest host's,
+ * so its throughput is all hosts' messages over the common measured window (hosts started together, e.g. with
+ * the same schedule, measure the same window). What belongs to one host (its CPU, GC, machine) is not
+ * summed: each host's figures are kept side by side in the combination's {@code hosts}. Thresholds are not
+ * judged again.
+ */
+public final class ResultMerge {
+
+    /** A document and the name it is reported by (its path as given). */
+    public record Input(String name, JsonNode document) {
+    }
+
+    /** The documents are not of one configuration: a one-line reason naming the first difference. */
+    public static final class Refused extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message);
+        }
+    }
+
+    private ResultMerge() {
+    }
+
+    public static ObjectNode merge(List<Input> inputs) throws Refused {
+        if (inputs.size() < 2) {
+            throw new Refused("--merge needs at least two result documents (one per client host)");
+        }
+        Input first = inputs.get(0);
+        for (Input other : inputs.subList(1, inputs.size())) {
+            checkSameConfiguration(first, other);
+        }
+        ObjectNode doc = ResultDocument.MAPPER.createObjectNode();
+        JsonNode base = first.document();
+        doc.put("schema", ResultDocument.SCHEMA);
+        doc.set("nbench", base.path("nbench"));
+        doc.put("runId", UUID.randomUUID().toString());
+        JsonNode worst = worst(inputs.stream().map(Input::document).toList());
+        doc.set("status", worst.path("status"));
+        doc.set("exitCode", worst.path("exitCode"));
+        doc.set("error", inputs.stream().map(i -> i.document().path("error")).filter(JsonNode::isTextual).findFirst()
+                .orElse(base.path("error")));
+        ObjectNode environment = base.path("environment").deepCopy();
+        Set<String> hosts = new LinkedHashSet<>();
+        inputs.forEach(i -> hosts.add(i.document().path("environment").path("host").asText("?")));
+        environment.put("host", String.join(",", hosts));
+        doc.set("environment", environment);
+        doc.set("configuration", base.path("configuration"));
+        ArrayNode combinations = doc.putArray("combinations");
+        for (int c = 0; c < base.path("combinations").size(); c++) {
+            combinations.add(combination(inputs, c));
+        }
+        doc.set("summary", combinations.size() == 1 ? combinations.get(0).get("summary") : null);
+        ArrayNode sources = doc.putArray("sources");
+        for (Input i : inputs) {
+            ObjectNode s = sources.addObject();
+            s.put("file", i.name());
+            s.set("runId", i.document().path("runId"));
+            s.set("host", i.document().path("environment").path("host"));
+            s.set("status", i.document().path("status"));
+        }
+        return doc;
+    }
+
+    /** Same combinations, each with the same workload, transport and iterations; else the first difference. */
+    private static void checkSameConfiguration(Input a, Input b) throws Refused {
+        JsonNode ca = a.document().path("combinations");
+        JsonNode cb = b.document().path("combinations");
+        if (ca.size() != cb.size()) {
+            throw refused(a, b, "the number of combinations", ca.size(), cb.size());
+        }
+        for (int c = 0; c < ca.size(); c++) {
+            JsonNode x = ca.get(c);
+            JsonNode y = cb.get(c);
+            // The workload first: a name differs because a load figure does, and the field says which.
+            String where = x.path("name").asText();
+            String difference = firstDifference(x.path("load"), y.path("load"), where + ": load");
+            if (difference == null) {
+                difference = firstDifference(x.path("transport").path("name"), y.path("transport").path("name"),
+                        where + ": transport.name");
+            }
+            if (difference == null) {
+                difference = firstDifference(x.path("transport").path("options"), y.path("transport").path("options"),
+                        where + ": transport.options");
+            }
+            if (difference == null) {
+                difference = firstDifference(x.path("name"), y.path("name"), "combination " + (c + 1) + "'s name");
+            }
+            if (difference != null) {
+                throw new Refused(b.name() + " is not of " + a.name() + "'s configuration: " + difference
+                        + "; merge only documents of the same client options, one per client host");
+            }
+            if (x.path("iterations").size() != y.path("iterations").size()) {
+                throw refused(a, b, where + ": the number of iterations (one was cut short?)",
+                        x.path("iterations").size(), y.path("iterations").size());
+            }
+        }
+    }
+
+    private static Refused refused(Input a, Input b, String what, Object va, Object vb) {
+        return new Refused(b.name() + " is not of " + a.name() + "'s configuration: " + what + " is " + vb + ", not "
+                + va + "; merge only documents of the same client options, one per client host");
+    }
+
+    /** The path of the first field that differs, with both values; null when equal. */
+    static String firstDifference(JsonNode a, JsonNode b, String path) {
+        if (a.equals(b)) {
+            return null;
+        }
+        if (a.isObject() && b.isObject()) {
+            Set<String> names = new LinkedHashSet<>();
+            a.fieldNames().forEachRemaining(names::add);
+            b.fieldNames().forEachRemaining(names::add);
+            for (String n : names) {
+                String d = firstDifference(a.path(n), b.path(n), path + "." + n);
+                if (d != null) {
+                    return d;
+                }
+            }
+        }
+        return path + " is " + text(b) + ", not " + text(a);
+    }
+
+    private static String text(JsonNode n) {
+        return n.isMissingNode() ? "absent" : n.toString();
+    }
+
+    private static JsonNode worst(List<JsonNode> nodes) {
+        JsonNode worst = nodes.get(0);
+        for (JsonNode n : nodes) {
+            Status w = Status.valueOf(worst.path("status").asText("PASS"));
+            Status s = Status.valueOf(n.path("status").asText("PASS"));
+            if (w.worse(s) != w) {
+                worst = n;
+            }
+        }
+        return worst;
+    }
+
+    private static ObjectNode combination(List<Input> inputs, int c) {
+        List<JsonNode> parts = inputs.stream().map(i -> i.document().path("combinations").get(c)).toList();
+        JsonNode base = parts.get(0);
+        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
+        node.set("name", base.path("name"));
+        node.set("keys", base.path("keys"));
+        JsonNode worst = worst(parts);
+        node.set("status", worst.path("status"));
+        node.set("exitCode", worst.path("exitCode"));
+        ArrayNode reasons = node.putArray("reasons");
+        for (int i = 0; i < parts.size(); i++) {
+            for (JsonNode r : parts.get(i).path("reasons")) {
+                reasons.add(inputs.get(i).name() + ": " + r.asText());
+            }
+        }
+        node.set("transport", base.path("transport"));
+        node.set("load", base.path("load"));
+        node.set("startTime", parts.stream().map(p -> p.path("startTime").asText()).sorted().findFirst()
+                .map(ResultDocument.MAPPER.getNodeFactory()::textNode).orElseThrow());
+        node.set("aborted", parts.stream().map(p -> p.path("aborted")).filter(JsonNode::isTextual).findFirst()
+                .orElse(base.path("aborted")));
+        node.set("abortCause", parts.stream().map(p -> p.path("abortCause")).filter(JsonNode::isTextual).findFirst()
+                .orElse(base.path("abortCause")));
+        node.put("interrupted", parts.stream().anyMatch(p -> p.path("interrupted").asBoolean()));
+
+        List<Double> percentiles = new ArrayList<>();
+        base.path("load").path("percentiles").forEach(p -> percentiles.add(p.asDouble()));
+        int payload = base.path("load").path("size").asInt();
+        List<IterationResult> iterations = new ArrayList<>();
+        ArrayNode its = node.putArray("iterations");
+        for (int i = 0; i < base.path("iterations").size(); i++) {
+            int index = i;
+            IterationResult merged = iteration(parts.stream().map(p -> p.path("iterations").get(index)).toList(), payload);
+            iterations.add(merged);
+            its.add(ResultDocument.iteration(merged, percentiles));
+        }
+        node.set("summary", ResultDocument.summary(new Summary(iterations, percentiles)));
+        node.set("errors", runErrors(parts));
+        node.putArray("thresholds");
+        ArrayNode hosts = node.putArray("hosts");
+        for (int i = 0; i < parts.size(); i++) {
+            JsonNode s = parts.get(i).path("summary");
+            ObjectNode h = hosts.addObject();
+            h.put("file", inputs.get(i).name());
+            h.set("host", inputs.get(i).document().path("environment").path("host"));
+            h.set("messages", s.path("messages"));
+            h.set("throughput", s.path("throughput").path("mean"));
+            h.set("resources", s.path("resources"));
+        }
+        return node;
+    }
+
+    /** One iteration of every host: histograms added, counts summed, the longest wall time. */
+    private static IterationResult iteration(List<JsonNode> parts, int payload) {
+        JsonNode base = parts.get(0);
+        Histogram latency = LatencyHistograms.newHistogram();
+        long messages = 0;
+        long wall = 0;
+        long clamped = 0;
+        boolean partial = false;
+        ErrorCounts.Snapshot errors = ErrorCounts.Snapshot.ZERO;
+        boolean open = base.path("openLoop").isObject();
+        Histogram uncorrected = open ? LatencyHistograms.newHistogram() : null;
+        Histogram sendLag = open ? LatencyHistograms.newHistogram() : null;
+        double targetRate = 0;
+        long sent = 0;
+        long capWaits = 0;
+        boolean reconnects = base.path("connectLatency").isObject();
+        Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
+        for (JsonNode p : parts) {
+            latency.add(HistogramCodec.decode(p.path("histogram").asText()));
+            messages += p.path("messages").asLong();
+            wall = Math.max(wall, p.path("wallNs").asLong());
+            clamped += p.path("clamped").asLong();
+            partial |= p.path("partial").asBoolean();
+            errors = errors.plus(errors(p.path("errors")));
+            if (open) {
+                JsonNode o = p.path("openLoop");
+                uncorrected.add(HistogramCodec.decode(o.path("uncorrectedHistogram").asText()));
+                sendLag.add(HistogramCodec.decode(o.path("sendLagHistogram").asText()));
+                targetRate += o.path("targetRate").asDouble();
+                sent += o.path("sent").asLong();
+                capWaits += o.path("maxInflightHits").asLong();
+            }
+            if (reconnects && p.path("connectLatency").isObject()) {
+                connect.add(HistogramCodec.decode(p.path("connectLatency").path("histogram").asText()));
+            }
+        }
+        OpenLoopFigures openLoop = open ? new OpenLoopFigures(targetRate, sent, capWaits, uncorrected, sendLag) : null;
+        return new IterationResult(base.path("index").asInt(), base.path("warmup").asBoolean(), messages, wall, payload,
+                latency, errors, clamped, partial, null, openLoop, connect);
+    }
+
+    private static ErrorCounts.Snapshot errors(JsonNode node) {
+        long[] values = new long[ErrorKind.values().length];
+        for (ErrorKind k : ErrorKind.values()) {
+            values[k.ordinal()] = node.path(k.label()).asLong();
+        }
+        return new ErrorCounts.Snapshot(values);
+    }
+
+    /** The whole run's errors (warmup included) of every host, by class; each host's first message of a class. */
+    private static ObjectNode runErrors(List<JsonNode> parts) {
+        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
+        long total = 0;
+        long[] byKind = new long[ErrorKind.values().length];
+        long late = 0;
+        long reconnects = 0;
+        ObjectNode first = ResultDocument.MAPPER.createObjectNode();
+        for (JsonNode p : parts) {
+            JsonNode e = p.path("errors");
+            total += e.path("total").asLong();
+            for (ErrorKind k : ErrorKind.values()) {
+                byKind[k.ordinal()] += e.path(k.label()).asLong();
+            }
+            late += e.path("lateResponses").asLong();
+            reconnects += e.path("reconnects").asLong();
+            for (Iterator<Map.Entry<String, JsonNode>> f = e.path("first").fields(); f.hasNext();) {
+                Map.Entry<String, JsonNode> entry = f.next();
+                if (!first.has(entry.getKey())) {
+                    first.set(entry.getKey(), entry.getValue());
+                }
+            }
+        }
+        node.put("total", total);
+        for (ErrorKind k : ErrorKind.values()) {
+            node.put(k.label(), byKind[k.ordinal()]);
+        }
+        node.put("lateResponses", late);
+        node.put("reconnects", reconnects);
+        node.set("first", first);
+        return node;
+    }
+}
