@@ -4,6 +4,7 @@ import io.nbench.load.BenchmarkRun;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.RunFailure;
+import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.Status;
@@ -82,6 +83,12 @@ final class ClientCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Option(names = "--start-at", paramLabel = "TIME", converter = Converters.When.class,
+            description = "Connect, then start the first iteration at this instant (ISO-8601 with offset, e.g. "
+                    + "2026-11-23T10:00:00Z): client hosts given the same instant measure the same windows, for "
+                    + "nbench report --merge. Their clocks must agree (NTP). Default: at once.")
+    java.time.Instant startAt;
+
     /** Set by the interrupt hook: no further combination starts. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
 
@@ -99,6 +106,13 @@ final class ClientCommand implements Callable<Integer> {
         transport.checkIoThreads(spec, "--io-threads");
         if (this.load.host.isBlank()) {
             throw usage("--host is empty: name the server, e.g. --host 127.0.0.1");
+        }
+        if (startAt != null && this.load.forks > 1) {
+            throw usage("--start-at aligns one run's first iteration across hosts; --forks runs several one after "
+                    + "another: use one of them");
+        }
+        if (startAt != null && !startAt.isAfter(java.time.Instant.now())) {
+            throw usage("--start-at " + startAt + " has passed: give a later instant");
         }
         if (this.load.forks > 1) {
             return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles).run(out, err);
@@ -238,7 +252,11 @@ final class ClientCommand implements Callable<Integer> {
             LoadSpec spec = planned.effectiveFor(client);
             ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
             o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
-            BenchmarkRun run = new BenchmarkRun(spec, o.listener());
+            // Only the first combination waits: later ones follow on every host as the earlier ones end.
+            RunListener listener = startAt != null && number == 1
+                    ? new io.nbench.report.CompositeListener(List.of(o.listener(), new StartAt(startAt, stopRequested)))
+                    : o.listener();
+            BenchmarkRun run = new BenchmarkRun(spec, listener);
             run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(output.maxErrors, spec));
             current.set(run);
             if (stopRequested.get()) {

@@ -3,6 +3,9 @@ package io.nbench.cli;
 import io.nbench.units.Durations;
 import io.nbench.units.Sizes;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -66,6 +69,19 @@ final class Converters {
                 return Durations.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(oneLine(e.getMessage()));
+            }
+        }
+    }
+
+    /** An ISO-8601 instant with its offset: {@code 2026-11-23T10:00:00Z}, {@code 2026-11-23T11:00:00+01:00}. */
+    static final class When implements ITypeConverter<Instant> {
+        @Override
+        public Instant convert(String value) {
+            try {
+                return OffsetDateTime.parse(value.strip()).toInstant();
+            } catch (DateTimeParseException e) {
+                throw new TypeConversionException(oneLine("'" + value + "' is not an ISO-8601 time with its offset: "
+                        + "use e.g. 2026-11-23T10:00:00Z or 2026-11-23T11:00:00+01:00"));
             }
         }
     }
