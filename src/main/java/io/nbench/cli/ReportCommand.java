@@ -134,9 +134,8 @@ final class ReportCommand implements Callable<Integer> {
         }
         JsonNode comparison = results.size() > 1
                 ? CompareFormats.document(results, Comparison.compare(results), List.of(), ExitCode.OK) : null;
-        String page = HtmlReport.render(sources, comparison, Environment.version());
         try {
-            AtomicFiles.write(html, page.getBytes(StandardCharsets.UTF_8));
+            HtmlReport.write(html, sources, comparison, Environment.version());
         } catch (IOException e) {
             err.println("nbench report: cannot write --html " + html + ": " + AtomicFiles.describe(e));
             return ExitCode.COULD_NOT_RUN;

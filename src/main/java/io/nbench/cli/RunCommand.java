@@ -64,6 +64,11 @@ final class RunCommand implements Callable<Integer> {
                     + "at the end).")
     Path resultsDir;
 
+    @Option(names = "--report", paramLabel = "FILE",
+            description = "After the comparison, write every server's results as one HTML page here (what nbench "
+                    + "report --html draws: spectra, throughput, the comparison as a chart; default: none).")
+    Path report;
+
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
             description = "I/O threads of each server (default: ${nbench.cores}, the number of cores; 0 also means the "
                     + "number of cores).")
@@ -87,7 +92,7 @@ final class RunCommand implements Callable<Integer> {
         checkTransportOptionsInUse(registry, args, chosen);
         RunFiles files;
         try {
-            files = RunFiles.prepare(spec, args, resultsDir, chosen);
+            files = RunFiles.prepare(spec, args, resultsDir, report, chosen);
         } catch (RunFiles.CannotWrite e) {
             err.println("nbench run: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;

@@ -1,12 +1,17 @@
 package io.nbench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.AtomicFiles;
+import io.nbench.report.Environment;
 import io.nbench.report.Tty;
+import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.report.hdr.IntervalLogMerge;
 import io.nbench.report.hdr.PercentileFiles;
+import io.nbench.report.html.HtmlReport;
+import io.nbench.report.json.ResultDocument;
 import io.nbench.transport.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -51,12 +56,15 @@ final class RunFiles implements AutoCloseable {
 
     private final Path scratch;
     private final Path resultsDir;
+    /** {@code run --report}: the HTML page of every server's results, or null. */
+    private final Path report;
     private final Path hdrLog;
     private final String hgrm;
     private final int servers;
     private final List<Measured> measured = new ArrayList<>();
 
-    private RunFiles(Path scratch, Path resultsDir, Path hdrLog, String hgrm, int servers) {
+    private RunFiles(Path scratch, Path resultsDir, Path report, Path hdrLog, String hgrm, int servers) {
+        this.report = report;
         this.scratch = scratch;
         this.resultsDir = resultsDir;
         this.hdrLog = hdrLog;
@@ -68,18 +76,25 @@ final class RunFiles implements AutoCloseable {
      * Takes {@code --hdr-log} and {@code --hgrm} out of the client arguments {@code args} (each server's client
      * gets its own), checks every file, creates the scratch directory. Usage errors throw ParameterException.
      */
-    static RunFiles prepare(CommandSpec spec, List<String> args, Path resultsDir, List<Transport> chosen)
+    static RunFiles prepare(CommandSpec spec, List<String> args, Path resultsDir, Path report, List<Transport> chosen)
             throws CannotWrite {
         String hdrLogArg = take(args, "--hdr-log");
         Path hdrLog = hdrLogArg == null ? null : Path.of(hdrLogArg);
         String hgrm = take(args, "--hgrm");
         checkFileOptions(spec, args, hdrLog, hgrm, chosen.size());
         String problem = checkWritable(hdrLog, resultsDir, chosen);
+        if (problem == null && report != null) {
+            try {
+                AtomicFiles.checkWritable(report); // before any server starts, like every other file
+            } catch (IOException e) {
+                problem = "cannot write --report " + report + ": " + AtomicFiles.describe(e);
+            }
+        }
         if (problem != null) {
             throw new CannotWrite(problem);
         }
         try {
-            return new RunFiles(Files.createTempDirectory("nbench-run"), resultsDir, hdrLog, hgrm, chosen.size());
+            return new RunFiles(Files.createTempDirectory("nbench-run"), resultsDir, report, hdrLog, hgrm, chosen.size());
         } catch (IOException e) {
             throw new CannotWrite("cannot create a temporary directory: " + e.getMessage());
         }
@@ -112,12 +127,20 @@ final class RunFiles implements AutoCloseable {
         List<Path> kept = new ArrayList<>();
         List<ResultFile> results = new ArrayList<>();
         List<String> compared = new ArrayList<>();
+        List<HtmlReport.Source> pages = new ArrayList<>();
         for (Measured m : measured) {
             List<ResultFile> documents = new ArrayList<>();
             Path keptLast = null;
             for (Path d : m.documents()) {
                 try {
                     documents.add(ResultFile.read(d));
+                    if (report != null) {
+                        pages.add(new HtmlReport.Source("server " + m.server().name() + (resultsDir != null
+                                ? ", " + resultsDir.resolve(d.getFileName()) : ""), ResultDocument.MAPPER.readTree(d.toFile())));
+                    }
+                } catch (IOException e) {
+                    err.println("nbench run: cannot read " + d + ": " + AtomicFiles.describe(e));
+                    code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
                 } catch (ResultFile.Unreadable e) {
                     err.println("nbench run: " + e.getMessage());
                     code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
@@ -166,6 +189,17 @@ final class RunFiles implements AutoCloseable {
             });
         } else if (results.size() == 1) {
             out.println("One server measured: nothing to compare.");
+        }
+        if (report != null && !pages.isEmpty()) {
+            JsonNode comparison = results.size() >= 2
+                    ? CompareFormats.document(results, Comparison.compare(results), List.of(), ExitCode.OK) : null;
+            try {
+                HtmlReport.write(report, pages, comparison, Environment.version());
+                out.println("Report: " + report);
+            } catch (IOException e) {
+                err.println("nbench run: cannot write --report " + report + ": " + AtomicFiles.describe(e));
+                code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+            }
         }
         if (!kept.isEmpty()) {
             out.println("Result documents: " + kept.stream().map(Path::toString).collect(Collectors.joining(", ")));

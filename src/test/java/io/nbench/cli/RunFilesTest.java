@@ -136,6 +136,31 @@ class RunFilesTest {
     }
 
     @Test
+    void reportIsOnePageOfEveryServersResults() throws Exception {
+        Path page = dir.resolve("report.html");
+        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "1", "--msgs", "100",
+                "--warmup", "0", "--iterations", "2", "--results-dir", dir.resolve("results").toString(), "--report",
+                page.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        assertTrue(o.out().contains("Report: " + page + "\n"), o.out());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "<script type=\"application/json\" id=\"nbench-data\">(.*?)</script>", java.util.regex.Pattern.DOTALL)
+                .matcher(Files.readString(page));
+        assertTrue(m.find());
+        JsonNode data = io.nbench.report.json.ResultDocument.MAPPER.readTree(m.group(1));
+        assertEquals(2, data.path("files").size());
+        assertEquals("server netty, " + dir.resolve("results").resolve("netty.json"), data.path("files").get(0).path("name").asText());
+        assertEquals(2, data.path("comparison").path("files").size(), "the servers compared, as run's table does");
+
+        Path readOnly = Files.writeString(dir.resolve("old.html"), "previous");
+        Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+        CliTest.Outcome refused = run("--report", readOnly.toString());
+        assertEquals(ExitCode.COULD_NOT_RUN, refused.code(), refused.out() + refused.err());
+        assertEquals("", refused.out(), "refused before any server starts");
+        assertTrue(refused.err().startsWith("nbench run: cannot write --report " + readOnly + ": read-only file"), refused.err());
+    }
+
+    @Test
     void readOnlyResultsFileIsRefusedBeforeAnyServerStarts() throws IOException {
         Path results = Files.createDirectory(dir.resolve("results"));
         Path old = Files.writeString(results.resolve("mina-vmpipe.json"), "previous");

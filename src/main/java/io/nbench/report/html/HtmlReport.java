@@ -49,6 +49,12 @@ public final class HtmlReport {
                 .replace("/*@DATA@*/", scriptSafe(data));
     }
 
+    /** Renders the page and writes it atomically to {@code target} (an existing file keeps its mode). */
+    public static void write(java.nio.file.Path target, List<Source> sources, JsonNode comparison, String version)
+            throws IOException {
+        io.nbench.report.AtomicFiles.write(target, render(sources, comparison, version).getBytes(StandardCharsets.UTF_8));
+    }
+
     /**
      * JSON that can stand inside a script element: {@code <}, {@code >} and {@code &} (which JSON only has
      * inside strings) become unicode escapes, so a value such as {@code </script>} in a transport option
