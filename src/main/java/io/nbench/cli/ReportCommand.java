@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
                 + "each host's resources side by side.",
         footer = {"", "Examples:",
             "  nbench report results.json --html report.html",
-            "  nbench report results/ --html report.html            # every *.json in a directory",
+            "  nbench report results/ --html report.html   # each *.json of a directory",
             "  nbench report baseline.json candidate.json --html diff.html",
             "  nbench report host1.json host2.json host3.json --merge --out merged.json",
             "  nbench report host*.json --merge --html merged.html",
@@ -50,15 +50,16 @@ final class ReportCommand implements Callable<Integer> {
     List<Path> inputs = new ArrayList<>();
 
     @Option(names = "--html", paramLabel = "FILE",
-            description = "Write the page here (atomically; an existing file keeps its mode).")
+            description = "Write the page here (atomically; an existing file keeps its mode; default: no page).")
     Path html;
 
     @Option(names = "--merge", description = "Merge the documents (one configuration, one per client host) into one "
-            + "nbench-result/1 document: to --out, or stdout without it; with --html the page shows the merged one.")
+            + "nbench-result/1 document: to --out, or stdout without it; with --html the page shows the merged one "
+            + "(default: off).")
     boolean merge;
 
     @Option(names = "--out", paramLabel = "FILE", description = "With --merge: write the merged document here "
-            + "(atomically) instead of stdout.")
+            + "(atomically; default: stdout).")
     Path out;
 
     @Override
