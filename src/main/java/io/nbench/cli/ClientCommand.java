@@ -84,10 +84,15 @@ final class ClientCommand implements Callable<Integer> {
     OutputOptions output;
 
     @Option(names = "--start-at", paramLabel = "TIME", converter = Converters.When.class,
-            description = "Connect, then start the first iteration at this instant (ISO-8601 with offset, e.g. "
-                    + "2026-11-23T10:00:00Z): client hosts given the same instant measure the same windows, for "
-                    + "nbench report --merge. Their clocks must agree (NTP). Default: at once.")
+            description = "Time-based iterations: connect and warm up early, so that the first measured iteration "
+                    + "starts at this instant (ISO-8601 with offset, e.g. 2026-11-23T10:00:00Z, or +30s from now): "
+                    + "client hosts given the same instant measure the same windows, for nbench report --merge. "
+                    + "Their clocks must agree (NTP). Default: at once.")
     java.time.Instant startAt;
+
+
+    /** With {@code --start-at}: when the first (warmup) iteration starts, so the first measured one starts on it. */
+    private java.time.Instant firstIterationAt;
 
     /** Set by the interrupt hook: no further combination starts. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -111,8 +116,20 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--start-at aligns one run's first iteration across hosts; --forks runs several one after "
                     + "another: use one of them");
         }
-        if (startAt != null && !startAt.isAfter(java.time.Instant.now())) {
-            throw usage("--start-at " + startAt + " has passed: give a later instant");
+        if (startAt != null) {
+            if (this.load.iterationTime == null) {
+                throw usage("--start-at needs --iteration-time: count-based iterations end at different times on each "
+                        + "host, so only time-based ones can cover the same windows");
+            }
+            // Warmup iterations run back to back before the instant, so the first measured one starts on it.
+            firstIterationAt = startAt.minus(this.load.iterationTime.multipliedBy(this.load.warmup));
+            if (!firstIterationAt.isAfter(java.time.Instant.now())) {
+                throw usage("--start-at " + startAt + " leaves no time for connecting and the warmup (" + this.load.warmup
+                        + " x " + io.nbench.units.Durations.format(this.load.iterationTime) + "): give a later instant");
+            }
+        }
+        if (output.hostLabel != null && output.hostLabel.isBlank()) {
+            throw usage("--host-label is empty: give the name this host goes by, e.g. --host-label client-1");
         }
         if (this.load.forks > 1) {
             return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles).run(out, err);
@@ -189,6 +206,7 @@ final class ClientCommand implements Callable<Integer> {
             out.flush();
             outputs.close();
             interruption.close();
+
         }
     }
 
@@ -254,7 +272,7 @@ final class ClientCommand implements Callable<Integer> {
             o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
             // Only the first combination waits: later ones follow on every host as the earlier ones end.
             RunListener listener = startAt != null && number == 1
-                    ? new io.nbench.report.CompositeListener(List.of(o.listener(), new StartAt(startAt, stopRequested)))
+                    ? new io.nbench.report.CompositeListener(List.of(o.listener(), new StartAt(firstIterationAt, stopRequested)))
                     : o.listener();
             BenchmarkRun run = new BenchmarkRun(spec, listener);
             run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(output.maxErrors, spec));

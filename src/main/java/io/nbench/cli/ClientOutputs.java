@@ -110,7 +110,7 @@ final class ClientOutputs {
         String runId = java.util.UUID.randomUUID().toString();
         CsvReport csv = null;
         if (o.format == OutputOptions.Format.CSV) {
-            csv = new CsvReport(out, keys, runId);
+            csv = new CsvReport(out, keys, runId, o.hostLabel != null ? o.hostLabel : Environment.host());
             if (!o.noHeader) {
                 csv.header();
             }
@@ -258,7 +258,7 @@ final class ClientOutputs {
                 }
             }
         }
-        ResultDocument document = new ResultDocument(Environment.capture(), arguments(), optionValues()).runId(runId);
+        ResultDocument document = new ResultDocument(Environment.capture(options.hostLabel), arguments(), optionValues()).runId(runId);
         if (options.out != null) {
             try {
                 byte[] bytes = (ResultDocument.pretty(document.build(result)) + "\n").getBytes(StandardCharsets.UTF_8);

@@ -73,15 +73,19 @@ final class Converters {
         }
     }
 
-    /** An ISO-8601 instant with its offset: {@code 2026-11-23T10:00:00Z}, {@code 2026-11-23T11:00:00+01:00}. */
+    /** An ISO-8601 instant with its offset ({@code 2026-11-23T10:00:00Z}, {@code 2026-11-23T11:00:00+01:00}), or {@code +30s} from now. */
     static final class When implements ITypeConverter<Instant> {
         @Override
         public Instant convert(String value) {
+            String v = value.strip();
             try {
-                return OffsetDateTime.parse(value.strip()).toInstant();
-            } catch (DateTimeParseException e) {
-                throw new TypeConversionException(oneLine("'" + value + "' is not an ISO-8601 time with its offset: "
-                        + "use e.g. 2026-11-23T10:00:00Z or 2026-11-23T11:00:00+01:00"));
+                if (v.startsWith("+")) { // relative to now, for one host; several hosts need one absolute instant
+                    return Instant.now().plus(Durations.parse(v.substring(1)));
+                }
+                return OffsetDateTime.parse(v).toInstant();
+            } catch (DateTimeParseException | IllegalArgumentException e) {
+                throw new TypeConversionException(oneLine("'" + value + "' is neither an ISO-8601 time with its offset "
+                        + "nor +DURATION: use e.g. 2026-11-23T10:00:00Z, 2026-11-23T11:00:00+01:00 or +30s"));
             }
         }
     }

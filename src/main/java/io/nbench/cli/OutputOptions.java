@@ -23,6 +23,11 @@ final class OutputOptions {
             description = "Errors tolerated before the run FAILs (exit 4), as a count or a percentage of messages (default: ${DEFAULT-VALUE}).")
     String maxErrors;
 
+    @Option(names = "--host-label", paramLabel = "NAME",
+            description = "Name this client host in its results (environment.host, the CSV's host), e.g. for "
+                    + "nbench report --merge of several hosts (default: the machine's host name).")
+    String hostLabel;
+
     @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration (default: off).")
     boolean quiet;
 

@@ -107,11 +107,15 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         if (merge) {
+            List<ResultMerge.Input> inputs = sources.stream().map(s -> new ResultMerge.Input(s.name(), s.document())).toList();
             JsonNode merged;
             try {
-                merged = ResultMerge.merge(sources.stream().map(s -> new ResultMerge.Input(s.name(), s.document())).toList());
+                merged = ResultMerge.merge(inputs);
             } catch (ResultMerge.Refused e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            for (String skew : ResultMerge.clockSkew(inputs)) {
+                err.println("nbench report: warning: " + skew);
             }
             String text = ResultDocument.pretty(merged);
             if (this.out == null) {

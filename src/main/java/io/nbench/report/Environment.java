@@ -37,9 +37,14 @@ public final class Environment {
     }
 
     public static Map<String, String> capture() {
+        return capture(null);
+    }
+
+    /** As {@link #capture()}, the host named {@code hostLabel} ({@code --host-label}) when it is not null. */
+    public static Map<String, String> capture(String hostLabel) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("nbench", version());
-        m.put("host", host());
+        m.put("host", hostLabel != null ? hostLabel : host());
         m.put("jvm", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.runtime.version"));
         List<String> args = ManagementFactory.getRuntimeMXBean().getInputArguments();

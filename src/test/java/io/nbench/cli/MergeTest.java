@@ -113,6 +113,24 @@ class MergeTest {
     }
 
     @Test
+    void hostsThatStartedMoreThanAnIntervalApartAreReported() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode late = (com.fasterxml.jackson.databind.node.ObjectNode)
+                io.nbench.report.json.ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
+        com.fasterxml.jackson.databind.node.ObjectNode c = (com.fasterxml.jackson.databind.node.ObjectNode)
+                late.path("combinations").get(0);
+        String start = ResultDocs.read(hosts.get(0)).path("combinations").get(0).path("startTime").asText();
+        c.put("startTime", java.time.Instant.parse(start).plusMillis(2500).toString());
+        Path shifted = dir.resolve("late.json");
+        java.nio.file.Files.writeString(shifted, io.nbench.report.json.ResultDocument.pretty(late));
+        CliTest.Outcome o = CliTest.run("report", hosts.get(0).toString(), shifted.toString(), "--merge", "--out",
+                dir.resolve("skewed.json").toString());
+        assertEquals(ExitCode.OK, o.code(), o.err());
+        assertEquals("nbench report: warning: impl=netty,size=100,threads=2,window=1: " + shifted + " started 2.5 s after "
+                + hosts.get(0) + " (more than one interval): their iterations cover different windows; start the hosts "
+                + "together with nbench client --start-at", o.err().strip());
+    }
+
+    @Test
     void documentsOfDifferentConfigurationsAreRefusedNamingTheFirstDifference() {
         Path other = produce("bigger", "--size", "200");
         CliTest.Outcome o = CliTest.run("report", hosts.get(0).toString(), other.toString(), "--merge");

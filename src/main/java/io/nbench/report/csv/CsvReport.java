@@ -43,10 +43,15 @@ public final class CsvReport {
      * @param runId the id this run's result document carries as {@code runId}
      */
     public CsvReport(PrintWriter out, List<String> keys, String runId) {
+        this(out, keys, runId, Environment.host());
+    }
+
+    /** @param host the {@code host} column: the machine's name, or {@code --host-label} */
+    public CsvReport(PrintWriter out, List<String> keys, String runId, String host) {
         this.out = out;
         this.keys = List.copyOf(keys);
         this.runId = runId;
-        this.host = Environment.host();
+        this.host = host;
         this.version = Environment.version();
     }
 

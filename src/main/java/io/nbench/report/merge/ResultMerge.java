@@ -90,6 +90,45 @@ public final class ResultMerge {
         return doc;
     }
 
+    /**
+     * Hosts whose windows do not coincide: per combination, when the start times of two documents are more
+     * than one interval (a second) apart, one line naming the earliest and the latest; empty when aligned.
+     * Their iterations then cover different windows, so the merged throughput's common window is wider than
+     * any host's measurement and a stall seen by one host is diluted by the others.
+     */
+    public static List<String> clockSkew(List<Input> inputs) {
+        List<String> lines = new ArrayList<>();
+        int combinations = inputs.get(0).document().path("combinations").size();
+        for (int c = 0; c < combinations; c++) {
+            Input earliest = null;
+            Input latest = null;
+            java.time.Instant min = null;
+            java.time.Instant max = null;
+            for (Input i : inputs) {
+                JsonNode start = i.document().path("combinations").path(c).path("startTime");
+                if (!start.isTextual()) {
+                    continue;
+                }
+                java.time.Instant t = java.time.Instant.parse(start.asText());
+                if (min == null || t.isBefore(min)) {
+                    min = t;
+                    earliest = i;
+                }
+                if (max == null || t.isAfter(max)) {
+                    max = t;
+                    latest = i;
+                }
+            }
+            if (min != null && java.time.Duration.between(min, max).toMillis() > 1000) {
+                lines.add(inputs.get(0).document().path("combinations").get(c).path("name").asText() + ": "
+                        + latest.name() + " started " + java.time.Duration.between(min, max).toMillis() / 1000.0
+                        + " s after " + earliest.name() + " (more than one interval): their iterations cover different "
+                        + "windows; start the hosts together with nbench client --start-at");
+            }
+        }
+        return lines;
+    }
+
     /** Same combinations, each with the same workload, transport and iterations; else the first difference. */
     private static void checkSameConfiguration(Input a, Input b) throws Refused {
         JsonNode ca = a.document().path("combinations");
