@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.RunListener;
 import io.nbench.report.AtomicFiles;
@@ -55,6 +56,8 @@ final class ClientOutputs {
     private final int combinations;
     private final int textColumns;
     private boolean closed;
+    /** Each combination's per-second figures, by name, for the result document; filled on the coordinator thread. */
+    private final Map<String, List<JsonNode>> intervals = new LinkedHashMap<>();
     /** This run's id: the CSV's run_id and the result document's runId, to join one with the other. */
     private final String runId;
 
@@ -147,9 +150,11 @@ final class ClientOutputs {
         if (csv != null) {
             listeners.add(csv.forCombination(c));
         }
-        if (ndjson != null) {
-            listeners.add(ndjson.forCombination(c));
-        }
+        // Every second's figures go to the result document too (its combinations[].intervals), for the report's
+        // charts over time; with --format ndjson the same listener prints them.
+        List<JsonNode> seconds = new ArrayList<>();
+        intervals.put(c.name(), seconds);
+        listeners.add(ndjson != null ? ndjson.forCombination(c, seconds::add) : NdjsonStream.intervals(c, seconds::add));
         if (hdrLog != null) {
             listeners.add(hdrLog.forCombination(c));
         }
@@ -258,7 +263,8 @@ final class ClientOutputs {
                 }
             }
         }
-        ResultDocument document = new ResultDocument(Environment.capture(options.hostLabel), arguments(), optionValues()).runId(runId);
+        ResultDocument document = new ResultDocument(Environment.capture(options.hostLabel), arguments(), optionValues()).runId(runId)
+                .intervals(intervals);
         if (options.out != null) {
             try {
                 byte[] bytes = (ResultDocument.pretty(document.build(result)) + "\n").getBytes(StandardCharsets.UTF_8);

@@ -110,6 +110,9 @@ class HtmlReportTest {
             }
             assertEquals(h.getValueAtPercentile(99) / 1000.0, y.get(20).asDouble(), "x = 100 is p99");
             assertEquals(3, drawn.path("iterations").size(), "the measured iterations, not the warmup");
+            JsonNode seconds = c.path("intervals");
+            assertEquals(seconds.size(), drawn.path("overTime").path("t").size(), "every second of the run");
+            assertEquals(seconds.get(0).path("p99Ns").asLong() / 1000.0, drawn.path("overTime").path("p99").get(0).asDouble());
             if (f == 2) {
                 Histogram u = merged(c, "uncorrectedHistogram");
                 assertEquals(u.getValueAtPercentile(99) / 1000.0, drawn.path("spectrum").path("uncorrected").get(20).asDouble());
@@ -125,7 +128,7 @@ class HtmlReportTest {
 
     /**
      * The page really draws in a browser: headless Chromium (installed by .ci/run) runs its script offline and
-     * every chart is there, 2 per combination and 2 for the comparison; a script error would leave no count.
+     * every chart is there, 4 per combination and 2 for the comparison; a script error would leave no count.
      */
     @Test
     @EnabledIf("chromium")
@@ -140,7 +143,9 @@ class HtmlReportTest {
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "chromium ended");
         Matcher charts = Pattern.compile("<body data-charts=\"(\\d+)\"").matcher(dom);
         assertTrue(charts.find(), "the script ran to its end: " + dom.substring(0, Math.min(400, dom.length())));
-        assertEquals("8", charts.group(1));
+        // Per combination: spectrum, throughput per iteration, throughput and latency over time; and the
+        // comparison's overlaid spectra and throughputs.
+        assertEquals(Integer.toString(3 * 4 + 2), charts.group(1));
     }
 
     static final String CHROMIUM = "/usr/bin/chromium";

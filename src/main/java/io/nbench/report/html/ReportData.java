@@ -70,6 +70,7 @@ final class ReportData {
             micros(i, "p50", h, 50);
             micros(i, "p99", h, 99);
         }
+        o.set("overTime", overTime(c.path("intervals")));
         JsonNode summary = c.path("summary");
         ObjectNode s = o.putObject("summary");
         s.put("messages", summary.path("messages").asLong());
@@ -86,6 +87,36 @@ final class ReportData {
             o.set("spectrum", spectrum(merged, uncorrected));
         } else {
             o.putNull("spectrum");
+        }
+        return o;
+    }
+
+    /**
+     * Each second of the run (warmup included), from the document's {@code intervals}: time in s at the
+     * second's end, msg/s, p50, p99 and max in µs (null where nothing completed); null without intervals.
+     */
+    private static ObjectNode overTime(JsonNode intervals) {
+        if (!intervals.isArray() || intervals.isEmpty()) {
+            return null;
+        }
+        ObjectNode o = ResultDocument.MAPPER.createObjectNode();
+        ArrayNode t = o.putArray("t");
+        ArrayNode rate = o.putArray("msgPerSec");
+        ArrayNode p50 = o.putArray("p50");
+        ArrayNode p99 = o.putArray("p99");
+        ArrayNode max = o.putArray("max");
+        for (JsonNode i : intervals) {
+            t.add(i.path("endNs").asLong() / 1e9);
+            rate.add(i.path("msgPerSec").asDouble());
+            for (var pair : java.util.List.of(java.util.Map.entry(p50, "p50Ns"), java.util.Map.entry(p99, "p99Ns"),
+                    java.util.Map.entry(max, "maxNs"))) {
+                JsonNode v = i.path(pair.getValue());
+                if (v.isNumber()) {
+                    pair.getKey().add(v.asLong() / 1000.0);
+                } else {
+                    pair.getKey().addNull();
+                }
+            }
         }
         return o;
     }

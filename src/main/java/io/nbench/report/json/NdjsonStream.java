@@ -11,6 +11,7 @@ import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import java.io.PrintWriter;
+import java.util.function.Consumer;
 import java.util.Map;
 
 /**
@@ -35,6 +36,26 @@ public final class NdjsonStream {
      * run's start and at each interval (once a second, never per message) to report each second's CPU.
      */
     public RunListener forCombination(Combination combination) {
+        return intervals(combination, this::line);
+    }
+
+    /**
+     * As {@link #forCombination}, each interval's line also handed to {@code alsoTo} (the result document
+     * keeps them): one listener, one CPU snapshot per second for both.
+     */
+    public RunListener forCombination(Combination combination, Consumer<ObjectNode> alsoTo) {
+        return intervals(combination, node -> {
+            line(node);
+            alsoTo.accept(node);
+        });
+    }
+
+    /**
+     * A listener that turns each interval of {@code combination} into its figures (the stream's line) and hands
+     * them to {@code sink}. It snapshots the process and machine CPU at the run's start and at each interval
+     * (once a second, never per message) to report each second's CPU.
+     */
+    public static RunListener intervals(Combination combination, Consumer<ObjectNode> sink) {
         return new RunListener() {
             private ResourceSnapshot last;
 
@@ -48,7 +69,7 @@ public final class NdjsonStream {
                 ResourceSnapshot now = ResourceSnapshot.take();
                 ResourceUsage usage = last == null ? null : ResourceUsage.between(last, now);
                 last = now;
-                line(interval(combination, i, usage));
+                sink.accept(interval(combination, i, usage));
             }
         };
     }

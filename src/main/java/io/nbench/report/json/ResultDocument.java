@@ -45,6 +45,7 @@ public final class ResultDocument {
     private final List<String> arguments;
     private final Map<String, Object> options;
     private String runId;
+    private Map<String, List<JsonNode>> intervals = Map.of();
 
     /**
      * @param environment from {@link io.nbench.report.Environment#capture()}
@@ -55,6 +56,15 @@ public final class ResultDocument {
         this.environment = environment;
         this.arguments = arguments;
         this.options = options;
+    }
+
+    /**
+     * Each combination's per-second figures by combination name (the {@code --format ndjson} interval lines),
+     * written as {@code combinations[].intervals}; a combination without any gets none.
+     */
+    public ResultDocument intervals(Map<String, List<JsonNode>> byCombination) {
+        this.intervals = byCombination;
+        return this;
     }
 
     /** The run's id (the CSV's {@code run_id}), written as {@code runId}; without it the field is null. */
@@ -134,6 +144,10 @@ public final class ResultDocument {
         ObjectNode first = errors.putObject("first");
         run.firstErrors().forEach((k, v) -> first.put(k.label(), v));
         node.set("errors", errors);
+        List<JsonNode> seconds = intervals.get(c.combination().name());
+        if (seconds != null) {
+            node.putArray("intervals").addAll(seconds);
+        }
         ArrayNode thresholds = node.putArray("thresholds");
         for (Threshold.Outcome o : c.thresholds()) {
             thresholds.add(threshold(o));
