@@ -16,6 +16,7 @@ import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ErrorKind;
 import io.nbench.transport.Transport;
+import io.nbench.transport.TransportFailure;
 import io.nbench.transport.TransportOption;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
@@ -191,7 +192,7 @@ final class ClientCommand implements Callable<Integer> {
                         break; // the server is gone or the user wants out: later combinations would fail the same way
                     }
                 } catch (RunFailure e) {
-                    error = e.getMessage() + hint(e.getMessage(), p.transport().transport().name());
+                    error = e.getMessage() + hint(e, p.transport().transport().name());
                     err.println("nbench client: " + error);
                     break;
                 } catch (IOException | RuntimeException e) {
@@ -351,8 +352,8 @@ final class ClientCommand implements Callable<Integer> {
         return new SweepResult(target, keys, done, error, status, code);
     }
 
-    private String hint(String message, String impl) {
-        if (message != null && message.contains("refused")) {
+    private String hint(RunFailure failure, String impl) {
+        if (failure.getCause() instanceof TransportFailure f && f.kind() == TransportFailure.Kind.REFUSED) {
             return ": is a server running? start one with 'nbench server --impl " + impl + " --port "
                     + transport.port + "', or point --host/--port at one";
         }

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.transport.support.Threads;
 import io.nbench.load.Driver;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;

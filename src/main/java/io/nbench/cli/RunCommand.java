@@ -257,7 +257,7 @@ final class RunCommand implements Callable<Integer> {
                 return List.of(value.split(",", -1)).stream().map(String::strip).toList();
             }
         }
-        return List.of("netty");
+        return List.of(TransportRegistry.DEFAULT);
     }
 
     /** The key of an -O argument ({@code -O k=v} at i, or {@code -Ok=v}), or null. */

@@ -4,6 +4,7 @@ import io.nbench.server.FatalErrors;
 import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ServerMetrics;
 import io.nbench.transport.RunningServer;
+import io.nbench.transport.TransportFailure;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.TransportRegistry;
 import io.nbench.units.Durations;
@@ -125,7 +126,8 @@ final class ServerCommand implements Callable<Integer> {
         try {
             server = resolved.transport().startServer(settings, metrics);
         } catch (IOException e) {
-            err.println("nbench server: " + e.getMessage() + (e.getMessage() != null && e.getMessage().contains("in use")
+            boolean inUse = e instanceof TransportFailure f && f.kind() == TransportFailure.Kind.ADDRESS_IN_USE;
+            err.println("nbench server: " + e.getMessage() + (inUse
                     ? ": stop the process using the port or choose another --port" : ""));
             return ExitCode.COULD_NOT_RUN;
         }

@@ -16,7 +16,7 @@ import picocli.CommandLine.ParameterException;
 final class TransportOptions {
 
     @ArgumentFiles.CommaList
-    @Option(names = "--impl", paramLabel = "NAME", defaultValue = "netty",
+    @Option(names = "--impl", paramLabel = "NAME", defaultValue = TransportRegistry.DEFAULT,
             description = "Transport (default: ${DEFAULT-VALUE}); see nbench list. The client sweeps a list: netty,mina.")
     String impl;
 

@@ -1,5 +1,6 @@
 package io.nbench.load;
 
+import io.nbench.transport.support.Threads;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.resources.ResourceSnapshot;
 import io.nbench.resources.ResourceUsage;
@@ -11,6 +12,7 @@ import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ErrorKind;
+import io.nbench.transport.TransportFailure;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -184,7 +186,7 @@ public final class BenchmarkRun {
     }
 
     /**
-     * The first connection retries "refused" until the connect timeout passes: a client started together
+     * The first connection retries a refused connect until the connect timeout passes: a client started together
      * with its server ({@code nbench server & nbench client}) waits for it to listen.
      */
     private io.nbench.transport.ClientConnection connectFirst(ClientTransport transport, InetSocketAddress remote,
@@ -194,7 +196,7 @@ public final class BenchmarkRun {
             try {
                 return transport.connect(remote, template, c.link());
             } catch (IOException e) {
-                boolean refused = String.valueOf(e.getMessage()).contains("refused");
+                boolean refused = e instanceof TransportFailure f && f.kind() == TransportFailure.Kind.REFUSED;
                 if (!refused || System.nanoTime() + 100_000_000L > deadline || abortReason != null) {
                     throw e;
                 }

@@ -11,6 +11,12 @@ import java.util.stream.Collectors;
 /** The transports on the classpath, found with {@link ServiceLoader}, and validation of {@code -O} options. */
 public final class TransportRegistry {
 
+    /**
+     * The transport a client or server uses when none is named: the one most users meet first. The one place
+     * outside its own package where a transport is named (the CLI's default refers to this constant).
+     */
+    public static final String DEFAULT = "netty";
+
     private final Map<String, Transport> byName;
 
     public TransportRegistry(List<Transport> transports) {

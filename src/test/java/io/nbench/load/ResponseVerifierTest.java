@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.protocol.RequestTemplate;
-import io.nbench.transport.ByteBufferPayloadView;
+import io.nbench.transport.support.ByteBufferPayloadView;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -115,8 +115,10 @@ public abstract class ClientContract {
             port = s.getLocalPort();
         }
         try (ClientTransport client = TransportTesting.newClient(transport(), Protocol.FRAMED, false)) {
-            IOException e = assertThrows(IOException.class, () -> client.connect(
+            // A typed failure: the engine retries it and the CLI hints at a missing server by its kind.
+            TransportFailure e = assertThrows(TransportFailure.class, () -> client.connect(
                     new InetSocketAddress("127.0.0.1", port), RequestTemplate.framed(1, 1, 1), new Recorder()));
+            assertEquals(TransportFailure.Kind.REFUSED, e.kind());
             assertEquals("Connection refused", e.getMessage());
         }
     }
@@ -137,9 +139,10 @@ public abstract class ClientContract {
                         java.time.Duration.ofMillis(300), false, Vectors.MAX_FRAME, TransportTesting.defaults(transport()));
                 try (ClientTransport client = transport().newClient(settings)) {
                     long start = System.nanoTime();
-                    IOException e = assertThrows(IOException.class, () -> client.connect(
+                    TransportFailure e = assertThrows(TransportFailure.class, () -> client.connect(
                             (InetSocketAddress) listener.getLocalSocketAddress(), RequestTemplate.framed(1, 1, 1),
                             new Recorder()));
+                    assertEquals(TransportFailure.Kind.TIMED_OUT, e.kind());
                     assertEquals("connect timed out after 300 ms", e.getMessage());
                     assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5));
                 }

@@ -76,6 +76,20 @@ public abstract class ServerContract {
         assertArrayEquals(expected, s.getInputStream().readNBytes(expected.length));
     }
 
+    /** A port another socket holds: a typed failure the CLI turns into "choose another --port". */
+    @Test
+    void aPortInUseIsATypedFailure() throws Exception {
+        try (java.net.ServerSocket holder = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            InetSocketAddress taken = new InetSocketAddress("127.0.0.1", holder.getLocalPort());
+            TransportFailure e = org.junit.jupiter.api.Assertions.assertThrows(TransportFailure.class, () -> transport()
+                    .startServer(new ServerSettings(taken, Protocol.FRAMED, TransportTesting.socket(), MAX_FRAME,
+                            OptionValues.resolve(transport().options(), java.util.Map.of())), ServerEvents.NONE).close());
+            assertEquals(TransportFailure.Kind.ADDRESS_IN_USE, e.kind(), e.getMessage());
+            assertTrue(e.getMessage().startsWith("cannot listen on 127.0.0.1:" + taken.getPort() + ": "), e.getMessage());
+            assertTrue(e.getMessage().endsWith("Address already in use"), e.getMessage());
+        }
+    }
+
     @Test
     void answersEachVector() throws IOException {
         InetSocketAddress a = start(Protocol.FRAMED);

@@ -1,11 +1,12 @@
 package io.nbench.transport.blocking;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
-import io.nbench.transport.Threads;
+import io.nbench.transport.support.Threads;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -13,7 +14,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,14 +50,9 @@ final class BlockingClient implements ClientTransport {
             socket.connect(remote, (int) timeoutMs);
             connection = new BlockingClientConnection(socket, config, template, handler, settings.maxFrame(),
                     settings.notifyWritten(), connections::remove);
-        } catch (SocketTimeoutException e) {
+        } catch (SocketTimeoutException | ConnectException | java.net.NoRouteToHostException e) {
             socket.close();
-            throw new IOException("connect timed out after " + timeoutMs + " ms", e);
-        } catch (ConnectException e) {
-            socket.close();
-            String m = e.getMessage();
-            throw new IOException(m != null && m.toLowerCase(Locale.ROOT).contains("refused")
-                    ? "Connection refused" : String.valueOf(m), e);
+            throw Failures.connect(e, timeoutMs);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;

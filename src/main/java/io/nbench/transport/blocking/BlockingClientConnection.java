@@ -4,7 +4,7 @@ import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
-import io.nbench.transport.ResponseDecoder;
+import io.nbench.transport.support.ResponseDecoder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,12 +1,13 @@
 package io.nbench.transport.blocking;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.FramedRequestParser;
 import io.nbench.protocol.Protocol;
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.transport.Threads;
+import io.nbench.transport.support.Threads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -61,7 +62,7 @@ final class BlockingServer implements RunningServer {
         } catch (IOException e) {
             server.close();
             InetSocketAddress b = settings.bind();
-            throw new IOException("cannot listen on " + b.getHostString() + ":" + b.getPort() + ": " + e.getMessage(), e);
+            throw Failures.bind(e, b.getHostString() + ":" + b.getPort());
         }
         BlockingServer s = new BlockingServer(server, config, settings, events);
         s.acceptor.start();

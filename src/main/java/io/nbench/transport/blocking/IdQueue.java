@@ -1,6 +1,6 @@
 package io.nbench.transport.blocking;
 
-import io.nbench.transport.LongRing;
+import io.nbench.transport.support.LongRing;
 
 /**
  * Ids the reader thread could not write itself because another thread held the write lock (and may be

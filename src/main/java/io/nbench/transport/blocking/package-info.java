@@ -9,7 +9,7 @@
  * its write, which stops it reading: per-connection buffering is bounded by the two buffers.
  *
  * <p><b>Client.</b> One reader thread per connection decodes responses
- * ({@link io.nbench.transport.ResponseDecoder}) and calls the handler. {@code send(id)} writes on the
+ * ({@link io.nbench.transport.support.ResponseDecoder}) and calls the handler. {@code send(id)} writes on the
  * calling thread under a per-connection lock (inherent to blocking sockets: a write blocks until the
  * kernel has every byte, so concurrent senders must take turns); the reader thread never waits for that
  * lock. {@code --io-threads} does not apply.

@@ -2,7 +2,7 @@ package io.nbench.transport.mina;
 
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.PeerBytes;
-import io.nbench.transport.ByteBufferPayloadView;
+import io.nbench.transport.support.ByteBufferPayloadView;
 import io.nbench.transport.ConnectionHandler;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.session.IoSession;

@@ -1,12 +1,12 @@
 package io.nbench.transport.mina;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -88,31 +88,13 @@ final class MinaClient implements ClientTransport {
         long timeout = settings.connectTimeout().toMillis();
         if (!f.awaitUninterruptibly(timeout + 1000)) {
             f.cancel();
-            throw new IOException("connect timed out after " + timeout + " ms");
+            throw Failures.connect(new java.net.SocketTimeoutException("connect timed out"), timeout);
         }
         if (!f.isConnected()) {
-            Throwable cause = f.getException();
-            throw new IOException(connectFailure(cause, timeout), cause);
+            throw Failures.connect(f.getException(), timeout);
         }
         connection.attach(f.getSession());
         return connection;
-    }
-
-    private static String connectFailure(Throwable cause, long timeout) {
-        if (cause == null) {
-            return "connect was cancelled";
-        }
-        String m = String.valueOf(cause.getMessage());
-        if (cause instanceof ConnectException && m.contains("refused")) {
-            return "Connection refused";
-        }
-        if (m.toLowerCase(java.util.Locale.ROOT).contains("timed out")) {
-            return "connect timed out after " + timeout + " ms";
-        }
-        if (cause.getMessage() == null) {
-            return cause.getClass().getSimpleName();
-        }
-        return MinaClientHandler.oneLine(cause);
     }
 
     @Override

@@ -1,7 +1,8 @@
 package io.nbench.transport.mina;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -87,11 +88,7 @@ final class MinaServer implements RunningServer {
             String where = config.vmpipe ? "vmpipe:" + settings.bind().getPort()
                     : settings.bind().getHostString() + ":" + settings.bind().getPort();
             // MINA wraps the JDK's BindException ("Address already in use") in "Error while binding on ...".
-            Throwable root = e;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            throw new IOException("cannot listen on " + where + ": " + MinaClientHandler.oneLine(root), e);
+            throw Failures.bind(e, where);
         }
         SocketAddress local = acceptor.getLocalAddress();
         InetSocketAddress address = local instanceof VmPipeAddress vm

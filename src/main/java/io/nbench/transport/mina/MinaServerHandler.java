@@ -1,6 +1,6 @@
 package io.nbench.transport.mina;
 
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;

@@ -1,6 +1,6 @@
 package io.nbench.transport.netty;
 
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

@@ -2,7 +2,7 @@ package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.StreamedRequest;
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

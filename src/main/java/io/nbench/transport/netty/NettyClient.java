@@ -1,5 +1,6 @@
 package io.nbench.transport.netty;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
@@ -17,7 +18,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -60,13 +60,10 @@ final class NettyClient implements ClientTransport {
         ChannelFuture f = b.connect(config.address(remote));
         if (!f.awaitUninterruptibly(settings.connectTimeout().toMillis() + 1000)) {
             f.cancel(false);
-            throw new IOException("connect timed out after " + settings.connectTimeout().toMillis() + " ms");
+            throw Failures.connect(new java.net.SocketTimeoutException("connect timed out"), settings.connectTimeout().toMillis());
         }
         if (!f.isSuccess()) {
-            Throwable cause = f.cause();
-            String message = cause instanceof ConnectException && cause.getMessage() != null
-                    && cause.getMessage().contains("refused") ? "Connection refused" : String.valueOf(cause.getMessage());
-            throw new IOException(message, cause);
+            throw Failures.connect(f.cause(), settings.connectTimeout().toMillis());
         }
         connection.attach(f.channel());
         channels.add(f.channel());

@@ -1,7 +1,8 @@
 package io.nbench.transport.netty;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -76,9 +77,7 @@ final class NettyServer implements RunningServer {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             idle.close();
-            Throwable cause = bound.cause();
-            throw new IOException("cannot listen on " + settings.bind().getHostString() + ":" + settings.bind().getPort()
-                    + ": " + cause.getMessage(), cause);
+            throw Failures.bind(bound.cause(), settings.bind().getHostString() + ":" + settings.bind().getPort());
         }
         // After ServerBootstrap's acceptor, which pauses accepting for a second when accept fails (e.g.
         // "Too many open files") and passes the exception on: log it at a rate limit instead of letting

@@ -1,5 +1,6 @@
 package io.nbench.transport.nio;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
@@ -55,14 +56,9 @@ final class NioClient implements ClientTransport {
             // connected channels.
             channel.socket().connect(remote, (int) timeoutMs);
             channel.configureBlocking(false);
-        } catch (SocketTimeoutException e) {
+        } catch (SocketTimeoutException | ConnectException | java.net.NoRouteToHostException e) {
             channel.close();
-            throw new IOException("connect timed out after " + timeoutMs + " ms", e);
-        } catch (ConnectException e) {
-            channel.close();
-            String m = e.getMessage();
-            throw new IOException(m != null && m.toLowerCase(java.util.Locale.ROOT).contains("refused")
-                    ? "Connection refused" : String.valueOf(m), e);
+            throw Failures.connect(e, timeoutMs);
         } catch (UnresolvedAddressException e) {
             channel.close();
             throw new IOException("unknown host " + remote.getHostString(), e);

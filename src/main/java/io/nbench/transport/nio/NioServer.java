@@ -1,11 +1,12 @@
 package io.nbench.transport.nio;
 
+import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.transport.Threads;
+import io.nbench.transport.support.Threads;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -65,7 +66,7 @@ final class NioServer implements RunningServer {
         } catch (IOException e) {
             server.close();
             InetSocketAddress b = settings.bind();
-            throw new IOException("cannot listen on " + b.getHostString() + ":" + b.getPort() + ": " + e.getMessage(), e);
+            throw Failures.bind(e, b.getHostString() + ":" + b.getPort());
         }
         try {
             for (int i = 0; i < loops.length; i++) {

@@ -1,7 +1,7 @@
 package io.nbench.transport.nio;
 
 import io.nbench.protocol.FramedRequestParser;
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -16,7 +16,7 @@
  * back each read from the same buffer, with the same backpressure.
  *
  * <p><b>Client.</b> Responses are decoded by the loop thread in place
- * ({@link io.nbench.transport.ResponseDecoder}); the read buffer starts at one response and grows only
+ * ({@link io.nbench.transport.support.ResponseDecoder}); the read buffer starts at one response and grows only
  * if the server sends a larger frame. {@code send(id)} may come from any thread; see
  * {@link io.nbench.transport.nio.NioClientConnection} for the locking argument. In rtt mode the client's
  * selector threads allocate nothing per message ({@code NioAllocationTest}), with one exception outside

@@ -13,7 +13,7 @@ import io.nbench.testkit.CountingServerEvents;
 import io.nbench.testkit.FuzzStreams;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
-import io.nbench.transport.IdleConnections;
+import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.PayloadView;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -1,4 +1,4 @@
-package io.nbench.transport;
+package io.nbench.transport.support;
 
 import java.util.Collection;
 

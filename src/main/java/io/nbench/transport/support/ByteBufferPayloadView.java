@@ -1,5 +1,6 @@
-package io.nbench.transport;
+package io.nbench.transport.support;
 
+import io.nbench.transport.PayloadView;
 import java.nio.ByteBuffer;
 
 /** A reusable {@link PayloadView} over a region of a {@link ByteBuffer}, for NIO-based transports. */

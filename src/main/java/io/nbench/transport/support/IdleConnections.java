@@ -1,5 +1,6 @@
-package io.nbench.transport;
+package io.nbench.transport.support;
 
+import io.nbench.transport.ServerEvents;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;

@@ -1,5 +1,6 @@
-package io.nbench.transport;
+package io.nbench.transport.support;
 
+import io.nbench.transport.ConnectionHandler;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.Protocol;

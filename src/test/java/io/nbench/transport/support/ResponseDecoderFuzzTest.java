@@ -1,5 +1,8 @@
-package io.nbench.transport;
+package io.nbench.transport.support;
 
+import io.nbench.transport.ConnectionHandler;
+import io.nbench.transport.PayloadView;
+import io.nbench.transport.ErrorKind;
 import static io.nbench.testkit.FuzzStreams.MAX_FRAME;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package io.nbench.transport;
+package io.nbench.transport.support;
 
 /**
  * A growable FIFO of longs (message ids, offsets) for transports, not thread-safe: guarded by its

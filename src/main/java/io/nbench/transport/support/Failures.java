@@ -1,0 +1,72 @@
+package io.nbench.transport.support;
+
+import io.nbench.transport.TransportFailure;
+import io.nbench.transport.TransportFailure.Kind;
+import java.net.BindException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.util.Locale;
+
+/**
+ * The one place where what Netty, MINA and the JDK throw on a failed connect or bind becomes a
+ * {@link TransportFailure} of a known kind, with the same message whatever the transport ("Connection
+ * refused", "connect timed out after 5000 ms", "cannot listen on 127.0.0.1:7007: Address already in use").
+ * The libraries wrap the JDK's exception (Netty's AnnotatedConnectException, MINA's RuntimeIoException), so
+ * the whole cause chain is read.
+ */
+public final class Failures {
+
+    private Failures() {
+    }
+
+    /** A failed connect; {@code cause} null means it was cancelled. */
+    public static TransportFailure connect(Throwable cause, long timeoutMillis) {
+        if (cause == null) {
+            return new TransportFailure(Kind.OTHER, "connect was cancelled", null);
+        }
+        Kind kind = kind(cause);
+        String message = switch (kind) {
+            case REFUSED -> "Connection refused";
+            case TIMED_OUT -> "connect timed out after " + timeoutMillis + " ms";
+            default -> root(cause);
+        };
+        return new TransportFailure(kind, message, cause);
+    }
+
+    /** A server that cannot listen on {@code where} (host:port). */
+    public static TransportFailure bind(Throwable cause, String where) {
+        Kind kind = kind(cause) == Kind.ADDRESS_IN_USE ? Kind.ADDRESS_IN_USE : Kind.OTHER;
+        return new TransportFailure(kind, "cannot listen on " + where + ": " + root(cause), cause);
+    }
+
+    private static Kind kind(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            // Netty's native transports report the errno in their own exception type, not a BindException.
+            if (t instanceof BindException && m.contains("in use") || m.contains("address already in use")) {
+                return Kind.ADDRESS_IN_USE;
+            }
+            if (t instanceof NoRouteToHostException || m.contains("unreachable")) {
+                return Kind.UNREACHABLE;
+            }
+            if (t instanceof SocketTimeoutException || m.contains("timed out")) {
+                return Kind.TIMED_OUT;
+            }
+            if (t instanceof ConnectException && m.contains("refused")) {
+                return Kind.REFUSED;
+            }
+        }
+        return Kind.OTHER;
+    }
+
+    /** The innermost message on one line: the libraries' wrappers add only "Error while binding on ...". */
+    private static String root(Throwable cause) {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return m.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+    }
+}

@@ -1,0 +1,100 @@
+package io.nbench;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.nbench.transport.TransportRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering the architecture document states, checked on the compiled classes (ArchUnit): transports
+ * depend on the plugin contract, its support code, the protocol, units and their own library only; nothing
+ * outside {@code transport/} depends on a transport; the top-level packages have no cycle. And in the
+ * sources: no code outside {@code transport/} names a transport (a name in a string would be a
+ * transport-specific branch the type check cannot see).
+ */
+class LayeringTest {
+
+    private static final String TRANSPORT = "io.nbench.transport";
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("io.nbench");
+
+    /** io.nbench.transport.netty, .mina, ...: every subpackage of transport but support. */
+    private static final DescribedPredicate<JavaClass> IN_A_TRANSPORT = DescribedPredicate.describe("a transport implementation",
+            c -> c.getPackageName().startsWith(TRANSPORT + ".") && !c.getPackageName().startsWith(TRANSPORT + ".support"));
+
+    @Test
+    void transportsDependOnTheContractAndTheirOwnLibraryOnly() {
+        for (String impl : List.of("netty", "mina", "nio", "blocking", "vthreads")) {
+            // vthreads is the blocking transport on virtual threads: its one allowed neighbour.
+            String own = impl.equals("vthreads") ? TRANSPORT + ".blocking.." : TRANSPORT + "." + impl + "..";
+            classes().that().resideInAPackage(TRANSPORT + "." + impl + "..")
+                    .should().onlyDependOnClassesThat().resideInAnyPackage(TRANSPORT, TRANSPORT + ".support..",
+                            TRANSPORT + "." + impl + "..", own, "io.nbench.protocol..", "io.nbench.units..", "java..",
+                            "javax..", "sun.misc..", "jdk.internal.misc..", "io.netty..", "org.apache.mina..",
+                            "org.slf4j..", "")
+                    .because("a transport only moves bytes: the engine owns timing and statistics")
+                    .check(MAIN);
+        }
+    }
+
+    @Test
+    void nothingOutsideTransportDependsOnATransport() {
+        noClasses().that().resideOutsideOfPackage(TRANSPORT + "..")
+                .should().dependOnClassesThat(IN_A_TRANSPORT)
+                .because("the engine, the CLI and the outputs reach transports through TransportRegistry only")
+                .check(MAIN);
+    }
+
+    @Test
+    void theContractAndItsSupportDependOnNoTransport() {
+        noClasses().that().resideInAnyPackage(TRANSPORT, TRANSPORT + ".support..")
+                .should().dependOnClassesThat(IN_A_TRANSPORT)
+                .check(MAIN);
+    }
+
+    @Test
+    void topLevelPackagesHaveNoCycle() {
+        slices().matching("io.nbench.(*)..").should().beFreeOfCycles().check(MAIN);
+    }
+
+    @Test
+    void noCodeOutsideTransportNamesATransport() throws IOException {
+        List<String> names = TransportRegistry.load().names();
+        List<String> found = new ArrayList<>();
+        Path root = Path.of("src", "main", "java", "io", "nbench");
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> !p.startsWith(root.resolve("transport"))).toList()) {
+                List<String> lines = Files.readAllLines(f);
+                for (int i = 0; i < lines.size(); i++) {
+                    String code = lines.get(i).strip();
+                    if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) {
+                        continue; // documentation may name a transport
+                    }
+                    for (String name : names) {
+                        if (code.contains("\"" + name + "\"")) {
+                            found.add(f + ":" + (i + 1) + ": " + code);
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found, "a transport named outside transport/: use TransportRegistry (its DEFAULT, get(name))");
+    }
+}
