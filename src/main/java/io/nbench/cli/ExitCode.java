@@ -1,6 +1,9 @@
 package io.nbench.cli;
 
-/** nbench's exit codes (SPEC section 5); the first that applies wins. */
+/**
+ * nbench's exit codes; when several apply, the first in the order usage error, could not run, interrupted, FAILED,
+ * threshold, ok wins. {@link #first} is the one place that order is written.
+ */
 public final class ExitCode {
 
     /** Success. */
@@ -16,10 +19,10 @@ public final class ExitCode {
     /** Interrupted by SIGINT/SIGTERM; the partial result is still printed. */
     public static final int INTERRUPTED = 130;
 
-    /** SPEC section 5's order: the first code in it that applies wins. */
+    /** The order: the first code in it that applies wins. */
     private static final int[] PRECEDENCE = {USAGE, COULD_NOT_RUN, INTERRUPTED, FAILED, THRESHOLD, OK};
 
-    /** Of two codes, the one that comes first in SPEC section 5's order. */
+    /** Of two codes, the one that comes first in the order (an unknown code after all known ones). */
     public static int first(int a, int b) {
         for (int code : PRECEDENCE) {
             if (a == code || b == code) {

@@ -93,14 +93,14 @@ final class ForkRunner {
             out.println("=== fork " + k + "/" + forks + " ===");
             out.flush();
             int code = runFork(args, file, out, err);
-            worst = RunCommand.worse(worst, code);
+            worst = ExitCode.first(worst, code);
             if (Files.isRegularFile(file)) {
                 kept.add(file);
                 try {
                     results.add(ResultFile.read(file));
                 } catch (ResultFile.Unreadable e) {
                     err.println("nbench client: fork " + k + ": " + e.getMessage());
-                    worst = RunCommand.worse(worst, ExitCode.COULD_NOT_RUN);
+                    worst = ExitCode.first(worst, ExitCode.COULD_NOT_RUN);
                 }
             }
             if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE || code == ExitCode.COULD_NOT_RUN) {

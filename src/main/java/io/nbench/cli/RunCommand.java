@@ -108,7 +108,7 @@ final class RunCommand implements Callable<Integer> {
             int worst = ExitCode.OK;
             for (Transport server : chosen) {
                 if (stopRequested.get()) {
-                    worst = worse(worst, ExitCode.INTERRUPTED);
+                    worst = ExitCode.first(worst, ExitCode.INTERRUPTED);
                     break;
                 }
                 out.println();
@@ -117,14 +117,14 @@ final class RunCommand implements Callable<Integer> {
                 List<String> client = new ArrayList<>(args);
                 client.addAll(files.clientArguments(server));
                 int code = runAgainst(server, protocol, client, out, err);
-                worst = worse(worst, code);
+                worst = ExitCode.first(worst, code);
                 files.measured(server);
                 if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                     break;
                 }
             }
             out.println();
-            return worse(worst, files.finish(out, err));
+            return ExitCode.first(worst, files.finish(out, err));
         } finally {
             files.close();
             out.flush();
@@ -332,12 +332,5 @@ final class RunCommand implements Callable<Integer> {
         return server.startServer(new ServerSettings(new InetSocketAddress("127.0.0.1", 0), protocol,
                 new SocketSettings(serverIoThreads, true, 0, 0), 16 * 1024 * 1024,
                 registry.resolveOptions(server, options)), ServerEvents.NONE);
-    }
-
-    /** The more serious of two exit codes, in SPEC order: 2, 1, 130, 4, 3, 0. */
-    static int worse(int a, int b) {
-        List<Integer> order = List.of(ExitCode.USAGE, ExitCode.COULD_NOT_RUN, ExitCode.INTERRUPTED, ExitCode.FAILED,
-                ExitCode.THRESHOLD, ExitCode.OK);
-        return order.indexOf(a) <= order.indexOf(b) ? a : b;
     }
 }

@@ -140,10 +140,10 @@ final class RunFiles implements AutoCloseable {
                     }
                 } catch (IOException e) {
                     err.println("nbench run: cannot read " + d + ": " + AtomicFiles.describe(e));
-                    code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                    code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
                 } catch (ResultFile.Unreadable e) {
                     err.println("nbench run: " + e.getMessage());
-                    code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                    code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
                 }
                 if (resultsDir != null) {
                     Path keep = resultsDir.resolve(d.getFileName());
@@ -153,7 +153,7 @@ final class RunFiles implements AutoCloseable {
                         keptLast = keep;
                     } catch (IOException e) {
                         err.println("nbench run: cannot write --results-dir file " + keep + ": " + AtomicFiles.describe(e));
-                        code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                        code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
                     }
                 }
             }
@@ -171,7 +171,7 @@ final class RunFiles implements AutoCloseable {
                     IntervalLogMerge.write(hdrLog, logs);
                 } catch (IOException e) {
                     err.println("nbench run: cannot write --hdr-log " + hdrLog + ": " + AtomicFiles.describe(e));
-                    code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                    code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
                 }
             }
         }
@@ -198,7 +198,7 @@ final class RunFiles implements AutoCloseable {
                 out.println("Report: " + report);
             } catch (IOException e) {
                 err.println("nbench run: cannot write --report " + report + ": " + AtomicFiles.describe(e));
-                code = RunCommand.worse(code, ExitCode.COULD_NOT_RUN);
+                code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
             }
         }
         if (!kept.isEmpty()) {
