@@ -3,13 +3,13 @@ package io.nbench.cli;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.Units;
 import io.nbench.report.compare.ResultFile;
+import io.nbench.server.ChildJvm;
 import io.nbench.server.ChildProcesses;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
 import io.nbench.stats.StudentT;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -184,17 +184,10 @@ final class ForkRunner {
     }
 
     private int runFork(List<String> args, Path file, PrintWriter out, PrintWriter err) {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java));
-        List<String> flags = ManagementFactory.getRuntimeMXBean().getInputArguments();
-        command.addAll(flags);
-        if (flags.stream().noneMatch(f -> f.startsWith("--enable-native-access"))) {
-            command.add("--enable-native-access=ALL-UNNAMED"); // as the jar's manifest grants with -jar
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "client"));
-        command.addAll(args);
-        command.addAll(List.of("--out", file.toString()));
+        List<String> nbench = new ArrayList<>(List.of("client"));
+        nbench.addAll(args);
+        nbench.addAll(List.of("--out", file.toString()));
+        List<String> command = ChildJvm.command(true, nbench);
         Process p = null;
         Thread killer = null;
         try {

@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,13 +54,9 @@ public final class ChildServer implements AutoCloseable {
 
     /** Starts {@code nbench server ARGS} and waits (at most 30 s) until it listens. */
     public static ChildServer start(List<String> serverArgs) throws IOException {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        // The jar's manifest grants native access only when run with -jar; a class-path launch needs the
-        // flag, or JDK 22+ warns on stderr when Netty loads its native transport.
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main", "server"));
-        command.addAll(serverArgs);
+        List<String> args = new ArrayList<>(List.of("server"));
+        args.addAll(serverArgs);
+        List<String> command = ChildJvm.command(false, args);
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         // From its first instant: on SIGINT nbench run stops the server itself once its client has printed and
         // written its partial results (a server stopped at once would turn a client still connecting into
