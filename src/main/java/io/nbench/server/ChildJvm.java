@@ -1,0 +1,37 @@
+package io.nbench.server;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line of an nbench child JVM ({@code nbench run}'s servers, {@code --forks}' clients): the same
+ * java and class path as this JVM, native access granted as the jar's manifest grants it with {@code -jar}
+ * (without it JDK 22+ warns on stderr when Netty loads its native transport), then {@code Main} and
+ * nbench's arguments. The one place such a command is built.
+ */
+public final class ChildJvm {
+
+    private ChildJvm() {
+    }
+
+    /**
+     * @param inheritFlags pass this JVM's flags on (a fork repeats the same client, heap and all); a server
+     *                     child gets the JVM's defaults instead
+     * @param args         nbench's arguments, e.g. {@code server --port 0}
+     */
+    public static List<String> command(boolean inheritFlags, List<String> args) {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java));
+        List<String> flags = inheritFlags ? ManagementFactory.getRuntimeMXBean().getInputArguments() : List.of();
+        command.addAll(flags);
+        if (flags.stream().noneMatch(f -> f.startsWith("--enable-native-access"))) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        command.addAll(args);
+        return command;
+    }
+}
