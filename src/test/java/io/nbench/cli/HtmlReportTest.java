@@ -136,11 +136,16 @@ class HtmlReportTest {
         Path html = dir.resolve("browser.html");
         assertEquals(ExitCode.OK, CliTest.run("report", closed.toString(), netty.toString(), open.toString(), "--html",
                 html.toString()).code());
-        Process p = new ProcessBuilder(CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
-                "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        // --enable-logging=stderr: the page's console messages (a script error among them) go to stderr.
+        Path console = dir.resolve("console.log");
+        Process p = new ProcessBuilder(CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+                "--v=0", "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
+                .redirectError(console.toFile()).start();
         String dom = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "chromium ended");
+        List<String> errors = Files.readAllLines(console).stream().filter(l -> l.contains("CONSOLE")
+                || l.contains("Uncaught") || l.contains("net::ERR")).toList();
+        assertEquals(List.of(), errors, "no console message and no failed request");
         Matcher charts = Pattern.compile("<body data-charts=\"(\\d+)\"").matcher(dom);
         assertTrue(charts.find(), "the script ran to its end: " + dom.substring(0, Math.min(400, dom.length())));
         // Per combination: spectrum, throughput per iteration, throughput and latency over time; and the
@@ -152,6 +157,21 @@ class HtmlReportTest {
 
     static boolean chromium() {
         return Files.isExecutable(Path.of(CHROMIUM));
+    }
+
+    @Test
+    void aSweepIsDrawnCombinationByCombination() throws Exception {
+        Path sweep = produce("sweep", "--window", "1,4");
+        Path html = dir.resolve("sweep.html");
+        assertEquals(ExitCode.OK, CliTest.run("report", sweep.toString(), "--html", html.toString()).code());
+        JsonNode drawn = data(Files.readString(html)).path("files").get(0).path("combinations");
+        JsonNode doc = ResultDocs.read(sweep).path("combinations");
+        assertEquals(2, drawn.size());
+        for (int c = 0; c < 2; c++) {
+            assertEquals(doc.get(c).path("name").asText(), drawn.get(c).path("name").asText());
+            assertEquals(merged(doc.get(c), "histogram").getValueAtPercentile(99) / 1000.0,
+                    drawn.get(c).path("summary").path("p99").asDouble());
+        }
     }
 
     @Test
