@@ -289,7 +289,7 @@ final class ClientCommand implements Callable<Integer> {
         }
     }
 
-    /** Status, reasons and exit code of one combination (SPEC section 5's order). */
+    /** Status, reasons and exit code of one combination (the first exit code that applies: ExitCode.first). */
     private CombinationResult judge(Planned p, RunResult result, List<Threshold.Outcome> judged,
                                     OutputOptions.MaxErrors limit, Map<String, String> effective) {
         List<String> reasons = new ArrayList<>();

@@ -66,7 +66,7 @@ final class LoadOptions {
     List<Integer> window;
 
     @Option(names = "--batch", paramLabel = "N", defaultValue = "0",
-            description = "Each thread sends N messages, then waits for all N (seed 004's future client; threads "
+            description = "Each thread sends N messages, then waits for all N (a batched synchronous client; threads "
                     + "driver); 1 = each thread waits for its own reply, as a synchronous call. Default: ${DEFAULT-VALUE} (off).")
     int batch;
 
@@ -104,7 +104,7 @@ final class LoadOptions {
     Measure measure;
 
     @Option(names = "--driver", paramLabel = "threads|io",
-            description = "Who sends the next message when a permit returns: the sender threads (the seeds' model) "
+            description = "Who sends the next message when a permit returns: the sender threads (thread-per-connection benchmarks' model) "
                     + "or the I/O thread that released it (no thread hand-off). Default: io; threads with --batch, "
                     + "--requests-per-connection (a sender thread waits or reconnects) and --measure send.")
     Driver driver;

@@ -3,7 +3,7 @@ package io.nbench.load;
 /**
  * Who issues the next send when a permit comes back.
  * <ul>
- * <li>{@code threads}: the seeds' model. Sender threads block on their connection's semaphore; the I/O
+ * <li>{@code threads}: the model of hand-written thread-per-connection benchmarks. Sender threads block on their connection's semaphore; the I/O
  *     thread that completes a message releases a permit and wakes the sender (one cross-thread wake-up
  *     per message).</li>
  * <li>{@code io}: the I/O thread that completes a message sends that connection's next one itself, so

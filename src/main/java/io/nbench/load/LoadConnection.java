@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Echo messages under eight bytes carry no id and are matched first-in first-out: the oldest message
  * in flight takes the next reply. A reply that never comes would shift every later one onto the wrong
- * message, so a timeout there reopens the connection ({@link #reopen}, SPEC section 3). Each such message
+ * message, so a timeout there reopens the connection ({@link #reopen}; echo replies carry no id). Each such message
  * is tagged with the generation of the connection it went out on, and a reply is matched only among the
  * messages of its own connection's generation.
  */
@@ -445,7 +445,7 @@ final class LoadConnection implements ConnectionHandler {
     volatile boolean reopenNeeded;
 
     /**
-     * FIFO echo after a timeout (SPEC section 3): replies on this connection can no longer be matched to
+     * FIFO echo after a timeout: replies on this connection can no longer be matched to
      * their messages, so it is replaced. Opens the new connection, swaps it in (senders tag their messages
      * with the new generation from then on), closes the old one and fails every message still in flight
      * on it as a timeout; their permits (or, io driver, their successors) go to the new connection.

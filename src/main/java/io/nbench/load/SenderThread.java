@@ -3,7 +3,7 @@ package io.nbench.load;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A sender of the threads driver: the seeds' model. It owns one or more connections (or shares one with
+ * A sender of the threads driver: the model of hand-written thread-per-connection benchmarks. It owns one or more connections (or shares one with
  * other senders when there are fewer connections than threads), and for each message takes a permit
  * from one of them, parking when none has a permit. Parking is a flag plus {@link LockSupport#park}, so
  * waiting allocates nothing (a {@code java.util.concurrent.Semaphore} allocates a queue node each time it

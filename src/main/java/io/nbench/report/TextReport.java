@@ -22,7 +22,7 @@ import java.util.StringJoiner;
 
 /**
  * The text output: a header with environment and configuration, one line per iteration as it ends, and
- * the SUMMARY block of SPEC section 5, keeping the seeds' shape.
+ * the SUMMARY block, in the shape of the hand-written benchmarks nbench replaces.
  */
 public final class TextReport implements RunListener {
 

@@ -85,7 +85,7 @@ class ArgumentFilesTest {
 
     @Test
     void seed002SizeListIsReplacedNotExtended() throws IOException {
-        // seed 002 is written for nbench run; as a client it needs the transport its -O key belongs to.
+        // config/seed-002 is written for nbench run; as a client it needs the transport its -O key belongs to.
         JsonNode doc = clientJson(Protocol.ECHO, file("seed-002-mina-vs-netty-echo.args"), "--impl", "mina",
                 "--size", "64", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1", "--threads", "2");
         JsonNode o = options(doc);

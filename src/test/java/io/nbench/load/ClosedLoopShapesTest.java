@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Batches (seed 004), connection churn (seed 001) and ramp-up, through every client transport. */
+/** Batches, connection churn and ramp-up, through every client transport. */
 class ClosedLoopShapesTest {
 
     static Stream<String> clients() {
@@ -35,7 +35,7 @@ class ClosedLoopShapesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clients")
     void batchOfOneIsASynchronousCallPerThread(String client) {
-        // seed 003: several threads over one connection, each waiting for its own reply.
+        // several threads over one connection, each waiting for its own reply.
         Runs.Workload w = Runs.workload().threads(4).connections(1).msgs(100).batch(1).window(4).driver(Driver.THREADS);
         RunResult r = w.run(client, TestServers.get("netty", Protocol.FRAMED).address());
         assertEquals(0, r.errors().total(), () -> r.errors().nonZero() + " " + r.firstErrors());

@@ -19,8 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Echo messages under eight bytes carry no id and are matched first-in first-out. A reply held past the
- * timeout must not shift every later reply onto the wrong message: the connection is reopened (SPEC
- * section 3) and the run goes on.
+ * timeout must not shift every later reply onto the wrong message: the connection is reopened and the run goes on.
  */
 class FifoEchoTimeoutTest {
 

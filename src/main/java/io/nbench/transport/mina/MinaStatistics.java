@@ -12,7 +12,7 @@ import org.apache.mina.core.service.IoServiceStatistics;
 /**
  * The {@code mina.stats} modes. MINA 2.2's {@link IoServiceStatistics} guards every counter with one
  * {@code ReentrantLock} per service, taken by every thread that writes to a session and by every
- * NioProcessor, which is what seed 000 measured. Its methods are final, so the only ways to change the
+ * NioProcessor, which is the cost a MINA client pays by default. Its methods are final, so the only ways to change the
  * cost are MINA's own switch ({@code Config.setStatisticsCalcEnabled}) or swapping the lock object.
  */
 final class MinaStatistics {

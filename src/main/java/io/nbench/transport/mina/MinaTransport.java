@@ -26,7 +26,7 @@ public final class MinaTransport extends BaseTransport {
     private static final List<TransportOption> OPTIONS = List.of(
             statsOption(PREFIX),
             TransportOption.size(PREFIX + READ_BUFFER, "2048",
-                    "initial read buffer per session (MINA's default 2048; seed 002 used 2048); MINA then adapts it "
+                    "initial read buffer per session (MINA's default 2048); MINA then adapts it "
                             + "between min and max"),
             TransportOption.size(PREFIX + READ_BUFFER_MIN, "64", "smallest read buffer MINA shrinks to (MINA's default)"),
             TransportOption.size(PREFIX + READ_BUFFER_MAX, "64k", "largest read buffer MINA grows to (MINA's default)"),
@@ -37,7 +37,7 @@ public final class MinaTransport extends BaseTransport {
         return TransportOption.choice(prefix + STATS, MinaStatistics.ON, MinaStatistics.MODES,
                 "IoServiceStatistics: on = MINA's default (one shared ReentrantLock), off = "
                         + "setStatisticsCalcEnabled(false), spin-lock = lock swapped for a non-parking spin lock "
-                        + "(counts exact), noop-lock = seed 000's patch (no locking; counts unreliable)");
+                        + "(counts exact), noop-lock = no locking (counts unreliable)");
     }
 
     static TransportOption directOption(String prefix) {
