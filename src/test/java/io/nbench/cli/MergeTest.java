@@ -131,13 +131,23 @@ class MergeTest {
     }
 
     @Test
-    void documentsOfDifferentConfigurationsAreRefusedNamingTheFirstDifference() {
+    void documentsOfDifferentConfigurationsAreRefusedNamingTheFirstDifference() throws Exception {
         Path other = produce("bigger", "--size", "200");
         CliTest.Outcome o = CliTest.run("report", hosts.get(0).toString(), other.toString(), "--merge");
         assertEquals(ExitCode.USAGE, o.code());
         assertEquals("", o.out());
         assertEquals(1, o.err().strip().lines().count(), o.err());
         assertTrue(o.err().contains(": load.size is 200, not 100; merge only documents of the same client options"), o.err());
+
+        com.fasterxml.jackson.databind.node.ObjectNode damaged = (com.fasterxml.jackson.databind.node.ObjectNode)
+                io.nbench.report.json.ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) damaged.path("combinations").get(0)).put("startTime", "yesterday");
+        Path bad = dir.resolve("damaged.json");
+        java.nio.file.Files.writeString(bad, io.nbench.report.json.ResultDocument.pretty(damaged));
+        CliTest.Outcome broken = CliTest.run("report", hosts.get(0).toString(), bad.toString(), "--merge");
+        assertEquals(ExitCode.USAGE, broken.code(), broken.err());
+        assertEquals(1, broken.err().strip().lines().count(), broken.err());
+        assertTrue(broken.err().contains(": startTime \"yesterday\" is not an ISO-8601 instant"), broken.err());
 
         CliTest.Outcome one = CliTest.run("report", hosts.get(0).toString(), "--merge");
         assertEquals(ExitCode.USAGE, one.code());

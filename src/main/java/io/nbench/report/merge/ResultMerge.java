@@ -54,6 +54,9 @@ public final class ResultMerge {
         if (inputs.size() < 2) {
             throw new Refused("--merge needs at least two result documents (one per client host)");
         }
+        for (Input i : inputs) {
+            checkReadable(i);
+        }
         Input first = inputs.get(0);
         for (Input other : inputs.subList(1, inputs.size())) {
             checkSameConfiguration(first, other);
@@ -127,6 +130,28 @@ public final class ResultMerge {
             }
         }
         return lines;
+    }
+
+    /** The fields a merge reads beyond what {@code ResultFile} checks: statuses and start times, well formed. */
+    private static void checkReadable(Input input) throws Refused {
+        List<JsonNode> statuses = new ArrayList<>(List.of(input.document().path("status")));
+        for (JsonNode c : input.document().path("combinations")) {
+            statuses.add(c.path("status"));
+            try {
+                java.time.Instant.parse(c.path("startTime").asText());
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new Refused(input.name() + ": startTime " + c.path("startTime") + " is not an ISO-8601 instant: "
+                        + "a damaged document? merge the files nbench client wrote");
+            }
+        }
+        for (JsonNode s : statuses) {
+            try {
+                Status.valueOf(s.asText());
+            } catch (IllegalArgumentException e) {
+                throw new Refused(input.name() + ": status " + s + " is not one of PASS, FAIL, ABORTED, INTERRUPTED: "
+                        + "a damaged document? merge the files nbench client wrote");
+            }
+        }
     }
 
     /** Same combinations, each with the same workload, transport and iterations; else the first difference. */
