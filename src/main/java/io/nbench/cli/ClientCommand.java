@@ -91,7 +91,6 @@ final class ClientCommand implements Callable<Integer> {
                     + "Their clocks must agree (NTP). Default: at once.")
     java.time.Instant startAt;
 
-
     /** With {@code --start-at}: when the first (warmup) iteration starts, so the first measured one starts on it. */
     private java.time.Instant firstIterationAt;
 
@@ -207,7 +206,6 @@ final class ClientCommand implements Callable<Integer> {
             out.flush();
             outputs.close();
             interruption.close();
-
         }
     }
 
