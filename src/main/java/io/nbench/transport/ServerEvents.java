@@ -18,6 +18,29 @@ public interface ServerEvents {
     /** One request decoded and its response (if any) written or queued. */
     void requestServed(int requestBytes, int responseBytes);
 
+    /**
+     * A request the business pool could not take (its queue full and every thread busy): it was answered
+     * with a rejected frame ({@link io.nbench.protocol.Framed#STATUS_REJECTED}, {@code responseBytes}
+     * on the wire). Counted instead of {@link #requestServed}, never as well.
+     */
+    default void requestRejected(int requestBytes, int responseBytes) {
+    }
+
+    /**
+     * How long one request waited in the business pool's queue: from its hand-off by the I/O thread to a
+     * pool thread taking it. Reported only when requests are offloaded ({@code --executor-threads}).
+     */
+    default void queueWait(long nanos) {
+    }
+
+    /**
+     * One request's processing time, measured by nbench's server runtime (transports take no timestamps):
+     * from its frame decoded to its response handed to the kernel, including queue wait and
+     * {@code --work}. Reported for every served request of the framed protocol.
+     */
+    default void processed(long nanos) {
+    }
+
     /** A connection was closed for breaking the protocol; {@code message} is one line naming the problem. */
     void protocolError(String remote, String message);
 
