@@ -1,5 +1,7 @@
 package io.nbench.cli;
 
+import io.nbench.client.ResolvedTransport;
+import io.nbench.client.ExitCode;
 import io.nbench.load.BenchmarkRun;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
@@ -244,7 +246,7 @@ final class ClientCommand implements Callable<Integer> {
         Map<String, String> given = new LinkedHashMap<>();
         transport.transportOptionLists().forEach((key, values) -> given.put(key, c.get(key) != null ? c.get(key)
                 : values.get(0)));
-        ResolvedTransport resolved = ResolvedTransport.resolve(spec, registry, c.get("impl"), given, allowInJvm);
+        ResolvedTransport resolved = TransportOptions.resolve(spec, registry, c.get("impl"), given, allowInJvm);
         LoadSpec spec = this.load.toSpec(this.spec, transport, percentiles, c);
         ClientMemory.check(this.spec, spec);
         if (spec.measure() == Measure.SEND && resolved.transport().writtenEvent() == null) {

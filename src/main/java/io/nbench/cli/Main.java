@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
