@@ -2,6 +2,11 @@ package io.nbench.cli;
 
 import io.nbench.client.ResolvedTransport;
 import io.nbench.client.ExitCode;
+import io.nbench.client.output.CannotWrite;
+import io.nbench.client.output.CombinationStart;
+import io.nbench.client.output.OutputContext;
+import io.nbench.client.output.Outputs;
+import io.nbench.client.output.RunRecord;
 import io.nbench.load.BenchmarkRun;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
@@ -160,10 +165,14 @@ final class ClientCommand implements Callable<Integer> {
         }
         String target = this.load.host + ":" + transport.port;
 
-        ClientOutputs outputs;
+        RunRecord record = new RunRecord(output.hostLabel, OptionRecord.arguments(spec), OptionRecord.values(spec));
+        Outputs outputs;
         try {
-            outputs = ClientOutputs.open(spec, output, out, err, sweep.keys(), percentiles, combinations.size());
-        } catch (ClientOutputs.CannotWrite e) {
+            outputs = Outputs.open(new OutputContext(output.settings(), out, err, sweep.keys(), combinations.size(),
+                    record));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        } catch (CannotWrite e) {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
@@ -203,7 +212,7 @@ final class ClientCommand implements Callable<Integer> {
                 }
             }
             SweepResult result = verdict(target, sweep.keys(), done, error);
-            return outputs.finish(result, combinations.size() > 1);
+            return outputs.finish(result).exitCode();
         } finally {
             out.flush();
             outputs.close();
@@ -260,7 +269,7 @@ final class ClientCommand implements Callable<Integer> {
     }
 
     private CombinationResult runOne(Planned p, int number, InetSocketAddress remote, String target,
-            ClientOutputs outputs, AtomicReference<BenchmarkRun> current, List<Threshold> thresholds,
+            Outputs outputs, AtomicReference<BenchmarkRun> current, List<Threshold> thresholds,
             OutputOptions.MaxErrors limit, PrintWriter err) throws RunFailure, IOException {
         LoadSpec planned = p.load();
         Transport t = p.transport().transport();
@@ -269,12 +278,12 @@ final class ClientCommand implements Callable<Integer> {
                 planned.measure() == Measure.SEND, maxFrame, p.transport().options());
         try (ClientTransport client = t.newClient(settings)) {
             LoadSpec spec = planned.effectiveFor(client);
-            ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
-            o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
+            RunListener outputListener = outputs.start(new CombinationStart(p.combination(), number, spec, target,
+                    t.name(), client.effectiveConfig(), t.writtenEvent()));
             // Only the first combination waits: later ones follow on every host as the earlier ones end.
             RunListener listener = startAt != null && number == 1
-                    ? new io.nbench.report.CompositeListener(List.of(o.listener(), new StartAt(firstIterationAt, stopRequested)))
-                    : o.listener();
+                    ? new io.nbench.report.CompositeListener(List.of(outputListener, new StartAt(firstIterationAt, stopRequested)))
+                    : outputListener;
             BenchmarkRun run = new BenchmarkRun(spec, listener);
             run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(output.maxErrors, spec));
             current.set(run);
@@ -284,7 +293,7 @@ final class ClientCommand implements Callable<Integer> {
             RunResult result = run.execute(client, remote);
             List<Threshold.Outcome> judged = thresholds.stream().map(th -> th.judge(result)).toList();
             CombinationResult r = judge(p, result, judged, limit, client.effectiveConfig());
-            o.summary(r, output.maxErrors);
+            outputs.summary(r);
             return r;
         }
     }

@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
+import io.nbench.client.output.OutputRegistry;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.Units;
 import io.nbench.report.compare.ResultFile;
@@ -52,9 +53,10 @@ final class ForkRunner {
     }
 
     int run(PrintWriter out, PrintWriter err) {
-        if (output.format != OutputOptions.Format.TEXT || output.hdrLog != null || output.hgrm != null) {
+        if (OutputRegistry.refusedWithForks(output.settings())) {
             throw new ParameterException(spec.commandLine(), "--forks prints text and keeps each fork's result "
-                    + "document (with --out): leave out --format, --hdr-log and --hgrm, or run without --forks");
+                    + "document (with --out): leave out " + and(OutputRegistry.optionsNotWithForks())
+                    + ", or run without --forks");
         }
         List<String> args = childArguments();
         if (output.out != null) {
@@ -83,6 +85,12 @@ final class ForkRunner {
             RunFiles.deleteQuietly(dir);
             interruption.close();
         }
+    }
+
+    /** {@code a, b and c}. */
+    private static String and(List<String> items) {
+        int n = items.size();
+        return n <= 1 ? String.join("", items) : String.join(", ", items.subList(0, n - 1)) + " and " + items.get(n - 1);
     }
 
     private int runForks(List<String> args, Path dir, PrintWriter out, PrintWriter err) {

@@ -1,7 +1,7 @@
 package io.nbench.cli;
 
-import io.nbench.report.ProgressLine;
-import io.nbench.report.Tty;
+import io.nbench.client.output.OutputRegistry;
+import io.nbench.client.output.OutputSettings;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.Percentiles;
 import java.nio.file.Path;
@@ -31,10 +31,12 @@ final class OutputOptions {
     @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration (default: off).")
     boolean quiet;
 
-    @Option(names = "--format", paramLabel = "text|json|csv|ndjson", defaultValue = "text",
-            description = "What goes to stdout (default: ${DEFAULT-VALUE}). json: the result document only; csv: a row "
-                    + "per iteration; ndjson: a JSON line per second, then the result document. Anything else goes to stderr.")
-    Format format;
+    /** Its values and their help come from {@link OutputRegistry}: a new format needs no change here. */
+    @Option(names = "--format", paramLabel = "${nbench.formats}", defaultValue = "${nbench.default-format}",
+            converter = FormatName.class, completionCandidates = FormatNames.class,
+            description = "What goes to stdout (default: ${DEFAULT-VALUE}). ${nbench.format-help}. Anything else goes "
+                    + "to stderr.")
+    String format;
 
     @Option(names = "--no-header", description = "With --format csv: no header line, for appending to a file (default: off, a header line).")
     boolean noHeader;
@@ -64,25 +66,46 @@ final class OutputOptions {
     @Option(names = "--progress", paramLabel = "auto|always|never", defaultValue = "auto",
             description = "Status line on stderr every second; auto: only when stderr is a terminal, one line rewritten in place "
                     + "(plain lines with TERM=dumb); always: also into a file or pipe, as plain lines (default: ${DEFAULT-VALUE}).")
-    Progress progress;
+    OutputSettings.Progress progress;
 
-    /** What goes to stdout. */
-    enum Format {
-        TEXT, JSON, CSV, NDJSON;
+    /**
+     * Sets what {@code --format}'s help shows: the registry's format names ({@code ${nbench.formats}}), the
+     * default ({@code ${nbench.default-format}}) and what each prints ({@code ${nbench.format-help}}).
+     */
+    static void describeFormats() {
+        System.setProperty("nbench.formats", String.join("|", OutputRegistry.formatNames()));
+        System.setProperty("nbench.default-format", OutputRegistry.formatNames().get(0));
+        System.setProperty("nbench.format-help", OutputRegistry.formatHelp());
+    }
 
+    /** {@code --format}: one of the registry's names, in any case, given in lower case. */
+    static final class FormatName implements picocli.CommandLine.ITypeConverter<String> {
         @Override
-        public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+        public String convert(String value) {
+            try {
+                return OutputRegistry.format(value).name();
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 
-    enum Progress {
-        AUTO, ALWAYS, NEVER;
-
+    /** {@code --format}'s values for shell completion. */
+    static final class FormatNames implements Iterable<String> {
         @Override
-        public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+        public java.util.Iterator<String> iterator() {
+            return OutputRegistry.formatNames().iterator();
         }
+    }
+
+    /** The settings the client's outputs are opened with. */
+    OutputSettings settings() {
+        return new OutputSettings(format, quiet, noHeader, out, hdrLog, hgrm, hostLabel, progress);
+    }
+
+    /** Whether stdout gets the text output (the other formats are for programs). */
+    boolean text() {
+        return format.equals(OutputRegistry.formatNames().get(0));
     }
 
     List<Threshold> thresholds(CommandSpec spec) {
@@ -95,22 +118,6 @@ final class OutputOptions {
             }
         }
         return list;
-    }
-
-    /**
-     * The progress line, or null for none. auto: only when stderr is a terminal (stdout may be a file: the
-     * line goes to stderr); rewritten in place unless {@code TERM=dumb}; always: plain lines where stderr is
-     * not a terminal (no escape sequence in a log file).
-     */
-    ProgressLine progressLine(java.io.PrintWriter err, int combinations) {
-        if (progress == Progress.NEVER) {
-            return null;
-        }
-        boolean terminal = Tty.stderr();
-        if (!terminal && progress == Progress.AUTO) {
-            return null;
-        }
-        return new ProgressLine(err, combinations, terminal && !Tty.dumb(), terminal ? Tty.stderrWidth() : 0);
     }
 
     List<Double> percentiles(CommandSpec spec) {
