@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.MaxErrors;
 import io.nbench.client.output.OutputRegistry;
 import io.nbench.client.output.OutputSettings;
 import io.nbench.report.threshold.Threshold;
@@ -129,80 +130,10 @@ final class OutputOptions {
     }
 
     MaxErrors maxErrors(CommandSpec spec) {
-        return MaxErrors.parse(spec, maxErrors);
-    }
-
-    /** {@code --max-errors}: a count, or a percentage of messages. */
-    static record MaxErrors(long count, double percent) {
-
-        static MaxErrors parse(CommandSpec spec, String text) {
-            try {
-                if (text.endsWith("%")) {
-                    double p = Double.parseDouble(text.substring(0, text.length() - 1));
-                    if (p < 0 || p > 100) {
-                        throw new NumberFormatException();
-                    }
-                    return new MaxErrors(-1, p);
-                }
-                long n = Long.parseLong(text);
-                if (n < 0) {
-                    throw new NumberFormatException();
-                }
-                return new MaxErrors(n, -1);
-            } catch (NumberFormatException e) {
-                throw new ParameterException(spec.commandLine(),
-                        "--max-errors '" + text + "' is neither a count nor a percentage: use e.g. 0, 10 or 0.1%");
-            }
-        }
-
-        /**
-         * The error count past which the FAIL verdict is certain while the run goes on, so the engine may
-         * stop it: the count itself, or for a percentage the share of every message a count-based run
-         * will send; -1 (never) for a percentage of a time-based run, whose total is not known ahead.
-         */
-        long budget(io.nbench.load.LoadSpec spec) {
-            if (count >= 0) {
-                return count;
-            }
-            if (spec.timeBased()) {
-                return -1;
-            }
-            return (long) Math.floor(planned(spec) * percent / 100.0);
-        }
-
-        private static long planned(io.nbench.load.LoadSpec spec) {
-            return spec.messagesPerIteration() * (spec.warmup() + spec.iterations());
-        }
-
-        /**
-         * How the engine names this limit when it stops a run over it: {@code given} (the option as typed),
-         * and for a percentage the count it allows of the messages planned.
-         */
-        String describeBudget(String given, io.nbench.load.LoadSpec spec) {
-            long budget = budget(spec);
-            return percent >= 0 && budget >= 0 ? given + " (" + budget + " of the "
-                    + io.nbench.report.Units.count(planned(spec)) + " messages planned)" : given;
-        }
-
-        /** The FAIL reason for {@code errors} of {@code attempts} over this limit ({@code given} as typed). */
-        String failure(long errors, long attempts, String given) {
-            return percent >= 0
-                    ? errors + " errors, " + percentOf(errors, attempts) + " of " + attempts + " messages, > --max-errors "
-                            + given
-                    : errors + " errors > --max-errors " + given;
-        }
-
-        /** {@code errors} as a percentage of {@code attempts}, to as many digits as a small share needs: 12.5%, 0.013%. */
-        static String percentOf(long errors, long attempts) {
-            double p = attempts == 0 ? 0 : errors * 100.0 / attempts;
-            return new java.math.BigDecimal(p).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString() + "%";
-        }
-
-        boolean exceeded(long errors, long attempts) {
-            if (count >= 0) {
-                return errors > count;
-            }
-            return attempts > 0 && errors * 100.0 / attempts > percent;
+        try {
+            return MaxErrors.parse(maxErrors);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 }

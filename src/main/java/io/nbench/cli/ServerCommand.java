@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.CouldNotRun;
 import io.nbench.client.ResolvedTransport;
 import io.nbench.client.ExitCode;
 import io.nbench.server.FatalErrors;
@@ -107,7 +108,7 @@ final class ServerCommand implements Callable<Integer> {
         ResolvedTransport resolved;
         try {
             resolved = transport.resolve(spec);
-        } catch (ResolvedTransport.CouldNotRun e) {
+        } catch (CouldNotRun e) {
             err.println("nbench server: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }

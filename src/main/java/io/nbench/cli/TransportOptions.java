@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.CouldNotRun;
 import io.nbench.client.ResolvedTransport;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.SocketSettings;
@@ -53,15 +54,15 @@ final class TransportOptions {
 
     /**
      * The server's transport with its {@code -O} options: an unknown name, key or value is a usage error
-     * (exit 2); a transport that cannot run here is {@link ResolvedTransport.CouldNotRun} (exit 1).
+     * (exit 2); a transport that cannot run here is {@link CouldNotRun} (exit 1).
      */
-    ResolvedTransport resolve(CommandSpec spec) throws ResolvedTransport.CouldNotRun {
+    ResolvedTransport resolve(CommandSpec spec) throws CouldNotRun {
         return resolve(spec, TransportRegistry.load(), impl, transportOptions, false);
     }
 
     /** One transport by name with the given {@code -O} values; a bad name, key or value is a usage error. */
     static ResolvedTransport resolve(CommandSpec spec, TransportRegistry registry, String name,
-                                     Map<String, String> given, boolean allowInJvm) throws ResolvedTransport.CouldNotRun {
+                                     Map<String, String> given, boolean allowInJvm) throws CouldNotRun {
         try {
             return ResolvedTransport.resolve(registry, name, given, allowInJvm);
         } catch (IllegalArgumentException e) {

@@ -35,13 +35,4 @@ public record ResolvedTransport(Transport transport, OptionValues options) {
         }
         return new ResolvedTransport(transport, options);
     }
-
-    /** The run cannot happen here; the message names the cause and the fix. Exit code 1. */
-    public static final class CouldNotRun extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        public CouldNotRun(String message) {
-            super(message);
-        }
-    }
 }
