@@ -104,11 +104,6 @@ final class OutputOptions {
         return new OutputSettings(format, quiet, noHeader, out, hdrLog, hgrm, hostLabel, progress);
     }
 
-    /** Whether stdout gets the text output (the other formats are for programs). */
-    boolean text() {
-        return format.equals(OutputRegistry.formatNames().get(0));
-    }
-
     List<Threshold> thresholds(CommandSpec spec) {
         List<Threshold> list = new ArrayList<>();
         for (String t : thresholds) {

@@ -30,7 +30,10 @@ public final class Verdict {
         return limit;
     }
 
-    /** One combination: INTERRUPTED, ABORTED, else FAIL for errors, a missed rate or responses outstanding; a breached threshold FAILs any of them. */
+    /**
+     * One combination: INTERRUPTED, ABORTED, else FAIL for errors over the limit, a missed rate or responses
+     * outstanding; a breached threshold makes any of them FAIL too (exit 3 unless an earlier code applies).
+     */
     public CombinationResult judge(ClientPlan.Step step, RunResult result, Map<String, String> effectiveConfig) {
         List<Threshold.Outcome> judged = thresholds.stream().map(th -> th.judge(result)).toList();
         List<String> reasons = new ArrayList<>();
