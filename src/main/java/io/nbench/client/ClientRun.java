@@ -84,7 +84,8 @@ public final class ClientRun {
                     break;
                 }
             }
-            return outputs.finish(Verdict.sweep(plan.target(), plan.keys(), done, error));
+            boolean cut = stopRequested.get() && done.size() < plan.steps().size();
+            return outputs.finish(Verdict.sweep(plan.target(), plan.keys(), done, error, cut));
         } finally {
             outputs.close();
         }

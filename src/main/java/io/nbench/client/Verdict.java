@@ -82,13 +82,22 @@ public final class Verdict {
                 step.transport().options().asText(), effectiveConfig, result, judged, status, reasons, code);
     }
 
-    /** The whole run: the worst combination; {@code error} (could not go on) makes it ABORTED, exit 1. */
-    public static SweepResult sweep(String target, List<String> keys, List<CombinationResult> done, String error) {
+    /**
+     * The whole run: the worst combination; {@code error} (could not go on) makes it ABORTED, exit 1;
+     * {@code interrupted} (stopped before every combination ran) INTERRUPTED, exit 130, so a sweep cut between
+     * two combinations does not pass on the ones that ran.
+     */
+    public static SweepResult sweep(String target, List<String> keys, List<CombinationResult> done, String error,
+                                    boolean interrupted) {
         Status status = Status.PASS;
         int code = ExitCode.OK;
         for (CombinationResult c : done) {
             status = status.worse(c.status());
             code = ExitCode.first(code, c.exitCode());
+        }
+        if (interrupted) {
+            status = status.worse(Status.INTERRUPTED);
+            code = ExitCode.first(code, ExitCode.INTERRUPTED);
         }
         if (error != null) {
             status = status.worse(Status.ABORTED);
