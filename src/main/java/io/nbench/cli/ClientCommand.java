@@ -1,37 +1,28 @@
 package io.nbench.cli;
 
-import io.nbench.load.BenchmarkRun;
+import io.nbench.client.ClientPlan;
+import io.nbench.client.ClientRun;
+import io.nbench.client.CouldNotRun;
+import io.nbench.client.ExitCode;
+import io.nbench.client.ResolvedTransport;
+import io.nbench.client.Verdict;
+import io.nbench.client.output.CannotWrite;
+import io.nbench.client.output.OutputContext;
+import io.nbench.client.output.Outputs;
+import io.nbench.client.output.RunRecord;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
-import io.nbench.load.RunFailure;
-import io.nbench.load.RunListener;
-import io.nbench.load.RunResult;
-import io.nbench.report.CombinationResult;
-import io.nbench.report.Status;
-import io.nbench.report.SweepResult;
-import io.nbench.report.threshold.Threshold;
 import io.nbench.sweep.Combination;
 import io.nbench.sweep.Sweep;
-import io.nbench.transport.ClientSettings;
-import io.nbench.transport.ClientTransport;
-import io.nbench.transport.ErrorKind;
-import io.nbench.transport.Transport;
-import io.nbench.transport.TransportFailure;
 import io.nbench.transport.TransportOption;
 import io.nbench.transport.TransportRegistry;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -94,13 +85,6 @@ final class ClientCommand implements Callable<Integer> {
     /** With {@code --start-at}: when the first (warmup) iteration starts, so the first measured one starts on it. */
     private java.time.Instant firstIterationAt;
 
-    /** Set by the interrupt hook: no further combination starts. */
-    private final AtomicBoolean stopRequested = new AtomicBoolean();
-
-    /** One combination, resolved before anything runs so a bad one is a usage error up front. */
-    private record Planned(Combination combination, ResolvedTransport transport, LoadSpec load) {
-    }
-
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -135,76 +119,41 @@ final class ClientCommand implements Callable<Integer> {
             return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles).run(out, err);
         }
         List<Double> percentiles = output.percentiles(spec);
-        List<Threshold> thresholds = output.thresholds(spec);
-        OutputOptions.MaxErrors limit = output.maxErrors(spec);
+        Verdict verdict = new Verdict(output.maxErrors(spec), output.thresholds(spec));
         TransportRegistry registry = TransportRegistry.load();
         Sweep sweep = sweep(registry);
         List<Combination> combinations = sweep.product((keys, key) -> applies(registry, keys.get("impl"), key));
-        List<Planned> plan = new ArrayList<>();
+        ClientPlan plan;
         try {
+            List<ClientPlan.Step> steps = new ArrayList<>();
             for (Combination c : combinations) {
-                plan.add(plan(registry, c, percentiles));
+                steps.add(step(registry, c, percentiles));
             }
-        } catch (ResolvedTransport.CouldNotRun e) {
+            plan = new ClientPlan(this.load.host, ClientPlan.address(this.load.host, transport.port), steps,
+                    sweep.keys(), transport.socket(), this.load.connectTimeout, verdict, firstIterationAt);
+        } catch (CouldNotRun e) {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
-        InetSocketAddress remote;
+        RunRecord record = new RunRecord(output.hostLabel, OptionRecord.arguments(spec), OptionRecord.values(spec));
+        Outputs outputs;
         try {
-            remote = new InetSocketAddress(InetAddress.getByName(this.load.host), transport.port);
-        } catch (UnknownHostException e) {
-            err.println("nbench client: unknown host '" + this.load.host + "': check --host");
-            return ExitCode.COULD_NOT_RUN;
-        }
-        String target = this.load.host + ":" + transport.port;
-
-        ClientOutputs outputs;
-        try {
-            outputs = ClientOutputs.open(spec, output, out, err, sweep.keys(), percentiles, combinations.size());
-        } catch (ClientOutputs.CannotWrite e) {
+            outputs = Outputs.open(new OutputContext(output.settings(), out, err, sweep.keys(), combinations.size(),
+                    record));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        } catch (CannotWrite e) {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
-
-        AtomicReference<BenchmarkRun> current = new AtomicReference<>();
+        ClientRun run = new ClientRun(plan, outputs, err);
         // SIGINT/SIGTERM: cut the current run short; this thread then prints and writes what was measured.
-        Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10), () -> {
-            stopRequested.set(true);
-            BenchmarkRun run = current.get();
-            if (run != null) {
-                run.interrupt();
-            }
-        }, out::flush);
+        Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10),
+                run::interrupt, out::flush);
         try {
-            List<CombinationResult> done = new ArrayList<>();
-            String error = null;
-            int number = 0;
-            for (Planned p : plan) {
-                if (stopRequested.get()) {
-                    break;
-                }
-                number++;
-                try {
-                    CombinationResult r = runOne(p, number, remote, target, outputs, current, thresholds, limit, err);
-                    done.add(r);
-                    if (r.status() == Status.INTERRUPTED || r.status() == Status.ABORTED) {
-                        break; // the server is gone or the user wants out: later combinations would fail the same way
-                    }
-                } catch (RunFailure e) {
-                    error = e.getMessage() + hint(e, p.transport().transport().name());
-                    err.println("nbench client: " + error);
-                    break;
-                } catch (IOException | RuntimeException e) {
-                    error = String.valueOf(e.getMessage());
-                    err.println("nbench client: " + error);
-                    break;
-                }
-            }
-            SweepResult result = verdict(target, sweep.keys(), done, error);
-            return outputs.finish(result, combinations.size() > 1);
+            return run.run().exitCode();
         } finally {
             out.flush();
-            outputs.close();
             interruption.close();
         }
     }
@@ -239,12 +188,13 @@ final class ClientCommand implements Callable<Integer> {
         return registry.get(impl).options().stream().map(TransportOption::key).anyMatch(key::equals);
     }
 
-    private Planned plan(TransportRegistry registry, Combination c, List<Double> percentiles)
-            throws ResolvedTransport.CouldNotRun {
+    /** One combination, resolved before anything runs so a bad one is a usage error up front. */
+    private ClientPlan.Step step(TransportRegistry registry, Combination c, List<Double> percentiles)
+            throws CouldNotRun {
         Map<String, String> given = new LinkedHashMap<>();
         transport.transportOptionLists().forEach((key, values) -> given.put(key, c.get(key) != null ? c.get(key)
                 : values.get(0)));
-        ResolvedTransport resolved = ResolvedTransport.resolve(spec, registry, c.get("impl"), given, allowInJvm);
+        ResolvedTransport resolved = TransportOptions.resolve(spec, registry, c.get("impl"), given, allowInJvm);
         LoadSpec spec = this.load.toSpec(this.spec, transport, percentiles, c);
         ClientMemory.check(this.spec, spec);
         if (spec.measure() == Measure.SEND && resolved.transport().writtenEvent() == null) {
@@ -254,108 +204,7 @@ final class ClientCommand implements Callable<Integer> {
         // A window left to its default is named by the value actually used.
         Combination named = LoadOptions.DEFAULT_WINDOW.equals(c.get("window"))
                 ? c.with("window", Integer.toString(spec.window())) : c;
-        return new Planned(named, resolved, spec);
-    }
-
-    private CombinationResult runOne(Planned p, int number, InetSocketAddress remote, String target,
-            ClientOutputs outputs, AtomicReference<BenchmarkRun> current, List<Threshold> thresholds,
-            OutputOptions.MaxErrors limit, PrintWriter err) throws RunFailure, IOException {
-        LoadSpec planned = p.load();
-        Transport t = p.transport().transport();
-        int maxFrame = Math.max(16 * 1024 * 1024, Math.max(planned.size(), planned.responseSize()));
-        ClientSettings settings = new ClientSettings(planned.protocol(), transport.socket(), this.load.connectTimeout,
-                planned.measure() == Measure.SEND, maxFrame, p.transport().options());
-        try (ClientTransport client = t.newClient(settings)) {
-            LoadSpec spec = planned.effectiveFor(client);
-            ClientOutputs.ForCombination o = outputs.forCombination(p.combination(), number, spec);
-            o.header(target, t.name(), client.effectiveConfig(), t.writtenEvent());
-            // Only the first combination waits: later ones follow on every host as the earlier ones end.
-            RunListener listener = startAt != null && number == 1
-                    ? new io.nbench.report.CompositeListener(List.of(o.listener(), new StartAt(firstIterationAt, stopRequested)))
-                    : o.listener();
-            BenchmarkRun run = new BenchmarkRun(spec, listener);
-            run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(output.maxErrors, spec));
-            current.set(run);
-            if (stopRequested.get()) {
-                run.interrupt(); // SIGINT arrived between two combinations
-            }
-            RunResult result = run.execute(client, remote);
-            List<Threshold.Outcome> judged = thresholds.stream().map(th -> th.judge(result)).toList();
-            CombinationResult r = judge(p, result, judged, limit, client.effectiveConfig());
-            o.summary(r, output.maxErrors);
-            return r;
-        }
-    }
-
-    /** Status, reasons and exit code of one combination (the first exit code that applies: ExitCode.first). */
-    private CombinationResult judge(Planned p, RunResult result, List<Threshold.Outcome> judged,
-                                    OutputOptions.MaxErrors limit, Map<String, String> effective) {
-        List<String> reasons = new ArrayList<>();
-        Status status;
-        int code;
-        if (result.interrupted()) {
-            status = Status.INTERRUPTED;
-            code = ExitCode.INTERRUPTED;
-            reasons.add("interrupted");
-        } else if (result.aborted()) {
-            status = Status.ABORTED;
-            code = ExitCode.COULD_NOT_RUN;
-            reasons.add(result.abortReason());
-        } else {
-            status = Status.PASS;
-            code = ExitCode.OK;
-            long errors = result.errors().total();
-            long messages = 0;
-            for (var it : result.iterations()) {
-                messages += it.messages();
-            }
-            if (limit.exceeded(errors, messages + errors)) {
-                reasons.add(limit.failure(errors, messages + errors, output.maxErrors));
-            }
-            long missed = result.summary().rateMissedIterations();
-            if (missed > 0) {
-                reasons.add("target rate missed by more than 1% in " + missed + " iteration(s)");
-            }
-            long outstanding = result.errors().get(ErrorKind.TIMEOUT);
-            if (result.spec().openLoop() && outstanding > 0) {
-                reasons.add(outstanding + " responses outstanding past --timeout");
-            }
-            if (!reasons.isEmpty()) {
-                status = Status.FAIL;
-                code = ExitCode.FAILED;
-            }
-        }
-        for (Threshold.Outcome o : judged) {
-            if (!o.passed()) {
-                reasons.add("threshold breached: " + o.describe());
-                status = status.worse(Status.FAIL);
-                code = ExitCode.first(code, ExitCode.THRESHOLD);
-            }
-        }
-        return new CombinationResult(p.combination(), p.transport().transport().name(),
-                p.transport().options().asText(), effective, result, judged, status, reasons, code);
-    }
-
-    private static SweepResult verdict(String target, List<String> keys, List<CombinationResult> done, String error) {
-        Status status = Status.PASS;
-        int code = ExitCode.OK;
-        for (CombinationResult c : done) {
-            status = status.worse(c.status());
-            code = ExitCode.first(code, c.exitCode());
-        }
-        if (error != null) {
-            status = status.worse(Status.ABORTED);
-            code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
-        }
-        return new SweepResult(target, keys, done, error, status, code);
-    }
-
-    private String hint(RunFailure failure, String impl) {
-        if (failure.getCause() instanceof TransportFailure f && f.kind() == TransportFailure.Kind.REFUSED) {
-            return ": is a server running? start one with 'nbench server --impl " + impl + " --port "
-                    + transport.port + "', or point --host/--port at one";
-        }
-        return "";
+        return new ClientPlan.Step(named, resolved, spec);
     }
 
     private ParameterException usage(String message) {

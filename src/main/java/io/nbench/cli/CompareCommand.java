@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;

@@ -1,13 +1,12 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
+import io.nbench.client.output.OutputRegistry;
 import io.nbench.report.AtomicFiles;
-import io.nbench.report.Units;
+import io.nbench.report.TextReport;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.server.ChildJvm;
 import io.nbench.server.ChildProcesses;
-import io.nbench.stats.LatencyHistograms;
-import io.nbench.stats.Percentiles;
-import io.nbench.stats.StudentT;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,9 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -30,8 +27,6 @@ import picocli.CommandLine.ParameterException;
  * allocation history and are not independent samples; forks are closer to it.
  */
 final class ForkRunner {
-
-    private static final String RULE = "================================================";
 
     /** How long a fork may take to print and write its partial results after SIGTERM. */
     private static final Duration FORK_GRACE = Duration.ofSeconds(15);
@@ -51,9 +46,10 @@ final class ForkRunner {
     }
 
     int run(PrintWriter out, PrintWriter err) {
-        if (output.format != OutputOptions.Format.TEXT || output.hdrLog != null || output.hgrm != null) {
+        if (OutputRegistry.refusedWithForks(output.settings())) {
             throw new ParameterException(spec.commandLine(), "--forks prints text and keeps each fork's result "
-                    + "document (with --out): leave out --format, --hdr-log and --hgrm, or run without --forks");
+                    + "document (with --out): leave out " + and(OutputRegistry.optionsNotWithForks())
+                    + ", or run without --forks");
         }
         List<String> args = childArguments();
         if (output.out != null) {
@@ -82,6 +78,12 @@ final class ForkRunner {
             RunFiles.deleteQuietly(dir);
             interruption.close();
         }
+    }
+
+    /** {@code a, b and c}. */
+    private static String and(List<String> items) {
+        int n = items.size();
+        return n <= 1 ? String.join("", items) : String.join(", ", items.subList(0, n - 1)) + " and " + items.get(n - 1);
     }
 
     private int runForks(List<String> args, Path dir, PrintWriter out, PrintWriter err) {
@@ -216,7 +218,7 @@ final class ForkRunner {
         }
     }
 
-    /** One block per combination over the measured iterations of every fork. */
+    /** One block per combination over the measured iterations of every fork, as the text summary words it. */
     private void summarize(List<ResultFile> results, PrintWriter out) {
         Map<String, List<ResultFile.IterationData>> byCombination = new LinkedHashMap<>();
         for (ResultFile r : results) {
@@ -224,44 +226,6 @@ final class ForkRunner {
                 byCombination.computeIfAbsent(c.name(), k -> new ArrayList<>()).addAll(c.iterations());
             }
         }
-        List<Double> ps = output.percentiles(spec);
-        out.println(RULE);
-        out.println("FORKS SUMMARY: " + results.size() + " of " + forks + " forks completed");
-        out.println(RULE);
-        for (Map.Entry<String, List<ResultFile.IterationData>> e : byCombination.entrySet()) {
-            List<ResultFile.IterationData> its = e.getValue();
-            if (byCombination.size() > 1) {
-                out.println(e.getKey() + ":");
-            }
-            if (its.isEmpty()) {
-                out.println("No measured iteration completed.");
-                continue;
-            }
-            Histogram merged = LatencyHistograms.newHistogram();
-            its.forEach(i -> merged.add(i.latency()));
-            out.println("All " + its.size() + " iterations of all forks merged (" + Units.count(merged.getTotalCount())
-                    + " msgs):");
-            StringJoiner m = new StringJoiner(", ");
-            StringJoiner means = new StringJoiner(", ");
-            for (double p : ps) {
-                m.add((p >= 100 ? "max" : Percentiles.label(p)) + ": " + Units.micros(Percentiles.valueAt(merged, p)) + " µs");
-                double[] values = its.stream().mapToDouble(i -> Percentiles.valueAt(i.latency(), p)).toArray();
-                StudentT.Interval ci = StudentT.interval(values);
-                means.add(Percentiles.label(p) + ": " + Units.micros(ci.mean()) + " µs ± "
-                        + (Double.isNaN(ci.halfWidth()) ? "n/a" : Units.micros(ci.halfWidth())));
-            }
-            if (merged.getTotalCount() == 0) { // no completed message: no latency, not a latency of 0
-                out.println("latency not measured");
-            } else {
-                out.println(m);
-                out.println("Mean Result over " + its.size() + " iterations of all forks (99.9% CI):");
-                out.println(means);
-            }
-            StudentT.Interval tp = StudentT.interval(its.stream().mapToDouble(ResultFile.IterationData::msgPerSec).toArray());
-            out.println("Throughput: " + Units.rate(tp.mean()) + " ± "
-                    + (Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()))
-                    + " msg/s (99.9% CI, N=" + tp.n() + ")");
-        }
-        out.println(RULE);
+        TextReport.forksSummary(out, results.size(), forks, byCombination, output.percentiles(spec));
     }
 }

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import io.nbench.report.AtomicFiles;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

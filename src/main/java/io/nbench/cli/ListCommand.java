@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import io.nbench.report.Tty;
 import io.nbench.transport.Availability;
 import io.nbench.transport.Transport;

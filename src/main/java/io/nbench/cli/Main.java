@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -49,6 +50,7 @@ public final class Main {
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         // ${nbench.cores} in help texts: the default of the --io-threads options as a value.
         System.setProperty("nbench.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        OutputOptions.describeFormats();
         CommandLine cl = new CommandLine(new NbenchCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // @-files are expanded by ArgumentFiles, which lets the command line replace a file's options

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.codegen.docgen.manpage.ManPageGenerator;

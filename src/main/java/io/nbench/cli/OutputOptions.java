@@ -1,7 +1,8 @@
 package io.nbench.cli;
 
-import io.nbench.report.ProgressLine;
-import io.nbench.report.Tty;
+import io.nbench.client.MaxErrors;
+import io.nbench.client.output.OutputRegistry;
+import io.nbench.client.output.OutputSettings;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.Percentiles;
 import java.nio.file.Path;
@@ -31,10 +32,12 @@ final class OutputOptions {
     @Option(names = "--quiet", description = "Print only the header and the summary, not each iteration (default: off).")
     boolean quiet;
 
-    @Option(names = "--format", paramLabel = "text|json|csv|ndjson", defaultValue = "text",
-            description = "What goes to stdout (default: ${DEFAULT-VALUE}). json: the result document only; csv: a row "
-                    + "per iteration; ndjson: a JSON line per second, then the result document. Anything else goes to stderr.")
-    Format format;
+    /** Its values and their help come from {@link OutputRegistry}: a new format needs no change here. */
+    @Option(names = "--format", paramLabel = "${nbench.formats}", defaultValue = "${nbench.default-format}",
+            converter = FormatName.class, completionCandidates = FormatNames.class,
+            description = "What goes to stdout (default: ${DEFAULT-VALUE}). ${nbench.format-help}. Anything else goes "
+                    + "to stderr.")
+    String format;
 
     @Option(names = "--no-header", description = "With --format csv: no header line, for appending to a file (default: off, a header line).")
     boolean noHeader;
@@ -64,25 +67,41 @@ final class OutputOptions {
     @Option(names = "--progress", paramLabel = "auto|always|never", defaultValue = "auto",
             description = "Status line on stderr every second; auto: only when stderr is a terminal, one line rewritten in place "
                     + "(plain lines with TERM=dumb); always: also into a file or pipe, as plain lines (default: ${DEFAULT-VALUE}).")
-    Progress progress;
+    OutputSettings.Progress progress;
 
-    /** What goes to stdout. */
-    enum Format {
-        TEXT, JSON, CSV, NDJSON;
+    /**
+     * Sets what {@code --format}'s help shows: the registry's format names ({@code ${nbench.formats}}), the
+     * default ({@code ${nbench.default-format}}) and what each prints ({@code ${nbench.format-help}}).
+     */
+    static void describeFormats() {
+        System.setProperty("nbench.formats", String.join("|", OutputRegistry.formatNames()));
+        System.setProperty("nbench.default-format", OutputRegistry.formatNames().get(0));
+        System.setProperty("nbench.format-help", OutputRegistry.formatHelp());
+    }
 
+    /** {@code --format}: one of the registry's names, in any case, given in lower case. */
+    static final class FormatName implements picocli.CommandLine.ITypeConverter<String> {
         @Override
-        public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+        public String convert(String value) {
+            try {
+                return OutputRegistry.format(value).name();
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 
-    enum Progress {
-        AUTO, ALWAYS, NEVER;
-
+    /** {@code --format}'s values for shell completion. */
+    static final class FormatNames implements Iterable<String> {
         @Override
-        public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+        public java.util.Iterator<String> iterator() {
+            return OutputRegistry.formatNames().iterator();
         }
+    }
+
+    /** The settings the client's outputs are opened with. */
+    OutputSettings settings() {
+        return new OutputSettings(format, quiet, noHeader, out, hdrLog, hgrm, hostLabel, progress);
     }
 
     List<Threshold> thresholds(CommandSpec spec) {
@@ -97,22 +116,6 @@ final class OutputOptions {
         return list;
     }
 
-    /**
-     * The progress line, or null for none. auto: only when stderr is a terminal (stdout may be a file: the
-     * line goes to stderr); rewritten in place unless {@code TERM=dumb}; always: plain lines where stderr is
-     * not a terminal (no escape sequence in a log file).
-     */
-    ProgressLine progressLine(java.io.PrintWriter err, int combinations) {
-        if (progress == Progress.NEVER) {
-            return null;
-        }
-        boolean terminal = Tty.stderr();
-        if (!terminal && progress == Progress.AUTO) {
-            return null;
-        }
-        return new ProgressLine(err, combinations, terminal && !Tty.dumb(), terminal ? Tty.stderrWidth() : 0);
-    }
-
     List<Double> percentiles(CommandSpec spec) {
         try {
             return Percentiles.parse(percentiles);
@@ -122,80 +125,10 @@ final class OutputOptions {
     }
 
     MaxErrors maxErrors(CommandSpec spec) {
-        return MaxErrors.parse(spec, maxErrors);
-    }
-
-    /** {@code --max-errors}: a count, or a percentage of messages. */
-    static record MaxErrors(long count, double percent) {
-
-        static MaxErrors parse(CommandSpec spec, String text) {
-            try {
-                if (text.endsWith("%")) {
-                    double p = Double.parseDouble(text.substring(0, text.length() - 1));
-                    if (p < 0 || p > 100) {
-                        throw new NumberFormatException();
-                    }
-                    return new MaxErrors(-1, p);
-                }
-                long n = Long.parseLong(text);
-                if (n < 0) {
-                    throw new NumberFormatException();
-                }
-                return new MaxErrors(n, -1);
-            } catch (NumberFormatException e) {
-                throw new ParameterException(spec.commandLine(),
-                        "--max-errors '" + text + "' is neither a count nor a percentage: use e.g. 0, 10 or 0.1%");
-            }
-        }
-
-        /**
-         * The error count past which the FAIL verdict is certain while the run goes on, so the engine may
-         * stop it: the count itself, or for a percentage the share of every message a count-based run
-         * will send; -1 (never) for a percentage of a time-based run, whose total is not known ahead.
-         */
-        long budget(io.nbench.load.LoadSpec spec) {
-            if (count >= 0) {
-                return count;
-            }
-            if (spec.timeBased()) {
-                return -1;
-            }
-            return (long) Math.floor(planned(spec) * percent / 100.0);
-        }
-
-        private static long planned(io.nbench.load.LoadSpec spec) {
-            return spec.messagesPerIteration() * (spec.warmup() + spec.iterations());
-        }
-
-        /**
-         * How the engine names this limit when it stops a run over it: {@code given} (the option as typed),
-         * and for a percentage the count it allows of the messages planned.
-         */
-        String describeBudget(String given, io.nbench.load.LoadSpec spec) {
-            long budget = budget(spec);
-            return percent >= 0 && budget >= 0 ? given + " (" + budget + " of the "
-                    + io.nbench.report.Units.count(planned(spec)) + " messages planned)" : given;
-        }
-
-        /** The FAIL reason for {@code errors} of {@code attempts} over this limit ({@code given} as typed). */
-        String failure(long errors, long attempts, String given) {
-            return percent >= 0
-                    ? errors + " errors, " + percentOf(errors, attempts) + " of " + attempts + " messages, > --max-errors "
-                            + given
-                    : errors + " errors > --max-errors " + given;
-        }
-
-        /** {@code errors} as a percentage of {@code attempts}, to as many digits as a small share needs: 12.5%, 0.013%. */
-        static String percentOf(long errors, long attempts) {
-            double p = attempts == 0 ? 0 : errors * 100.0 / attempts;
-            return new java.math.BigDecimal(p).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString() + "%";
-        }
-
-        boolean exceeded(long errors, long attempts) {
-            if (count >= 0) {
-                return errors > count;
-            }
-            return attempts > 0 && errors * 100.0 / attempts > percent;
+        try {
+            return MaxErrors.parse(maxErrors);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.ChildServer;
 import io.nbench.transport.RunningServer;

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.Environment;

@@ -1,5 +1,8 @@
 package io.nbench.cli;
 
+import io.nbench.client.CouldNotRun;
+import io.nbench.client.ResolvedTransport;
+import io.nbench.client.ExitCode;
 import io.nbench.server.FatalErrors;
 import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ServerMetrics;
@@ -104,8 +107,8 @@ final class ServerCommand implements Callable<Integer> {
         InetAddress address = bindAddress();
         ResolvedTransport resolved;
         try {
-            resolved = ResolvedTransport.resolve(spec, transport);
-        } catch (ResolvedTransport.CouldNotRun e) {
+            resolved = transport.resolve(spec);
+        } catch (CouldNotRun e) {
             err.println("nbench server: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }

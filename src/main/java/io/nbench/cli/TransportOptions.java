@@ -1,5 +1,7 @@
 package io.nbench.cli;
 
+import io.nbench.client.CouldNotRun;
+import io.nbench.client.ResolvedTransport;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.SocketSettings;
 import java.util.ArrayList;
@@ -49,6 +51,24 @@ final class TransportOptions {
             description = "Transport-specific option, repeatable, e.g. -O netty.io=epoll (default: none; nbench list shows "
                     + "each option and its default).")
     Map<String, String> transportOptions = new LinkedHashMap<>();
+
+    /**
+     * The server's transport with its {@code -O} options: an unknown name, key or value is a usage error
+     * (exit 2); a transport that cannot run here is {@link CouldNotRun} (exit 1).
+     */
+    ResolvedTransport resolve(CommandSpec spec) throws CouldNotRun {
+        return resolve(spec, TransportRegistry.load(), impl, transportOptions, false);
+    }
+
+    /** One transport by name with the given {@code -O} values; a bad name, key or value is a usage error. */
+    static ResolvedTransport resolve(CommandSpec spec, TransportRegistry registry, String name,
+                                     Map<String, String> given, boolean allowInJvm) throws CouldNotRun {
+        try {
+            return ResolvedTransport.resolve(registry, name, given, allowInJvm);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
 
     /** The client's transports: {@code --impl} may be a comma list (a sweep dimension). */
     List<String> impls() {

@@ -4,6 +4,7 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Pacing;
 import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
+import io.nbench.report.compare.ResultFile;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
@@ -154,13 +155,8 @@ public final class TextReport implements RunListener {
             out.println("No measured iteration completed.");
         } else {
             List<Double> ps = spec.percentiles();
-            if (s.latencyMeasured()) {
-                out.println("All " + s.iterations() + " iterations merged (" + Units.count(s.messages()) + " msgs)"
-                        + (spec.openLoop() ? ", corrected for coordinated omission:" : ":"));
-                out.println(percentiles(s.merged(), ps));
-            } else {
-                out.println("All " + s.iterations() + " iterations merged (0 msgs): " + NOT_MEASURED);
-            }
+            Measured m = new Measured(s.iterations(), s.messages(), s.merged(), s::meanPercentile, s.throughput());
+            merged(out, m, "", spec.openLoop() ? ", corrected for coordinated omission" : "", ps);
             if (spec.openLoop()) {
                 org.HdrHistogram.Histogram lag = s.mergedSendLag();
                 if (OpenLoopFigures.sendLagCaveat(lag, s.merged())) {
@@ -187,27 +183,9 @@ public final class TextReport implements RunListener {
                 out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
                         + percentiles(connects, ps));
             }
-            StringJoiner means = new StringJoiner(", ");
-            boolean wide = false;
-            int withLatency = 0;
-            for (double p : ps) {
-                StudentT.Interval ci = s.meanPercentile(p);
-                means.add(Percentiles.label(p) + ": " + Units.micros(ci.mean()) + " µs ± " + halfWidth(ci.halfWidth()));
-                wide |= ci.widerThan(0.10);
-                withLatency = ci.n();
-            }
-            if (withLatency == 0) {
-                out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI): " + NOT_MEASURED);
-            } else {
-                out.println("Mean Result for " + s.iterations() + " iterations (99.9% CI"
-                        + (withLatency < s.iterations() ? "; latency from the " + withLatency
-                        + " in which a message completed" : "") + "):");
-                out.println(means);
-            }
+            boolean wide = means(out, m, "", ps);
             StudentT.Interval tp = s.throughput();
-            out.println("Throughput: " + Units.rate(tp.mean()) + " ± "
-                    + (Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()))
-                    + " msg/s (99.9% CI, N=" + tp.n() + "), " + Units.mib(s.mibPerSecond()) + " MiB/s");
+            out.println(throughput(tp) + ", " + Units.mib(s.mibPerSecond()) + " MiB/s");
             if (tp.widerThan(0.10) || wide) {
                 out.println("Warning: an interval is wider than 10% of its mean: the machine was noisy or N is small; "
                         + "repeat, use more iterations or --forks.");
@@ -247,6 +225,93 @@ public final class TextReport implements RunListener {
         }
         out.println(RULE);
         out.flush();
+    }
+
+    /**
+     * What the central lines of a summary are computed from: the measured iterations, merged and one by one.
+     *
+     * @param meanPercentile each percentile's mean over the iterations in which a message completed, with its
+     *                       99.9% interval
+     * @param throughput     the mean throughput (msg/s) with its 99.9% interval
+     */
+    private record Measured(int iterations, long messages, org.HdrHistogram.Histogram merged,
+                            java.util.function.DoubleFunction<StudentT.Interval> meanPercentile,
+                            StudentT.Interval throughput) {
+    }
+
+    /** {@code All N iterations[ of all forks] merged (M msgs)[, corrected ...]:} and the merged percentiles. */
+    private static void merged(PrintWriter out, Measured m, String scope, String qualifier, List<Double> ps) {
+        String head = "All " + m.iterations() + " iterations" + scope + " merged (";
+        if (m.merged().getTotalCount() > 0) {
+            out.println(head + Units.count(m.messages()) + " msgs)" + qualifier + ":");
+            out.println(percentiles(m.merged(), ps));
+        } else { // no completed message: no latency, not a latency of 0
+            out.println(head + "0 msgs): " + NOT_MEASURED);
+        }
+    }
+
+    /** Each percentile's mean with its 99.9% interval; returns whether one is wider than 10% of its mean. */
+    private static boolean means(PrintWriter out, Measured m, String scope, List<Double> ps) {
+        StringJoiner means = new StringJoiner(", ");
+        boolean wide = false;
+        int withLatency = 0;
+        for (double p : ps) {
+            StudentT.Interval ci = m.meanPercentile().apply(p);
+            means.add(Percentiles.label(p) + ": " + Units.micros(ci.mean()) + " µs ± " + halfWidth(ci.halfWidth()));
+            wide |= ci.widerThan(0.10);
+            withLatency = ci.n();
+        }
+        String head = "Mean Result for " + m.iterations() + " iterations" + scope + " (99.9% CI";
+        if (withLatency == 0) {
+            out.println(head + "): " + NOT_MEASURED);
+        } else {
+            out.println(head + (withLatency < m.iterations() ? "; latency from the " + withLatency
+                    + " in which a message completed" : "") + "):");
+            out.println(means);
+        }
+        return wide;
+    }
+
+    /** {@code Throughput: X ± Y msg/s (99.9% CI, N=n)}. */
+    private static String throughput(StudentT.Interval tp) {
+        return "Throughput: " + Units.rate(tp.mean()) + " ± "
+                + (Double.isNaN(tp.halfWidth()) ? "n/a" : Units.rate(tp.halfWidth()))
+                + " msg/s (99.9% CI, N=" + tp.n() + ")";
+    }
+
+    /**
+     * {@code nbench client --forks}: one block per combination over the measured iterations of every fork, in
+     * the lines of a single run's summary (the figures a result document keeps: latency and throughput).
+     *
+     * @param byCombination each combination's measured iterations from every fork, by its name, in run order
+     */
+    public static void forksSummary(PrintWriter out, int completed, int forks,
+                                     Map<String, List<ResultFile.IterationData>> byCombination, List<Double> ps) {
+        out.println(RULE);
+        out.println("FORKS SUMMARY: " + completed + " of " + forks + " forks completed");
+        out.println(RULE);
+        for (Map.Entry<String, List<ResultFile.IterationData>> e : byCombination.entrySet()) {
+            List<ResultFile.IterationData> its = e.getValue();
+            if (byCombination.size() > 1) {
+                out.println(e.getKey() + ":");
+            }
+            if (its.isEmpty()) {
+                out.println("No measured iteration completed.");
+                continue;
+            }
+            org.HdrHistogram.Histogram merged = io.nbench.stats.LatencyHistograms.newHistogram();
+            its.forEach(i -> merged.add(i.latency()));
+            List<ResultFile.IterationData> withLatency = its.stream().filter(i -> i.latency().getTotalCount() > 0)
+                    .toList();
+            Measured m = new Measured(its.size(), merged.getTotalCount(), merged,
+                    p -> StudentT.interval(withLatency.stream()
+                            .mapToDouble(i -> Percentiles.valueAt(i.latency(), p)).toArray()),
+                    StudentT.interval(its.stream().mapToDouble(ResultFile.IterationData::msgPerSec).toArray()));
+            merged(out, m, " of all forks", "", ps);
+            means(out, m, " of all forks", ps);
+            out.println(throughput(m.throughput()));
+        }
+        out.println(RULE);
     }
 
     /** Client CPU (% of one core), GC, allocation per message, machine steal and others; flags. */

@@ -40,17 +40,6 @@ public final class NdjsonStream {
     }
 
     /**
-     * As {@link #forCombination}, each interval's line also handed to {@code alsoTo} (the result document
-     * keeps them): one listener, one CPU snapshot per second for both.
-     */
-    public RunListener forCombination(Combination combination, Consumer<ObjectNode> alsoTo) {
-        return intervals(combination, node -> {
-            line(node);
-            alsoTo.accept(node);
-        });
-    }
-
-    /**
      * A listener that turns each interval of {@code combination} into its figures (the stream's line) and hands
      * them to {@code sink}. It snapshots the process and machine CPU at the run's start and at each interval
      * (once a second, never per message) to report each second's CPU.
@@ -114,6 +103,11 @@ public final class NdjsonStream {
     }
 
     /** The result document as the stream's last line. */
+    /** One second's figures, as {@link #intervals} made them, on a line of their own. */
+    public void interval(JsonNode figures) {
+        line(figures);
+    }
+
     public void last(JsonNode document) {
         line(document);
     }

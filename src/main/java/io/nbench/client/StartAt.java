@@ -1,4 +1,4 @@
-package io.nbench.cli;
+package io.nbench.client;
 
 import io.nbench.load.RunListener;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.nbench.cli;
+package io.nbench.client;
 
 /**
  * nbench's exit codes; when several apply, the first in the order usage error, could not run, interrupted, FAILED,

@@ -1,0 +1,130 @@
+package io.nbench.client;
+
+import io.nbench.client.output.CombinationStart;
+import io.nbench.client.output.Outputs;
+import io.nbench.load.BenchmarkRun;
+import io.nbench.load.LoadSpec;
+import io.nbench.load.Measure;
+import io.nbench.load.RunFailure;
+import io.nbench.load.RunListener;
+import io.nbench.load.RunResult;
+import io.nbench.report.CombinationResult;
+import io.nbench.report.CompositeListener;
+import io.nbench.report.Status;
+import io.nbench.report.SweepResult;
+import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportFailure;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A client run as a library call: a {@link ClientPlan} and its {@link Outputs} in, a {@link SweepResult} out,
+ * whose status and exit code are the {@link Verdict}'s. Each combination runs on its own client transport, one
+ * after another; the first that cannot go on (the server is gone, the user wants out) ends the sweep, and what
+ * was measured until then is still reported and written.
+ */
+public final class ClientRun {
+
+    private final ClientPlan plan;
+    private final Outputs outputs;
+    private final PrintWriter err;
+    /** Set by {@link #interrupt}: no further combination starts. */
+    private final AtomicBoolean stopRequested = new AtomicBoolean();
+    private final AtomicReference<BenchmarkRun> current = new AtomicReference<>();
+
+    /** {@code err}: where a combination that could not run is named, one line each. */
+    public ClientRun(ClientPlan plan, Outputs outputs, PrintWriter err) {
+        this.plan = plan;
+        this.outputs = outputs;
+        this.err = err;
+    }
+
+    /**
+     * Cuts the run short (from any thread, e.g. a SIGINT hook): the current combination ends at once with what
+     * it measured, no further one starts, and {@link #run} returns an INTERRUPTED result.
+     */
+    public void interrupt() {
+        stopRequested.set(true);
+        BenchmarkRun run = current.get();
+        if (run != null) {
+            run.interrupt();
+        }
+    }
+
+    /** Runs every combination, reports and writes the results; the outputs are closed when it returns. */
+    public SweepResult run() {
+        try {
+            List<CombinationResult> done = new ArrayList<>();
+            String error = null;
+            int number = 0;
+            for (ClientPlan.Step step : plan.steps()) {
+                if (stopRequested.get()) {
+                    break;
+                }
+                number++;
+                try {
+                    CombinationResult r = runOne(step, number);
+                    done.add(r);
+                    if (r.status() == Status.INTERRUPTED || r.status() == Status.ABORTED) {
+                        break; // the server is gone or the user wants out: later combinations would fail the same way
+                    }
+                } catch (RunFailure e) {
+                    error = e.getMessage() + hint(e, step.transport().transport().name());
+                    err.println("nbench client: " + error);
+                    break;
+                } catch (IOException | RuntimeException e) {
+                    error = String.valueOf(e.getMessage());
+                    err.println("nbench client: " + error);
+                    break;
+                }
+            }
+            boolean cut = stopRequested.get() && done.size() < plan.steps().size();
+            return outputs.finish(Verdict.sweep(plan.target(), plan.keys(), done, error, cut));
+        } finally {
+            outputs.close();
+        }
+    }
+
+    private CombinationResult runOne(ClientPlan.Step step, int number) throws RunFailure, IOException {
+        LoadSpec planned = step.load();
+        Transport t = step.transport().transport();
+        int maxFrame = Math.max(16 * 1024 * 1024, Math.max(planned.size(), planned.responseSize()));
+        ClientSettings settings = new ClientSettings(planned.protocol(), plan.socket(), plan.connectTimeout(),
+                planned.measure() == Measure.SEND, maxFrame, step.transport().options());
+        try (ClientTransport client = t.newClient(settings)) {
+            LoadSpec spec = planned.effectiveFor(client);
+            RunListener listener = outputs.start(new CombinationStart(step.combination(), number, spec, plan.target(),
+                    t.name(), client.effectiveConfig(), t.writtenEvent()));
+            // Only the first combination waits: later ones follow on every host as the earlier ones end.
+            if (plan.firstIterationAt() != null && number == 1) {
+                listener = new CompositeListener(List.of(listener, new StartAt(plan.firstIterationAt(), stopRequested)));
+            }
+            BenchmarkRun run = new BenchmarkRun(spec, listener);
+            MaxErrors limit = plan.verdict().limit();
+            run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(spec));
+            current.set(run);
+            if (stopRequested.get()) {
+                run.interrupt(); // interrupted between two combinations
+            }
+            RunResult result = run.execute(client, plan.remote());
+            CombinationResult r = plan.verdict().judge(step, result, client.effectiveConfig());
+            outputs.summary(r);
+            return r;
+        }
+    }
+
+    /** What to do about a refused connection: start a server there, or point the client elsewhere. */
+    private String hint(RunFailure failure, String impl) {
+        if (failure.getCause() instanceof TransportFailure f && f.kind() == TransportFailure.Kind.REFUSED) {
+            return ": is a server running? start one with 'nbench server --impl " + impl + " --port "
+                    + plan.remote().getPort() + "', or point --host/--port at one";
+        }
+        return "";
+    }
+}

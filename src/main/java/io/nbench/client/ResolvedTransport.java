@@ -1,0 +1,38 @@
+package io.nbench.client;
+
+import io.nbench.transport.Availability;
+import io.nbench.transport.OptionValues;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportRegistry;
+import java.util.Map;
+
+/**
+ * The transport a run will use, with its {@code -O} options checked: an unknown name, key or value is an
+ * {@link IllegalArgumentException} (the command line's usage error, exit 2); a transport that cannot run
+ * here is {@link CouldNotRun} (exit 1).
+ */
+public record ResolvedTransport(Transport transport, OptionValues options) {
+
+    /**
+     * One transport by name with the given {@code -O} values (one sweep combination's).
+     *
+     * @param allowInJvm whether a transport without a network server or client may be used (the caller runs
+     *                   its server in this JVM)
+     * @throws IllegalArgumentException an unknown transport, option key or value; the message names it
+     */
+    public static ResolvedTransport resolve(TransportRegistry registry, String name, Map<String, String> given,
+                                            boolean allowInJvm) throws CouldNotRun {
+        Transport transport = registry.get(name);
+        OptionValues options = registry.resolveOptions(transport, given);
+        Availability a = transport.availability();
+        if (!a.available()) {
+            throw new CouldNotRun("transport " + transport.name() + " is not available here: " + a.reason()
+                    + " (nbench list shows what is)");
+        }
+        if (transport.inJvm() && !allowInJvm) {
+            throw new CouldNotRun("transport " + transport.name() + " runs inside one JVM only; it has no network "
+                    + "server or client (use it through the in-process tests or nbench run --in-process)");
+        }
+        return new ResolvedTransport(transport, options);
+    }
+}

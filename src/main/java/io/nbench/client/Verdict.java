@@ -1,0 +1,108 @@
+package io.nbench.client;
+
+import io.nbench.load.RunResult;
+import io.nbench.report.CombinationResult;
+import io.nbench.report.Status;
+import io.nbench.report.SweepResult;
+import io.nbench.report.threshold.Threshold;
+import io.nbench.stats.IterationResult;
+import io.nbench.transport.ErrorKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The client's verdict policy: a combination's status, reasons and exit code from what the engine measured,
+ * {@code --max-errors} and {@code --threshold}; a sweep's from its combinations'. Exit codes combine by
+ * {@link ExitCode#first}, the one place their order is written.
+ */
+public final class Verdict {
+
+    private final MaxErrors limit;
+    private final List<Threshold> thresholds;
+
+    public Verdict(MaxErrors limit, List<Threshold> thresholds) {
+        this.limit = limit;
+        this.thresholds = List.copyOf(thresholds);
+    }
+
+    public MaxErrors limit() {
+        return limit;
+    }
+
+    /**
+     * One combination: INTERRUPTED, ABORTED, else FAIL for errors over the limit, a missed rate or responses
+     * outstanding; a breached threshold makes any of them FAIL too (exit 3 unless an earlier code applies).
+     */
+    public CombinationResult judge(ClientPlan.Step step, RunResult result, Map<String, String> effectiveConfig) {
+        List<Threshold.Outcome> judged = thresholds.stream().map(th -> th.judge(result)).toList();
+        List<String> reasons = new ArrayList<>();
+        Status status;
+        int code;
+        if (result.interrupted()) {
+            status = Status.INTERRUPTED;
+            code = ExitCode.INTERRUPTED;
+            reasons.add("interrupted");
+        } else if (result.aborted()) {
+            status = Status.ABORTED;
+            code = ExitCode.COULD_NOT_RUN;
+            reasons.add(result.abortReason());
+        } else {
+            status = Status.PASS;
+            code = ExitCode.OK;
+            long errors = result.errors().total();
+            long messages = 0;
+            for (IterationResult it : result.iterations()) {
+                messages += it.messages();
+            }
+            if (limit.exceeded(errors, messages + errors)) {
+                reasons.add(limit.failure(errors, messages + errors));
+            }
+            long missed = result.summary().rateMissedIterations();
+            if (missed > 0) {
+                reasons.add("target rate missed by more than 1% in " + missed + " iteration(s)");
+            }
+            long outstanding = result.errors().get(ErrorKind.TIMEOUT);
+            if (result.spec().openLoop() && outstanding > 0) {
+                reasons.add(outstanding + " responses outstanding past --timeout");
+            }
+            if (!reasons.isEmpty()) {
+                status = Status.FAIL;
+                code = ExitCode.FAILED;
+            }
+        }
+        for (Threshold.Outcome o : judged) {
+            if (!o.passed()) {
+                reasons.add("threshold breached: " + o.describe());
+                status = status.worse(Status.FAIL);
+                code = ExitCode.first(code, ExitCode.THRESHOLD);
+            }
+        }
+        return new CombinationResult(step.combination(), step.transport().transport().name(),
+                step.transport().options().asText(), effectiveConfig, result, judged, status, reasons, code);
+    }
+
+    /**
+     * The whole run: the worst combination; {@code error} (could not go on) makes it ABORTED, exit 1;
+     * {@code interrupted} (stopped before every combination ran) INTERRUPTED, exit 130, so a sweep cut between
+     * two combinations does not pass on the ones that ran.
+     */
+    public static SweepResult sweep(String target, List<String> keys, List<CombinationResult> done, String error,
+                                    boolean interrupted) {
+        Status status = Status.PASS;
+        int code = ExitCode.OK;
+        for (CombinationResult c : done) {
+            status = status.worse(c.status());
+            code = ExitCode.first(code, c.exitCode());
+        }
+        if (interrupted) {
+            status = status.worse(Status.INTERRUPTED);
+            code = ExitCode.first(code, ExitCode.INTERRUPTED);
+        }
+        if (error != null) {
+            status = status.worse(Status.ABORTED);
+            code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
+        }
+        return new SweepResult(target, keys, done, error, status, code);
+    }
+}

@@ -1,0 +1,20 @@
+package io.nbench.client.output;
+
+import io.nbench.load.LoadSpec;
+import io.nbench.sweep.Combination;
+import java.util.Map;
+
+/**
+ * What an output knows when a combination starts.
+ *
+ * @param combination  its configuration keys
+ * @param number       its position in the sweep, from 1
+ * @param load         the workload as the engine runs it (defaults resolved for this client transport)
+ * @param target       host:port
+ * @param transport    the client transport's name
+ * @param config       the client transport's effective configuration
+ * @param writtenEvent what "written" means for {@code --measure send} with this transport, or null
+ */
+public record CombinationStart(Combination combination, int number, LoadSpec load, String target, String transport,
+                               Map<String, String> config, String writtenEvent) {
+}

@@ -1,0 +1,30 @@
+package io.nbench.client.output;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * What the user chose to get out of a run.
+ *
+ * @param format    the name of what goes to stdout, one of {@link OutputRegistry#formatNames()}
+ * @param quiet     text: only the header and the summary, not each iteration
+ * @param noHeader  csv: no header line (appending to a file)
+ * @param out       the result document's file, or null
+ * @param hdrLog    the HdrHistogram interval log's file, or null
+ * @param hgrm      the percentile files' name template, or null
+ * @param hostLabel this host's name in the results, or null for the machine's host name
+ * @param progress  when to show the progress line
+ */
+public record OutputSettings(String format, boolean quiet, boolean noHeader, Path out, Path hdrLog, String hgrm,
+                             String hostLabel, Progress progress) {
+
+    /** The progress line on stderr: only on a terminal, always, or never. */
+    public enum Progress {
+        AUTO, ALWAYS, NEVER;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+}
