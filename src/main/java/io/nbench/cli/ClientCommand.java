@@ -75,6 +75,13 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--run-owns-files", hidden = true)
     boolean runOwnsFiles;
 
+    /** Set by {@code nbench run}, which runs its clients in this JVM: every option's value. */
+    ClientPlan plan;
+
+    /** Set by {@code --forks} in each fork: a file holding every option's value (see {@link ClientPlan}). */
+    @Option(names = "--plan", paramLabel = "FILE", hidden = true)
+    java.nio.file.Path planFile;
+
     @Mixin
     TransportOptions transport;
 
@@ -105,6 +112,9 @@ final class ClientCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (!ClientPlan.applyGiven(this, err)) {
+            return ExitCode.COULD_NOT_RUN;
+        }
         if (this.load.forks < 1) {
             throw usage("--forks must be at least 1");
         }

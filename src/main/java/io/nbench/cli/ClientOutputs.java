@@ -305,8 +305,7 @@ final class ClientOutputs {
     }
 
     private List<String> arguments() {
-        return spec.commandLine().getParseResult() == null ? List.of()
-                : List.copyOf(spec.commandLine().getParseResult().originalArgs());
+        return options.arguments(spec);
     }
 
     /** Every client option with its effective value, defaults included, keyed by its long name without dashes. */

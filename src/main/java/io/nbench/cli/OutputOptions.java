@@ -15,6 +15,9 @@ import picocli.CommandLine.ParameterException;
 final class OutputOptions {
 
     @ArgumentFiles.CommaList
+    /** Set from a client plan: the command line the user gave, which this client was not parsed from. */
+    List<String> givenArguments;
+
     @Option(names = "--percentiles", paramLabel = "LIST", defaultValue = "25,50,75,90,95,99,99.9,100",
             description = "Percentiles to report (default: ${DEFAULT-VALUE}).")
     String percentiles;
@@ -65,6 +68,15 @@ final class OutputOptions {
             description = "Status line on stderr every second; auto: only when stderr is a terminal, one line rewritten in place "
                     + "(plain lines with TERM=dumb); always: also into a file or pipe, as plain lines (default: ${DEFAULT-VALUE}).")
     Progress progress;
+
+    /** The command line the result document records: the user's, also when this client runs a plan. */
+    List<String> arguments(CommandSpec spec) {
+        if (givenArguments != null) {
+            return givenArguments;
+        }
+        return spec.commandLine().getParseResult() == null ? List.of()
+                : List.copyOf(spec.commandLine().getParseResult().originalArgs());
+    }
 
     /** What goes to stdout. */
     enum Format {
