@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "client", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Connects to a server and runs the benchmark: warmup and measured iterations in a closed "
-                + "loop, one line per iteration, then a summary with 99.9%% confidence intervals. Comma lists in "
+                + "loop (each response lets the next message go) or, with --rate, an open loop (messages sent on a "
+                + "schedule), one line per iteration, then a summary with 99.9%% confidence intervals. Comma lists in "
                 + "--impl, --size, --threads, --window, --rate and -O key=v1,v2 run every combination.",
         footer = {"", "Examples:",
             "  # 4 threads, 1 KiB, netty, 127.0.0.1:7007",

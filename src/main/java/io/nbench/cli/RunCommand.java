@@ -78,6 +78,9 @@ final class RunCommand implements Callable<Integer> {
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
 
+    /** {@code --start-at +D} as given: it counts from each client's start, as when the client runs alone. */
+    private String startAtFromNow;
+
     /** Set on SIGINT/SIGTERM: no further server starts. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
 
@@ -100,6 +103,10 @@ final class RunCommand implements Callable<Integer> {
             return ExitCode.COULD_NOT_RUN;
         }
         ClientPlan plan = withShortDefaults(parsed);
+        if (parsed.hasMatchedOption("--start-at")) {
+            String given = parsed.matchedOption("--start-at").stringValues().get(0);
+            startAtFromNow = given.strip().startsWith("+") ? given : null;
+        }
         // SIGINT/SIGTERM: the client in progress prints and writes its partial result, its server is stopped
         // (its metrics printed), the files measured so far are kept, the scratch directory removed; then 130.
         Interruption interruption = Interruption.install("nbench-run-interrupt", Duration.ofSeconds(40),
@@ -212,7 +219,7 @@ final class RunCommand implements Callable<Integer> {
         if (inProcess) {
             plan = plan.with("--impl", server.name()).with("--allow-in-jvm", true);
             try (RunningServer s = startInProcess(server, client.protocol, serverOptions)) {
-                return plan.with("--port", s.address().getPort()).execute(out, err);
+                return fromNow(plan).with("--port", s.address().getPort()).execute(out, err);
             } catch (IOException | RuntimeException e) {
                 err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
@@ -224,7 +231,7 @@ final class RunCommand implements Callable<Integer> {
         try (ChildServer child = ChildServer.start(serverArgs)) {
             out.println(child.banner());
             out.flush();
-            int code = plan.with("--port", child.port()).execute(out, err);
+            int code = fromNow(plan).with("--port", child.port()).execute(out, err);
             String metrics = child.stop();
             if (!metrics.isEmpty()) {
                 out.println(metrics);
@@ -237,6 +244,11 @@ final class RunCommand implements Callable<Integer> {
             err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
+    }
+
+    /** The plan with a relative {@code --start-at} counted from now, when this client starts. */
+    private ClientPlan fromNow(ClientPlan plan) {
+        return startAtFromNow == null ? plan : plan.with("--start-at", new Converters.When().convert(startAtFromNow));
     }
 
     /**

@@ -103,4 +103,13 @@ class ClientPlanTest {
         assertEquals(ExitCode.COULD_NOT_RUN, bad.code());
         assertEquals("nbench client: the plan's value of --threads is not one it takes: \"many\"\n", bad.err());
     }
+
+    @Test
+    void runCountsARelativeStartAtFromEachClientsStart() {
+        // Two in-JVM servers one after the other: the second client starts after the first's +1s has passed.
+        CliTest.Outcome o = CliTest.run("run", "--in-process", "--start-at", "+1s", "--iteration-time", "100ms",
+                "--warmup", "0", "--iterations", "1", "--threads", "1");
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        assertEquals(2, o.out().lines().filter(l -> l.startsWith("Result: PASS")).count(), o.out());
+    }
 }
