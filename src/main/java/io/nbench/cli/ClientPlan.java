@@ -186,7 +186,7 @@ final class ClientPlan {
         List<String> arguments = new ArrayList<>();
         root.get("arguments").forEach(a -> arguments.add(a.asText()));
         Map<String, JsonNode> values = new LinkedHashMap<>();
-        root.get("options").fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue()));
+        root.get("options").properties().forEach(e -> values.put(e.getKey(), e.getValue()));
         return new ClientPlan(arguments, values);
     }
 

@@ -255,7 +255,8 @@ final class RunCommand implements Callable<Integer> {
      * Each -O key must be used by the client or by one of the servers: the client gets the keys of its
      * transports, each server those of its own, and a key nobody uses is a usage error.
      */
-    private void checkTransportOptionsInUse(TransportRegistry registry, TransportOptions client, List<Transport> chosen) {
+    private void checkTransportOptionsInUse(TransportRegistry registry, TransportOptions client,
+                                            List<Transport> chosen) {
         List<String> users = new ArrayList<>(chosen.stream().map(Transport::name).toList());
         if (!inProcess) {
             users.addAll(client.impls());

@@ -72,13 +72,13 @@ class LoadSpecTest {
             rule("--timeout and --connect-timeout must be positive", b -> b.connectTimeout(Duration.ofSeconds(-1))));
     }
 
-    private static Arguments rule(String message, UnaryOperator<LoadSpec.Builder> settings) {
+    private static Arguments rule(String message, UnaryOperator<LoadSpecBuilder> settings) {
         return Arguments.of(message, settings);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("rules")
-    void builderRefusesWithTheCliMessage(String message, UnaryOperator<LoadSpec.Builder> settings) {
+    void builderRefusesWithTheCliMessage(String message, UnaryOperator<LoadSpecBuilder> settings) {
         InvalidLoadSpec e = assertThrows(InvalidLoadSpec.class, () -> settings.apply(LoadSpec.builder()).build());
         assertEquals(message, e.getMessage());
     }

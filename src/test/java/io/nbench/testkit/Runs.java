@@ -3,6 +3,7 @@ package io.nbench.testkit;
 import io.nbench.load.BenchmarkRun;
 import io.nbench.load.Driver;
 import io.nbench.load.LoadSpec;
+import io.nbench.load.LoadSpecBuilder;
 import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.RunFailure;
@@ -97,7 +98,7 @@ public final class Runs {
         public LoadSpec spec() {
             int response = protocol == Protocol.ECHO ? size
                     : responseSize >= 0 ? responseSize : (measure == Measure.SEND ? 0 : size);
-            LoadSpec.Builder b = LoadSpec.builder().threads(threads).connections(connections).warmup(warmup)
+            LoadSpecBuilder b = LoadSpec.builder().threads(threads).connections(connections).warmup(warmup)
                     .iterations(iterations).size(size).responseSize(response).window(window).measure(measure)
                     // The engine sends --measure send from sender threads whatever the driver asked for.
                     .driver(measure == Measure.SEND && driver == Driver.IO ? Driver.THREADS : driver)
