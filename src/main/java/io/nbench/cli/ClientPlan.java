@@ -74,10 +74,33 @@ final class ClientPlan {
         Map<String, JsonNode> values = new LinkedHashMap<>();
         for (OptionSpec o : client.options()) {
             if (carried(o)) {
+                requireCarriable(o);
                 values.put(o.longestName(), tree(o.getValue()));
             }
         }
         return new ClientPlan(arguments, values);
+    }
+
+    /** The types a plan carries as JSON and reads back as they were: anything else would change on the way. */
+    private static final List<Class<?>> CARRIED_TYPES = List.of(String.class, Boolean.class, Integer.class,
+            Long.class, Double.class, boolean.class, int.class, long.class, double.class, Duration.class,
+            Instant.class, Path.class);
+
+    /**
+     * A client option of another type needs its JSON form here (a serializer and deserializer in
+     * {@link #JSON}) before run and --forks can pass it on; this names the option rather than losing its value.
+     */
+    static void requireCarriable(OptionSpec o) {
+        List<Class<?>> types = new ArrayList<>(List.of(o.typeInfo().getType()));
+        if (o.typeInfo().isCollection() || o.typeInfo().isMap()) {
+            types = List.of(o.typeInfo().getAuxiliaryTypes());
+        }
+        for (Class<?> t : types) {
+            if (!t.isEnum() && !CARRIED_TYPES.contains(t)) {
+                throw new IllegalStateException("client option " + o.longestName() + " holds a " + t.getName()
+                        + ", which a client plan cannot carry yet: give it a JSON form in ClientPlan");
+            }
+        }
     }
 
     private static JsonNode tree(Object value) {

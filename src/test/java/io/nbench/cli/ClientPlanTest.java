@@ -62,6 +62,15 @@ class ClientPlanTest {
     }
 
     @Test
+    void everyClientOptionIsOfATypeAPlanCarries() {
+        for (OptionSpec o : parsedClient().options()) {
+            if (!o.usageHelp() && !o.versionHelp()) {
+                ClientPlan.requireCarriable(o);
+            }
+        }
+    }
+
+    @Test
     void forksRunFromPlansAndRecordTheUsersCommandLine(@TempDir Path dir) throws IOException {
         Path out = dir.resolve("r.json");
         String[] line = {"client", "--port", CliTest.port(Protocol.FRAMED), "--forks", "2", "--threads", "2",
