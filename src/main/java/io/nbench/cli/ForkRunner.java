@@ -25,7 +25,8 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * {@code nbench client --forks N}: the same client, one fresh JVM after another (same Java, class path
- * and JVM flags), each printing its own report and writing its result document; then one summary whose
+ * and JVM flags), each running this client's {@link ClientPlan} (read from a file: {@code client --plan
+ * FILE}) with its own {@code --out}, printing its own report and writing its result document; then one summary whose
  * intervals cover every measured iteration of every fork. Iterations inside one JVM share its JIT, GC and
  * allocation history and are not independent samples; forks are closer to it.
  */
