@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "client", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Connects to a server and runs the benchmark: warmup and measured iterations in a closed "
-                + "loop, one line per iteration, then a summary with 99.9%% confidence intervals. Comma lists in "
+                + "loop (each response lets the next message go) or, with --rate, an open loop (messages sent on a "
+                + "schedule), one line per iteration, then a summary with 99.9%% confidence intervals. Comma lists in "
                 + "--impl, --size, --threads, --window, --rate and -O key=v1,v2 run every combination.",
         footer = {"", "Examples:",
             "  # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
@@ -66,6 +67,13 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--run-owns-files", hidden = true)
     boolean runOwnsFiles;
 
+    /** Set by {@code nbench run}, which runs its clients in this JVM: every option's value. */
+    ChildClientPlan plan;
+
+    /** Set by {@code --forks} in each fork: a file holding every option's value (see {@link ChildClientPlan}). */
+    @Option(names = "--plan", paramLabel = "FILE", hidden = true)
+    java.nio.file.Path planFile;
+
     @Mixin
     TransportOptions transport;
 
@@ -89,6 +97,9 @@ final class ClientCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (!ChildClientPlan.applyGiven(this, err)) {
+            return ExitCode.COULD_NOT_RUN;
+        }
         if (this.load.forks < 1) {
             throw usage("--forks must be at least 1");
         }
@@ -135,7 +146,7 @@ final class ClientCommand implements Callable<Integer> {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
-        RunRecord record = new RunRecord(output.hostLabel, OptionRecord.arguments(spec), OptionRecord.values(spec));
+        RunRecord record = new RunRecord(output.hostLabel, output.arguments(spec), OptionRecord.values(spec));
         Outputs outputs;
         try {
             outputs = Outputs.open(new OutputContext(output.settings(), out, err, sweep.keys(), combinations.size(),

@@ -22,7 +22,8 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * {@code nbench client --forks N}: the same client, one fresh JVM after another (same Java, class path
- * and JVM flags), each printing its own report and writing its result document; then one summary whose
+ * and JVM flags), each running this client's {@link ChildClientPlan} (read from a file: {@code client --plan
+ * FILE}) with its own {@code --out}, printing its own report and writing its result document; then one summary whose
  * intervals cover every measured iteration of every fork. Iterations inside one JVM share its JIT, GC and
  * allocation history and are not independent samples; forks are closer to it.
  */
@@ -51,7 +52,8 @@ final class ForkRunner {
                     + "document (with --out): leave out " + and(OutputRegistry.optionsNotWithForks())
                     + ", or run without --forks");
         }
-        List<String> args = childArguments();
+        // Each fork runs this client's plan once, with its own result document.
+        ChildClientPlan plan = ChildClientPlan.of(spec, output.arguments(spec)).with("--forks", 1);
         if (output.out != null) {
             String problem = checkForkFiles();
             if (problem != null) {
@@ -73,7 +75,7 @@ final class ForkRunner {
                     RunFiles.deleteQuietly(dir);
                 });
         try {
-            return runForks(args, dir, out, err);
+            return runForks(plan, dir, out, err);
         } finally {
             RunFiles.deleteQuietly(dir);
             interruption.close();
@@ -86,7 +88,7 @@ final class ForkRunner {
         return n <= 1 ? String.join("", items) : String.join(", ", items.subList(0, n - 1)) + " and " + items.get(n - 1);
     }
 
-    private int runForks(List<String> args, Path dir, PrintWriter out, PrintWriter err) {
+    private int runForks(ChildClientPlan plan, Path dir, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
         List<ResultFile> results = new ArrayList<>();
         List<Path> kept = new ArrayList<>();
@@ -94,7 +96,7 @@ final class ForkRunner {
             Path file = output.out != null ? forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
             out.println("=== fork " + k + "/" + forks + " ===");
             out.flush();
-            int code = runFork(args, file, out, err);
+            int code = runFork(plan.with("--out", file), dir.resolve("fork-" + k + ".plan.json"), out, err);
             worst = ExitCode.first(worst, code);
             if (Files.isRegularFile(file)) {
                 kept.add(file);
@@ -139,22 +141,6 @@ final class ForkRunner {
         return null;
     }
 
-    /** The user's client arguments without {@code --forks} and {@code --out} (each fork gets its own file). */
-    private List<String> childArguments() {
-        List<String> original = spec.commandLine().getParseResult().originalArgs();
-        int start = original.indexOf("client") + 1;
-        List<String> args = new ArrayList<>();
-        for (int i = start; i < original.size(); i++) {
-            String a = original.get(i);
-            if (a.equals("--forks") || a.equals("--out")) {
-                i++;
-            } else if (!a.startsWith("--forks=") && !a.startsWith("--out=")) {
-                args.add(a);
-            }
-        }
-        return args;
-    }
-
     static Path forkFile(Path out, int k) {
         String name = out.getFileName().toString();
         String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
@@ -185,15 +171,13 @@ final class ForkRunner {
         return t;
     }
 
-    private int runFork(List<String> args, Path file, PrintWriter out, PrintWriter err) {
-        List<String> nbench = new ArrayList<>(List.of("client"));
-        nbench.addAll(args);
-        nbench.addAll(List.of("--out", file.toString()));
-        List<String> command = ChildJvm.command(true, nbench);
+    /** Runs one fork, which reads its plan from {@code planFile}; its exit code. */
+    private int runFork(ChildClientPlan plan, Path planFile, PrintWriter out, PrintWriter err) {
         Process p = null;
         Thread killer = null;
         try {
-            p = new ProcessBuilder(command).start();
+            plan.write(planFile);
+            p = new ProcessBuilder(ChildJvm.command(true, List.of("client", "--plan", planFile.toString()))).start();
             killer = ChildProcesses.stopWhenThisJvmEnds(p, Duration.ZERO, FORK_GRACE, "nbench-fork-stop");
             if (killer == null) {
                 return ExitCode.INTERRUPTED; // this JVM is ending; the fork has been stopped

@@ -1,14 +1,12 @@
 package io.nbench.cli;
 
-import io.nbench.transport.support.Threads;
 import io.nbench.load.Driver;
+import io.nbench.load.InvalidLoadSpec;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.Verify;
-import io.nbench.protocol.Protocol;
 import io.nbench.sweep.Combination;
-import io.nbench.units.Durations;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -151,134 +149,42 @@ final class LoadOptions {
     }
 
     /**
-     * Messages in flight one connection can track: its table of messages holds a power of two of at least
-     * twice this many slots, which must stay an int.
+     * The resolved workload of one sweep combination; bad combinations are usage errors, with the
+     * message the spec itself gives a library caller.
      */
-    static final int MAX_IN_FLIGHT = 1 << 28;
-
-    /** An open-loop schedule's resolution is one nanosecond per connection. */
-    static final double MAX_RATE_PER_CONNECTION = 1e9;
-
-    /** The resolved workload of one sweep combination; bad combinations are usage errors. */
     LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles, Combination combination) {
-        int threads = combination.intValue("threads");
-        int size = combination.intValue("size");
-        Integer window = DEFAULT_WINDOW.equals(combination.get("window")) ? null : combination.intValue("window");
-        Double rate = combination.get("rate") == null ? null : Double.valueOf(combination.get("rate"));
-        if (threads < 1) {
-            throw usage(spec, "--threads must be at least 1");
-        }
-        int conns = connections == null ? threads : connections;
-        if (conns < 1) {
-            throw usage(spec, "--connections must be at least 1");
-        }
-        if (msgs != null && iterationTime != null) {
-            throw usage(spec, "--msgs and --iteration-time exclude each other: choose count-based or time-based iterations");
-        }
-        long perThread = msgs == null ? 10_000 : msgs;
-        if (iterationTime == null && perThread < 1) {
-            throw usage(spec, "--msgs must be at least 1");
-        }
-        if (iterationTime != null && iterationTime.toNanos() < 1_000_000) {
-            throw usage(spec, "--iteration-time must be at least 1ms");
-        }
-        if (warmup < 0 || iterations < 1) {
-            throw usage(spec, "--iterations must be at least 1 and --warmup at least 0");
-        }
-        long runs = (long) warmup + iterations;
-        if (runs > Integer.MAX_VALUE) {
-            throw usage(spec, "--warmup " + warmup + " + --iterations " + iterations + " is more iterations than nbench "
-                    + "counts: use at most " + Integer.MAX_VALUE + " in all");
-        }
-        if (iterationTime != null && iterationTime.toNanos() > Long.MAX_VALUE / 2 / runs) {
-            throw usage(spec, "--iteration-time " + Durations.format(iterationTime) + " x " + runs
-                    + " iterations (warmup included) is longer than nbench times: use a shorter --iteration-time or "
-                    + "fewer iterations");
-        }
-        if (iterationTime == null && perThread > Long.MAX_VALUE / threads / runs) {
-            // Every message of the run is counted in a long: the quota must fit with every iteration's.
-            throw usage(spec, "--msgs " + perThread + " x --threads " + threads + " x " + runs
-                    + " iterations (warmup included) is more messages than nbench counts: use a smaller --msgs");
-        }
-        if (batch < 0) {
-            throw usage(spec, "--batch must be 0 (off) or more");
-        }
-        if (requestsPerConnection < 0) {
-            throw usage(spec, "--requests-per-connection must be 0 (keep connections) or more");
-        }
-        boolean needsThreads = batch > 0 || requestsPerConnection > 0;
-        if (needsThreads && driver == Driver.IO) {
-            throw usage(spec, (batch > 0 ? "--batch" : "--requests-per-connection")
-                    + " needs sender threads that wait or reconnect: use --driver threads (or leave --driver out)");
-        }
-        if (measure == Measure.SEND && driver == Driver.IO) {
-            throw usage(spec, "--measure send needs --driver threads (or leave --driver out): a transport may report "
-                    + "the write inside the send itself, and the io driver would then send on and on from there");
-        }
-        Driver effectiveDriver = driver != null ? driver
-                : needsThreads || measure == Measure.SEND ? Driver.THREADS : Driver.IO;
-        if (requestsPerConnection > 0 && conns < threads) {
-            throw usage(spec, "--requests-per-connection needs at least as many --connections as --threads: each "
-                    + "thread reconnects its own connections");
-        }
-        long threadsPerConnection = ((long) threads + conns - 1) / conns;
-        long effectiveWindow = window != null ? window : batch > 0 ? batch * threadsPerConnection : 1;
-        if (effectiveWindow < 1) {
-            throw usage(spec, "--window must be at least 1");
-        }
-        if (effectiveWindow > MAX_IN_FLIGHT) {
-            throw usage(spec, (window != null ? "--window " + window + " is more than one connection tracks: use at most "
-                    : "--batch " + batch + " x " + threadsPerConnection + " threads per connection is more than one "
-                    + "connection tracks: use at most ") + MAX_IN_FLIGHT
-                    + (window != null ? "" : " messages in flight per connection"));
-        }
         if (transport.port < 1 || transport.port > 65535) {
             throw usage(spec, "--port " + transport.port + " is not a TCP port: use 1 to 65535");
         }
-        Protocol protocol = transport.protocol;
-        int response = responseSize != null ? responseSize : (measure == Measure.SEND ? 0 : size);
-        if (protocol == Protocol.ECHO) {
-            if (size < 1) {
-                throw usage(spec, "--protocol echo needs --size of at least 1 byte");
-            }
-            if (responseSize != null && responseSize != size) {
-                throw usage(spec, "--protocol echo answers with exactly what was sent: --response-size cannot differ from --size");
-            }
-            response = size;
+        Double rate = combination.get("rate") == null ? null : Double.valueOf(combination.get("rate"));
+        try {
+            return LoadSpec.builder()
+                    .threads(combination.intValue("threads"))
+                    .connections(connections)
+                    .msgs(msgs)
+                    .iterationTime(iterationTime)
+                    .warmup(warmup)
+                    .iterations(iterations)
+                    .size(combination.intValue("size"))
+                    .responseSize(responseSize)
+                    .window(DEFAULT_WINDOW.equals(combination.get("window")) ? null : combination.intValue("window"))
+                    .batch(batch)
+                    .requestsPerConnection(requestsPerConnection)
+                    .rate(rate == null ? 0 : rate)
+                    .maxInflight(maxInflight)
+                    .connectRate(connectRate == null ? 0 : connectRate)
+                    .pacing(pacer)
+                    .measure(measure)
+                    .driver(driver)
+                    .timeout(timeout)
+                    .connectTimeout(connectTimeout)
+                    .verify(verify)
+                    .protocol(transport.protocol)
+                    .percentiles(percentiles)
+                    .build();
+        } catch (InvalidLoadSpec e) {
+            throw usage(spec, e.getMessage());
         }
-        if (measure == Measure.RTT && protocol == Protocol.FRAMED && response == 0) {
-            throw usage(spec, "--response-size 0 (one-way) gives no response to time: use --measure send");
-        }
-        if (maxInflight < 1) {
-            throw usage(spec, "--max-inflight must be at least 1");
-        }
-        if (maxInflight > MAX_IN_FLIGHT) {
-            throw usage(spec, "--max-inflight " + maxInflight + " is more than one connection tracks: use at most "
-                    + MAX_IN_FLIGHT);
-        }
-        if (rate != null && rate / conns > MAX_RATE_PER_CONNECTION) {
-            // The schedule counts in nanoseconds: one connection cannot be due more often than once per ns.
-            throw usage(spec, "--rate " + rateText(rate) + " over " + conns + " connections is more than one message "
-                    + "per nanosecond per connection: use at most " + rateText(MAX_RATE_PER_CONNECTION * conns));
-        }
-        if (rate != null && (batch > 0 || requestsPerConnection > 0)) {
-            throw usage(spec, "--rate (open loop) paces every message itself: --batch and --requests-per-connection "
-                    + "are closed-loop options");
-        }
-        if (rate == null && pacer == Pacing.SPIN) {
-            throw usage(spec, "--pacer spin paces the open loop: give --rate too (the closed loop has no pacer)");
-        }
-        if (rate != null && measure == Measure.SEND) {
-            throw usage(spec, "--rate (open loop) measures responses: use --measure rtt");
-        }
-        if (timeout.toNanos() <= 0 || connectTimeout.toNanos() <= 0) {
-            throw usage(spec, "--timeout and --connect-timeout must be positive");
-        }
-        return new LoadSpec(threads, conns, iterationTime == null ? perThread : 0,
-                iterationTime == null ? 0 : iterationTime.toNanos(), warmup, iterations, size, response, (int) effectiveWindow,
-                measure, effectiveDriver, timeout.toNanos(), connectTimeout.toNanos(), verify, protocol, percentiles,
-                rate == null ? 0 : rate, maxInflight, batch, requestsPerConnection, connectRate == null ? 0 : connectRate,
-                pacer);
     }
 
     private static ParameterException usage(CommandSpec spec, String message) {

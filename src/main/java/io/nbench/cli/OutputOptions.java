@@ -15,6 +15,9 @@ import picocli.CommandLine.ParameterException;
 /** The client's output and verdict options. */
 final class OutputOptions {
 
+    /** Set from a child's plan: the command line the user gave, which this client was not parsed from. */
+    List<String> givenArguments;
+
     @ArgumentFiles.CommaList
     @Option(names = "--percentiles", paramLabel = "LIST", defaultValue = "25,50,75,90,95,99,99.9,100",
             description = "Percentiles to report (default: ${DEFAULT-VALUE}).")
@@ -77,6 +80,14 @@ final class OutputOptions {
         System.setProperty("nbench.formats", String.join("|", OutputRegistry.formatNames()));
         System.setProperty("nbench.default-format", OutputRegistry.formatNames().get(0));
         System.setProperty("nbench.format-help", OutputRegistry.formatHelp());
+    }
+
+    /** The command line the result document records: the user's, also when this client runs a plan. */
+    List<String> arguments(CommandSpec spec) {
+        if (givenArguments != null) {
+            return givenArguments;
+        }
+        return OptionRecord.arguments(spec);
     }
 
     /** {@code --format}: one of the registry's names, in any case, given in lower case. */

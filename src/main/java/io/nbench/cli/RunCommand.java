@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
@@ -78,6 +79,9 @@ final class RunCommand implements Callable<Integer> {
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
 
+    /** {@code --start-at +D} as given: it counts from each client's start, as when the client runs alone. */
+    private String startAtFromNow;
+
     /** Set on SIGINT/SIGTERM: no further server starts. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
 
@@ -87,16 +91,22 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         TransportRegistry registry = TransportRegistry.load();
         TransportOptions.checkIoThreads(spec, "--server-io-threads", serverIoThreads);
-        List<String> args = clientArguments();
-        Protocol protocol = protocolOf(args);
+        ParseResult parsed = parseClient();
+        ClientCommand client = parsed.commandSpec().commandLine().getCommand();
         List<Transport> chosen = chooseServers(registry);
-        checkTransportOptionsInUse(registry, args, chosen);
+        checkTransportOptionsInUse(registry, client.transport, chosen);
         RunFiles files;
         try {
-            files = RunFiles.prepare(spec, args, resultsDir, report, chosen);
+            files = RunFiles.prepare(spec, client.output.hdrLog, client.output.hgrm, client.load.forks, resultsDir,
+                    report, chosen);
         } catch (RunFiles.CannotWrite e) {
             err.println("nbench run: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
+        }
+        ChildClientPlan plan = withShortDefaults(parsed);
+        if (parsed.hasMatchedOption("--start-at")) {
+            String given = parsed.matchedOption("--start-at").stringValues().get(0);
+            startAtFromNow = given.strip().startsWith("+") ? given : null;
         }
         // SIGINT/SIGTERM: the client in progress prints and writes its partial result, its server is stopped
         // (its metrics printed), the files measured so far are kept, the scratch directory removed; then 130.
@@ -115,9 +125,7 @@ final class RunCommand implements Callable<Integer> {
                 out.println();
                 out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
                 out.flush();
-                List<String> client = new ArrayList<>(args);
-                client.addAll(files.clientArguments(server));
-                int code = runAgainst(server, protocol, client, out, err);
+                int code = runAgainst(server, client.transport, files.filesOf(server, plan), out, err);
                 worst = ExitCode.first(worst, code);
                 files.measured(server);
                 if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
@@ -133,56 +141,46 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The client's arguments: the user's, plus run's short defaults for what the user left out. */
-    private List<String> clientArguments() {
-        List<String> args = new ArrayList<>(clientArgs);
-        boolean timing = has(args, "--msgs") || has(args, "--iteration-time");
-        if (!timing) {
-            args.addAll(List.of("--iteration-time", "1s"));
-        }
-        if (!has(args, "--warmup")) {
-            args.addAll(List.of("--warmup", "2"));
-        }
-        if (!has(args, "--iterations")) {
-            args.addAll(List.of("--iterations", "5"));
+    /**
+     * The client's options, parsed once before any server starts (a usage error is exit 2 at once); the
+     * options run chooses itself are refused.
+     */
+    private ParseResult parseClient() {
+        List<String> args = new ArrayList<>(List.of("client"));
+        args.addAll(clientArgs);
+        ParseResult parsed;
+        try {
+            parsed = Main.commandLine(spec.commandLine().getOut(), spec.commandLine().getErr())
+                    .parseArgs(args.toArray(new String[0])).subcommand();
+        } catch (ParameterException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         for (String forbidden : List.of("--port", "--host", "--format", "--out")) {
-            if (has(args, forbidden)) {
+            if (parsed.hasMatchedOption(forbidden)) {
                 throw new ParameterException(spec.commandLine(), forbidden + " is chosen by nbench run itself: leave "
                         + "it out (use --results-dir to keep the result documents)");
             }
         }
-        if (inProcess && has(args, "--impl")) {
+        if (inProcess && parsed.hasMatchedOption("--impl")) {
             throw new ParameterException(spec.commandLine(), "--impl is chosen by nbench run --in-process (each in-JVM "
                     + "server is measured with its own client): leave it out");
         }
-        // Check the client arguments once, before any server starts: a usage error is exit 2 at once.
-        List<String> probe = new ArrayList<>(List.of("client"));
-        probe.addAll(args);
-        try {
-            Main.commandLine(spec.commandLine().getOut(), spec.commandLine().getErr())
-                    .parseArgs(probe.toArray(new String[0]));
-        } catch (ParameterException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        return args;
+        return parsed;
     }
 
-    private static boolean has(List<String> args, String option) {
-        return args.stream().anyMatch(a -> a.equals(option) || a.startsWith(option + "="));
-    }
-
-    private static Protocol protocolOf(List<String> args) {
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.startsWith("--protocol=")) {
-                return Protocol.parse(a.substring("--protocol=".length()));
-            }
-            if (a.equals("--protocol") && i + 1 < args.size()) {
-                return Protocol.parse(args.get(i + 1));
-            }
+    /** The client's plan: the user's options, and run's short timing for what the user left out. */
+    private ChildClientPlan withShortDefaults(ParseResult parsed) {
+        ChildClientPlan plan = ChildClientPlan.of(parsed.commandSpec(), spec.commandLine().getParseResult().originalArgs());
+        if (!parsed.hasMatchedOption("--msgs") && !parsed.hasMatchedOption("--iteration-time")) {
+            plan = plan.with("--iteration-time", Duration.ofSeconds(1));
         }
-        return Protocol.FRAMED;
+        if (!parsed.hasMatchedOption("--warmup")) {
+            plan = plan.with("--warmup", 2);
+        }
+        if (!parsed.hasMatchedOption("--iterations")) {
+            plan = plan.with("--iterations", 5);
+        }
+        return plan;
     }
 
     private List<Transport> chooseServers(TransportRegistry registry) {
@@ -211,29 +209,30 @@ final class RunCommand implements Callable<Integer> {
         return list;
     }
 
-    private int runAgainst(Transport server, Protocol protocol, List<String> args, PrintWriter out, PrintWriter err) {
-        List<String> client = new ArrayList<>(List.of("client"));
-        client.addAll(withoutForeignTransportOptions(args, inProcess ? List.of(server.name()) : clientImpls(args)));
+    /** Runs {@code plan}'s client against a server of transport {@code server}; the client's exit code. */
+    private int runAgainst(Transport server, TransportOptions client, ChildClientPlan plan, PrintWriter out,
+                           PrintWriter err) {
+        TransportRegistry registry = TransportRegistry.load();
+        // Each side gets the -O options of its own transports.
+        plan = plan.with("-O", optionsOf(registry, client.transportOptions,
+                inProcess ? List.of(server.name()) : client.impls()));
+        Map<String, String> serverOptions = serverOptions(server, client.transportOptions);
         if (inProcess) {
-            client.addAll(List.of("--impl", server.name(), "--allow-in-jvm"));
-        }
-        if (inProcess) {
-            try (RunningServer s = startInProcess(server, protocol, serverOptions(server, args))) {
-                client.addAll(List.of("--port", Integer.toString(s.address().getPort())));
-                return Main.commandLine(out, err).execute(client.toArray(new String[0]));
+            plan = plan.with("--impl", server.name()).with("--allow-in-jvm", true);
+            try (RunningServer s = startInProcess(server, client.protocol, serverOptions)) {
+                return fromNow(plan).with("--port", s.address().getPort()).execute(out, err);
             } catch (IOException | RuntimeException e) {
                 err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
             }
         }
         List<String> serverArgs = new ArrayList<>(List.of("--impl", server.name(), "--port", "0",
-                "--protocol", protocol.label(), "--io-threads", Integer.toString(serverIoThreads)));
-        serverOptions(server, args).forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
+                "--protocol", client.protocol.label(), "--io-threads", Integer.toString(serverIoThreads)));
+        serverOptions.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
         try (ChildServer child = ChildServer.start(serverArgs)) {
             out.println(child.banner());
             out.flush();
-            client.addAll(List.of("--port", Integer.toString(child.port())));
-            int code = Main.commandLine(out, err).execute(client.toArray(new String[0]));
+            int code = fromNow(plan).with("--port", child.port()).execute(out, err);
             String metrics = child.stop();
             if (!metrics.isEmpty()) {
                 out.println(metrics);
@@ -248,83 +247,54 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The client's transports: --impl (a comma list) or netty; with --in-process each server's own. */
-    private static List<String> clientImpls(List<String> args) {
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            String value = a.startsWith("--impl=") ? a.substring("--impl=".length())
-                    : a.equals("--impl") && i + 1 < args.size() ? args.get(i + 1) : null;
-            if (value != null) {
-                return List.of(value.split(",", -1)).stream().map(String::strip).toList();
-            }
-        }
-        return List.of(TransportRegistry.DEFAULT);
-    }
-
-    /** The key of an -O argument ({@code -O k=v} at i, or {@code -Ok=v}), or null. */
-    private static String transportOptionKey(List<String> args, int i) {
-        String kv = args.get(i).equals("-O") && i + 1 < args.size() ? args.get(i + 1)
-                : args.get(i).startsWith("-O") && args.get(i).length() > 2 ? args.get(i).substring(2) : null;
-        if (kv == null) {
-            return null;
-        }
-        return kv.contains("=") ? kv.substring(0, kv.indexOf('=')) : kv;
+    /** The plan with a relative {@code --start-at} counted from now, when this client starts. */
+    private ChildClientPlan fromNow(ChildClientPlan plan) {
+        return startAtFromNow == null ? plan : plan.with("--start-at", new Converters.When().convert(startAtFromNow));
     }
 
     /**
      * Each -O key must be used by the client or by one of the servers: the client gets the keys of its
      * transports, each server those of its own, and a key nobody uses is a usage error.
      */
-    private void checkTransportOptionsInUse(TransportRegistry registry, List<String> args, List<Transport> chosen) {
+    private void checkTransportOptionsInUse(TransportRegistry registry, TransportOptions client,
+                                            List<Transport> chosen) {
         List<String> users = new ArrayList<>(chosen.stream().map(Transport::name).toList());
         if (!inProcess) {
-            users.addAll(clientImpls(args));
+            users.addAll(client.impls());
         }
-        for (int i = 0; i < args.size(); i++) {
-            String key = transportOptionKey(args, i);
-            Transport owner = key == null ? null : TransportOptions.owner(registry, key);
+        for (String key : client.transportOptions.keySet()) {
+            Transport owner = TransportOptions.owner(registry, key);
             if (owner != null && !users.contains(owner.name())) {
                 throw new ParameterException(spec.commandLine(), "-O " + key + " is an option of transport "
                         + owner.name() + ", which neither the client (" + (inProcess ? "--in-process"
-                        : "--impl " + String.join(",", clientImpls(args))) + ") nor a server (--servers "
+                        : "--impl " + String.join(",", client.impls())) + ") nor a server (--servers "
                         + String.join(",", chosen.stream().map(Transport::name).toList()) + ") uses: leave it out");
             }
         }
     }
 
-    /** The client's arguments without the -O options of transports the client does not run (servers' ones). */
-    private static List<String> withoutForeignTransportOptions(List<String> args, List<String> clientImpls) {
-        TransportRegistry registry = TransportRegistry.load();
-        List<String> kept = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String key = transportOptionKey(args, i);
-            Transport owner = key == null ? null : TransportOptions.owner(registry, key);
-            if (owner != null && !clientImpls.contains(owner.name())) {
-                if (args.get(i).equals("-O")) {
-                    i++;
-                }
-                continue;
+    /** The -O options of the transports {@code impls} (and the keys no transport owns), as given. */
+    private static Map<String, String> optionsOf(TransportRegistry registry, Map<String, String> options,
+                                                 List<String> impls) {
+        Map<String, String> kept = new LinkedHashMap<>();
+        options.forEach((key, value) -> {
+            Transport owner = TransportOptions.owner(registry, key);
+            if (owner == null || impls.contains(owner.name())) {
+                kept.put(key, value);
             }
-            kept.add(args.get(i));
-        }
+        });
         return kept;
     }
 
-    /** The -O options among the client's arguments that belong to this server transport. */
-    private static Map<String, String> serverOptions(Transport server, List<String> args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.size(); i++) {
-            String kv = args.get(i).equals("-O") && i + 1 < args.size() ? args.get(i + 1)
-                    : args.get(i).startsWith("-O") ? args.get(i).substring(2) : null;
-            if (kv == null || !kv.contains("=")) {
-                continue;
+    /** The -O options that belong to this server transport; a comma list sweeps the client only. */
+    private static Map<String, String> serverOptions(Transport server, Map<String, String> options) {
+        Map<String, String> own = new LinkedHashMap<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith(server.name() + ".") && !value.isEmpty() && !value.contains(",")) {
+                own.put(key, value);
             }
-            String key = kv.substring(0, kv.indexOf('='));
-            if (key.startsWith(server.name() + ".") && !kv.contains(",")) {
-                options.put(key, kv.substring(kv.indexOf('=') + 1));
-            }
-        }
-        return options;
+        });
+        return own;
     }
 
     private RunningServer startInProcess(Transport server, Protocol protocol, Map<String, String> options)

@@ -74,15 +74,14 @@ final class RunFiles implements AutoCloseable {
     }
 
     /**
-     * Takes {@code --hdr-log} and {@code --hgrm} out of the client arguments {@code args} (each server's client
-     * gets its own), checks every file, creates the scratch directory. Usage errors throw ParameterException.
+     * Takes the client's {@code --hdr-log} and {@code --hgrm} (each server's client gets its own), checks every
+     * file, creates the scratch directory. Usage errors throw ParameterException.
+     *
+     * @param forks the client's {@code --forks}
      */
-    static RunFiles prepare(CommandSpec spec, List<String> args, Path resultsDir, Path report, List<Transport> chosen)
-            throws CannotWrite {
-        String hdrLogArg = take(args, "--hdr-log");
-        Path hdrLog = hdrLogArg == null ? null : Path.of(hdrLogArg);
-        String hgrm = take(args, "--hgrm");
-        checkFileOptions(spec, args, hdrLog, hgrm, chosen.size());
+    static RunFiles prepare(CommandSpec spec, Path hdrLog, String hgrm, int forks, Path resultsDir, Path report,
+                            List<Transport> chosen) throws CannotWrite {
+        checkFileOptions(spec, forks, hdrLog, hgrm, chosen.size());
         String problem = checkWritable(hdrLog, resultsDir, chosen);
         if (problem == null && report != null) {
             try {
@@ -101,17 +100,12 @@ final class RunFiles implements AutoCloseable {
         }
     }
 
-    /** The file options of {@code server}'s client. */
-    List<String> clientArguments(Transport server) {
-        List<String> args = new ArrayList<>(List.of("--out", scratch.resolve(server.name() + ".json").toString(),
-                "--run-owns-files"));
-        if (hdrLog != null) {
-            args.addAll(List.of("--hdr-log", scratch.resolve(server.name() + ".hlog").toString()));
-        }
-        if (hgrm != null) {
-            args.addAll(List.of("--hgrm", hgrmFor(hgrm, server, servers)));
-        }
-        return args;
+    /** {@code plan} with the files of {@code server}'s client: its document and logs in the scratch directory. */
+    ChildClientPlan filesOf(Transport server, ChildClientPlan plan) {
+        return plan.with("--out", scratch.resolve(server.name() + ".json"))
+                .with("--run-owns-files", true)
+                .with("--hdr-log", hdrLog == null ? null : scratch.resolve(server.name() + ".hlog"))
+                .with("--hgrm", hgrm == null ? null : hgrmFor(hgrm, server, servers));
     }
 
     /** {@code server}'s client has ended: what it wrote is kept for {@link #finish}. */
@@ -270,13 +264,13 @@ final class RunFiles implements AutoCloseable {
     }
 
     /** Usage errors of the file options, before any server starts. */
-    private static void checkFileOptions(CommandSpec spec, List<String> args, Path hdrLog, String hgrm, int servers) {
+    private static void checkFileOptions(CommandSpec spec, int forks, Path hdrLog, String hgrm, int servers) {
         if (hgrm != null && servers > 1 && !hgrm.contains(PercentileFiles.PLACEHOLDER)) {
             throw new ParameterException(spec.commandLine(), "--hgrm " + hgrm + " names one file but nbench run "
                     + "measures " + servers + " servers: put " + PercentileFiles.PLACEHOLDER + " in it, e.g. lat-"
                     + PercentileFiles.PLACEHOLDER + ".hgrm (one file per server and combination)");
         }
-        if ((hdrLog != null || hgrm != null) && args.stream().anyMatch(a -> a.equals("--forks") || a.startsWith("--forks="))) {
+        if ((hdrLog != null || hgrm != null) && forks > 1) {
             throw new ParameterException(spec.commandLine(), "--forks keeps each fork's result document only: leave "
                     + "out --hdr-log and --hgrm, or run without --forks");
         }
@@ -303,24 +297,6 @@ final class RunFiles implements AutoCloseable {
         } catch (IOException e) {
             return "cannot write " + option + " " + current + ": " + AtomicFiles.describe(e);
         }
-    }
-
-    /** Removes {@code option} and its value from {@code args}; returns the last value given, or null. */
-    private static String take(List<String> args, String option) {
-        String value = null;
-        for (int i = 0; i < args.size(); ) {
-            String a = args.get(i);
-            if (a.equals(option) && i + 1 < args.size()) {
-                value = args.get(i + 1);
-                args.subList(i, i + 2).clear();
-            } else if (a.startsWith(option + "=")) {
-                value = a.substring(option.length() + 1);
-                args.remove(i);
-            } else {
-                i++;
-            }
-        }
-        return value;
     }
 
     /** Removes the scratch directory; safe to call twice (the signal handler may too). */

@@ -5,6 +5,7 @@ import io.nbench.client.ResolvedTransport;
 import io.nbench.client.ExitCode;
 import io.nbench.server.FatalErrors;
 import io.nbench.server.JdkIoWarmup;
+import io.nbench.server.ReadyLine;
 import io.nbench.server.ServerMetrics;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.TransportFailure;
@@ -75,6 +76,10 @@ final class ServerCommand implements Callable<Integer> {
             description = "Stop after this long (default: run until SIGINT/SIGTERM).")
     Duration duration;
 
+    /** Set by {@code nbench run}: first print a machine-readable line with the bound address. */
+    @Option(names = "--ready-line", hidden = true)
+    boolean readyLine;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -133,6 +138,9 @@ final class ServerCommand implements Callable<Integer> {
             err.println("nbench server: " + e.getMessage() + (inUse
                     ? ": stop the process using the port or choose another --port" : ""));
             return ExitCode.COULD_NOT_RUN;
+        }
+        if (readyLine) {
+            out.println(ReadyLine.format(server.address()));
         }
         StringJoiner config = new StringJoiner(", ");
         server.effectiveConfig().forEach((k, v) -> config.add(k + "=" + v));

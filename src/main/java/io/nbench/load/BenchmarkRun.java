@@ -30,7 +30,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
- * One closed-loop client run against one server: connects, runs warmup and measured iterations with the
+ * One client run against one server, closed loop (each response lets the next message go) or open loop
+ * (messages sent on a schedule at {@code --rate}): connects, runs warmup and measured iterations with the
  * chosen driver, and collects per-iteration histograms and errors. The transport only moves bytes; every
  * timestamp and statistic is taken here and in {@link LoadConnection}.
  *

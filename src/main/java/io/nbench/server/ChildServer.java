@@ -11,18 +11,17 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * An {@code nbench server} in a child JVM, as {@code nbench run} uses it: started with the same Java and
- * class path as this JVM on port 0, its port read from its first line, stopped with SIGTERM (its
- * metrics are the rest of its output). A shutdown hook stops it if this JVM ends first (SIGTERM, then
+ * class path as this JVM on port 0 with {@code --ready-line}, its address read from that machine-readable
+ * first line (then its human banner, which {@code run} shows), stopped with SIGTERM (its metrics are the
+ * rest of its output). A shutdown hook stops it if this JVM ends first (SIGTERM, then
  * SIGKILL), so no server is ever left behind.
  */
 public final class ChildServer implements AutoCloseable {
-
-    private static final Pattern LISTENING = Pattern.compile("listening on (\\S+):(\\d+)");
 
     private final Process process;
     private final String banner;
@@ -52,10 +51,11 @@ public final class ChildServer implements AutoCloseable {
         drain.start();
     }
 
-    /** Starts {@code nbench server ARGS} and waits (at most 30 s) until it listens. */
+    /** Starts {@code nbench server ARGS --ready-line} and waits (at most 30 s) until it listens. */
     public static ChildServer start(List<String> serverArgs) throws IOException {
         List<String> args = new ArrayList<>(List.of("server"));
         args.addAll(serverArgs);
+        args.add("--ready-line");
         List<String> command = ChildJvm.command(false, args);
         Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         // From its first instant: on SIGINT nbench run stops the server itself once its client has printed and
@@ -67,28 +67,30 @@ public final class ChildServer implements AutoCloseable {
             throw new IOException("interrupted");
         }
         BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> {
+        // The ready line and the banner are printed and flushed together: one wait covers both.
+        CompletableFuture<String[]> first = CompletableFuture.supplyAsync(() -> {
             try {
-                return stdout.readLine();
+                String ready = stdout.readLine();
+                return new String[] {ready, ReadyLine.parse(ready).isPresent() ? stdout.readLine() : null};
             } catch (IOException e) {
-                return null;
+                return new String[] {null, null};
             }
         });
-        String line;
+        String[] lines;
         try {
-            line = first.get(30, TimeUnit.SECONDS);
+            lines = first.get(30, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             p.destroyForcibly();
             ChildProcesses.forget(killer);
             throw new IOException("the server did not report its port within 30 s");
         }
-        Matcher m = line == null ? null : LISTENING.matcher(line);
-        if (m == null || !m.find()) {
+        Optional<InetSocketAddress> bound = ReadyLine.parse(lines[0]);
+        if (bound.isEmpty() || lines[1] == null) {
             p.destroyForcibly();
             ChildProcesses.forget(killer);
             throw new IOException("the server did not start (exit code " + exitCode(p) + ")");
         }
-        return new ChildServer(p, killer, stdout, line, Integer.parseInt(m.group(2)));
+        return new ChildServer(p, killer, stdout, lines[1], bound.get().getPort());
     }
 
     private static String exitCode(Process p) {

@@ -3,6 +3,7 @@ package io.nbench.testkit;
 import io.nbench.load.BenchmarkRun;
 import io.nbench.load.Driver;
 import io.nbench.load.LoadSpec;
+import io.nbench.load.LoadSpecBuilder;
 import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.RunFailure;
@@ -97,10 +98,14 @@ public final class Runs {
         public LoadSpec spec() {
             int response = protocol == Protocol.ECHO ? size
                     : responseSize >= 0 ? responseSize : (measure == Measure.SEND ? 0 : size);
-            return new LoadSpec(threads, connections, msgs, iterationNanos, warmup, iterations, size, response, window,
-                    measure, driver, timeout.toNanos(), Duration.ofSeconds(5).toNanos(), verify, protocol,
-                    Percentiles.DEFAULT, rate, maxInflight, batch, requestsPerConnection,
-                    connectRate, pacing);
+            LoadSpecBuilder b = LoadSpec.builder().threads(threads).connections(connections).warmup(warmup)
+                    .iterations(iterations).size(size).responseSize(response).window(window).measure(measure)
+                    // The engine sends --measure send from sender threads whatever the driver asked for.
+                    .driver(measure == Measure.SEND && driver == Driver.IO ? Driver.THREADS : driver)
+                    .timeout(timeout).connectTimeout(Duration.ofSeconds(5)).verify(verify).protocol(protocol)
+                    .percentiles(Percentiles.DEFAULT).rate(rate).maxInflight(maxInflight).batch(batch)
+                    .requestsPerConnection(requestsPerConnection).connectRate(connectRate).pacing(pacing);
+            return (iterationNanos > 0 ? b.iterationTime(Duration.ofNanos(iterationNanos)) : b.msgs(msgs)).build();
         }
 
         /** Runs this workload with client transport {@code client} against {@code server}. */

@@ -156,7 +156,7 @@ final class MinaStatistics {
         }
     }
 
-    /** Seed 000's patch: no mutual exclusion at all, so concurrent counter updates can be lost. */
+    /** The lock removed outright (as some patched MINA builds do): concurrent counter updates can be lost. */
     static final class NoopLock implements Lock {
 
         @Override
