@@ -76,7 +76,7 @@ final class MinaServer implements RunningServer {
             config.applySession(acceptor.getSessionConfig());
             FramedServerDecoder decoder = null;
             if (settings.protocol() == Protocol.FRAMED) {
-                decoder = new FramedServerDecoder(settings.maxFrame(), events, idle.enabled());
+                decoder = new FramedServerDecoder(settings.maxFrame(), events, idle.enabled(), settings.runtime());
                 acceptor.getFilterChain().addLast("codec", new ProtocolCodecFilter(IoBufferEncoder.INSTANCE, decoder));
             }
             acceptor.setHandler(new MinaServerHandler(events, decoder, idle));

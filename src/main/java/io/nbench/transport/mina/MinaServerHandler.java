@@ -44,6 +44,9 @@ final class MinaServerHandler extends IoHandlerAdapter {
     @Override
     public void sessionClosed(IoSession session) {
         if (!session.containsAttribute(REFUSED)) {
+            if (decoder != null) {
+                decoder.closed(session);
+            }
             events.connectionClosed();
         }
         idle.forget((IdleConnections.Watch) session.getAttribute(WATCH));

@@ -59,7 +59,7 @@ final class NettyServer implements RunningServer {
                         if (settings.protocol() == Protocol.ECHO) {
                             ch.pipeline().addLast(new EchoServerHandler(events, idle));
                         } else {
-                            ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events, idle));
+                            ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events, idle, settings.runtime()));
                         }
                     }
                 });

@@ -1,0 +1,63 @@
+package io.nbench.server.runtime;
+
+import io.nbench.transport.BusinessPool;
+import io.nbench.transport.ServerRuntime;
+import io.nbench.units.Durations;
+import java.time.Duration;
+
+/**
+ * The server's business runtime from {@code --work}, {@code --work-mode}, {@code --executor-threads} and
+ * {@code --executor-queue}: what each request costs and where that cost is paid.
+ */
+public final class BusinessRuntime implements ServerRuntime, AutoCloseable {
+
+    private final long workNanos;
+    private final WorkMode mode;
+    private final BusinessExecutor pool;
+
+    /**
+     * @param work    per-request work, null or zero for none
+     * @param pool    the business pool, null to process requests on the I/O threads
+     */
+    public BusinessRuntime(Duration work, WorkMode mode, BusinessExecutor pool) {
+        this.workNanos = work == null ? 0 : work.toNanos();
+        this.mode = mode;
+        this.pool = pool;
+    }
+
+    @Override
+    public void work() {
+        if (workNanos <= 0) {
+            return;
+        }
+        if (mode == WorkMode.SPIN) {
+            SimulatedWork.spin(workNanos);
+        } else {
+            SimulatedWork.sleep(workNanos);
+        }
+    }
+
+    @Override
+    public boolean hasWork() {
+        return workNanos > 0;
+    }
+
+    @Override
+    public BusinessPool pool() {
+        return pool;
+    }
+
+    /** For the server's start line: "work 1s sleep on the I/O thread", "executor 100:200 threads, queue 1000". */
+    public String describe() {
+        String where = pool == null ? "on the I/O thread" : "on the executor (" + pool.describe() + ")";
+        return workNanos > 0 ? "work " + Durations.format(Duration.ofNanos(workNanos)) + " " + mode.label() + " " + where
+                : (pool == null ? "no work, on the I/O thread" : "no work, executor (" + pool.describe() + ")");
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.close();
+        }
+    }
+}
