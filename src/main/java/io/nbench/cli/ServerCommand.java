@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.server.FatalErrors;
 import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ServerMetrics;
+import io.nbench.server.runtime.BusinessRuntime;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.TransportFailure;
 import io.nbench.transport.ServerSettings;
@@ -39,7 +40,14 @@ import picocli.CommandLine.Spec;
             "  # any free port, stop after 30 s",
             "  nbench server --port 0 --duration 30s",
             "  # close connections idle (no complete request) for 30 s",
-            "  nbench server --idle-timeout 30s"})
+            "  nbench server --idle-timeout 30s",
+            "  # 1 s of blocking work per request, on the event loop",
+            "  nbench server --work 1s",
+            "  # the same on a business pool of 100 to 200 threads",
+            "  nbench server --work 1s --executor-threads 100:200",
+            "  # 50 us of CPU per request on 4 threads, queue of 64",
+            "  nbench server --work 50us --work-mode spin \\",
+            "      --executor-threads 4 --executor-queue 64"})
 final class ServerCommand implements Callable<Integer> {
 
     @Spec
@@ -47,6 +55,9 @@ final class ServerCommand implements Callable<Integer> {
 
     @Mixin
     TransportOptions transport;
+
+    @Mixin
+    BusinessOptions business;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
             description = "Address to listen on (default: ${DEFAULT-VALUE}; remote clients need an explicit 0.0.0.0).")
@@ -101,6 +112,15 @@ final class ServerCommand implements Callable<Integer> {
                     + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory)");
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
+        BusinessRuntime runtime = business.runtime(spec, transport.protocol);
+        try {
+            return serve(out, err, runtime);
+        } finally {
+            runtime.close();
+        }
+    }
+
+    private Integer serve(PrintWriter out, PrintWriter err, BusinessRuntime runtime) {
         InetAddress address = bindAddress();
         ResolvedTransport resolved;
         try {
@@ -119,7 +139,7 @@ final class ServerCommand implements Callable<Integer> {
             return ExitCode.COULD_NOT_RUN;
         }
         ServerSettings settings = new ServerSettings(new InetSocketAddress(address, transport.port), transport.protocol,
-                transport.socket(), maxFrame, resolved.options(), idleTimeout);
+                transport.socket(), maxFrame, resolved.options(), idleTimeout, runtime);
         ServerConnectionLimit limit = ServerConnectionLimit.of(maxConnections, resolved.transport(), settings);
         ServerMetrics metrics = new ServerMetrics(err, limit.max(), limit.hint());
         RunningServer server;
@@ -136,6 +156,7 @@ final class ServerCommand implements Callable<Integer> {
         out.println("nbench server: " + resolved.transport().name() + " listening on "
                 + server.address().getHostString() + ":" + server.address().getPort() + ", protocol "
                 + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
+                + (runtime.hasWork() || runtime.pool() != null ? ", " + runtime.describe() : "")
                 + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
                 + limit.describe()
                 + (duration != null ? ", for " + Durations.format(duration) : ""));
