@@ -42,8 +42,8 @@ final class BusinessOptions {
     BusinessRuntime runtime(CommandSpec spec, Protocol protocol) {
         int[] threads = threads(spec);
         if (work != null && (work.isNegative() || work.isZero())) {
-            throw new ParameterException(spec.commandLine(), "--work " + work.toNanos() + "ns: use a positive "
-                    + "duration such as 50us or 1s (leave it out for none)");
+            throw new ParameterException(spec.commandLine(), "--work must be positive, e.g. 50us or 1s (leave it "
+                    + "out for none)");
         }
         if (executorQueue != null && executorQueue < 1) {
             throw new ParameterException(spec.commandLine(), "--executor-queue " + executorQueue
