@@ -156,7 +156,7 @@ final class ServerCommand implements Callable<Integer> {
         out.println("nbench server: " + resolved.transport().name() + " listening on "
                 + server.address().getHostString() + ":" + server.address().getPort() + ", protocol "
                 + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
-                + (runtime.hasWork() || runtime.pool() != null ? ", " + runtime.describe() : "")
+                + (runtime.hasWork() || runtime.pool() != null ? ", " + runtime.describe(transportExecutor(server)) : "")
                 + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
                 + limit.describe()
                 + (duration != null ? ", for " + Durations.format(duration) : ""));
@@ -184,6 +184,15 @@ final class ServerCommand implements Callable<Integer> {
             stop(server, metrics, out);
         }
         return ExitCode.OK;
+    }
+
+    /**
+     * The transport's own executor when a {@code -O} option put the request handler on one (its
+     * effective configuration says so under "executor"), else null.
+     */
+    private static String transportExecutor(RunningServer server) {
+        String executor = server.effectiveConfig().get("executor");
+        return executor == null || executor.startsWith("off") ? null : executor;
     }
 
     /** The --bind address, resolved before anything starts: an address that does not exist is a usage error. */

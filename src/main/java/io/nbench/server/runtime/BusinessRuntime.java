@@ -47,9 +47,15 @@ public final class BusinessRuntime implements ServerRuntime, AutoCloseable {
         return pool;
     }
 
-    /** For the server's start line: "work 1s sleep on the I/O thread", "executor 100:200 threads, queue 1000". */
-    public String describe() {
-        String where = pool == null ? "on the I/O thread" : "on the executor (" + pool.describe() + ")";
+    /**
+     * For the server's start line: "work 1 s sleep on the I/O thread", "work 1 s sleep on the executor
+     * (100:200 threads, queue 1000)". {@code transportExecutor} names the transport's own executor when a
+     * {@code -O} option put the work there, else null.
+     */
+    public String describe(String transportExecutor) {
+        String where = pool != null ? "on the executor (" + pool.describe() + ")"
+                : transportExecutor != null ? "on the transport's executor (" + transportExecutor + ")"
+                : "on the I/O thread";
         return workNanos > 0 ? "work " + Durations.format(Duration.ofNanos(workNanos)) + " " + mode.label() + " " + where
                 : (pool == null ? "no work, on the I/O thread" : "no work, executor (" + pool.describe() + ")");
     }

@@ -38,17 +38,23 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
     private final ServerRuntime runtime;
     private final boolean work;
     private final boolean offload;
+    /** mina.executor: each request's response goes on to the ExecutorFilter and {@link #work} instead of out. */
+    private final boolean handOff;
+
+    /** The codec filter's name in the chain. */
+    static final String CODEC = "codec";
 
     FramedServerDecoder(int maxFrame, ServerEvents events, boolean idle) {
-        this(maxFrame, events, idle, ServerRuntime.INLINE);
+        this(maxFrame, events, idle, ServerRuntime.INLINE, false);
     }
 
-    FramedServerDecoder(int maxFrame, ServerEvents events, boolean idle, ServerRuntime runtime) {
+    FramedServerDecoder(int maxFrame, ServerEvents events, boolean idle, ServerRuntime runtime, boolean handOff) {
         this.maxFrame = maxFrame;
         this.events = events;
         this.idle = idle;
         this.runtime = runtime;
-        this.work = runtime.hasWork();
+        this.handOff = handOff;
+        this.work = runtime.hasWork() && !handOff;
         this.offload = runtime.pool() != null;
         // Always cumulate. MINA skips cumulation on transports without fragmentation (VmPipe), which
         // would drop the bytes of a frame left undecoded (a pause, or a split write).
@@ -91,7 +97,7 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             return false;
         }
         int responseLength = (int) in.getUnsignedInt(r + 4);
-        if (!offload && StreamedRequest.streams(frameLength, responseLength)) {
+        if (!offload && !handOff && StreamedRequest.streams(frameLength, responseLength)) {
             if (readable < Framed.REQUEST_HEADER) {
                 return false;
             }
@@ -112,6 +118,16 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
                 MinaServerHandler.progress(session);
             }
             state.offloaded(session).submit(id, total, responseBytes, response);
+            return true;
+        }
+        if (handOff) {
+            // One message per request, one-way ones too (an empty buffer): each has its work to do.
+            out.write(responseLength > 0 ? response(in, r, total, id, responseLength) : IoBuffer.allocate(0));
+            in.position(r + total);
+            if (idle) {
+                MinaServerHandler.progress(session);
+            }
+            events.requestServed(total, responseBytes);
             return true;
         }
         state.clock.decoded();
@@ -158,9 +174,26 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         state(session).clock.written();
     }
 
+    /**
+     * mina.executor: one request's work and response, on the ExecutorFilter's thread (the session's
+     * events run one at a time there, in order). Processing time runs from this thread taking the request
+     * to the hand-off to the session's write queue; the wait in the executor's queue is not seen.
+     */
+    void work(IoSession session, IoBuffer response) {
+        ProcessingClock clock = state(session).workClock;
+        clock.decoded();
+        runtime.work();
+        if (response.hasRemaining()) {
+            session.write(response);
+        }
+        clock.written();
+    }
+
     /** What the decoder keeps per session, in one attribute so each request costs one lookup. */
     private final class State {
         final ProcessingClock clock = new ProcessingClock(events);
+        /** Used on the ExecutorFilter's thread only (mina.executor). */
+        final ProcessingClock workClock = new ProcessingClock(events);
         /** Made at the session's first large request. */
         StreamedRequest stream;
         /** Made at the session's first request when requests are offloaded. */
@@ -292,7 +325,27 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
      * only decodes when bytes arrive, and the client may be waiting for exactly these responses.
      */
     void drain(IoSession session) throws Exception {
-        decode(session, IoBuffer.allocate(0), NO_OUTPUT);
+        decode(session, IoBuffer.allocate(0), handOff ? new ToNextFilter(session) : NO_OUTPUT);
+    }
+
+    /** Passes what a drain decodes straight on to the filter after the codec (mina.executor's ExecutorFilter). */
+    private static final class ToNextFilter implements ProtocolDecoderOutput {
+        private final IoSession session;
+        private final IoFilter.NextFilter next;
+
+        ToNextFilter(IoSession session) {
+            this.session = session;
+            this.next = session.getFilterChain().getNextFilter(CODEC);
+        }
+
+        @Override
+        public void write(Object message) {
+            next.messageReceived(session, message);
+        }
+
+        @Override
+        public void flush(IoFilter.NextFilter nextFilter, IoSession session) {
+        }
     }
 
     /** This decoder never emits decoded objects. */

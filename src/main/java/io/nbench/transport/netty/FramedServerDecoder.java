@@ -38,16 +38,22 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     private OrderedResponses<ByteBuf> offloaded;
     private IdleConnections.Watch watch;
 
+    /** netty.executor: responses go to {@link WorkHandler} on the executor group instead of the channel. */
+    private final boolean handOff;
+
     FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle) {
-        this(maxFrame, events, idle, ServerRuntime.INLINE);
+        this(maxFrame, events, idle, ServerRuntime.INLINE, false);
     }
 
-    FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle, ServerRuntime runtime) {
+    FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle, ServerRuntime runtime,
+                        boolean handOff) {
         this.maxFrame = maxFrame;
         this.events = events;
         this.idle = idle;
         this.runtime = runtime;
-        this.work = runtime.hasWork();
+        this.handOff = handOff;
+        // With the hand-off the work runs in WorkHandler, on the executor group.
+        this.work = runtime.hasWork() && !handOff;
         this.clock = new ProcessingClock(events);
     }
 
@@ -121,7 +127,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 return;
             }
             int responseLength = (int) in.getUnsignedInt(r + 4);
-            if (offloaded == null && StreamedRequest.streams(frameLength, responseLength)) {
+            if (offloaded == null && !handOff && StreamedRequest.streams(frameLength, responseLength)) {
                 if (readable < Framed.REQUEST_HEADER) {
                     return;
                 }
@@ -140,6 +146,15 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 in.skipBytes((int) total);
                 watch.progress();
                 offloaded.submit(id, (int) total, responseBytes, response);
+                continue;
+            }
+            if (handOff) {
+                // One message per request, one-way ones too (an empty buffer): each has its work to do.
+                ctx.fireChannelRead(responseLength > 0 ? response(ctx, in, r, id, payload, responseLength)
+                        : Unpooled.EMPTY_BUFFER);
+                in.skipBytes((int) total);
+                watch.progress();
+                events.requestServed((int) total, responseBytes);
                 continue;
             }
             clock.decoded();
