@@ -66,13 +66,92 @@ public abstract class ServerContract {
         }
     }
 
+    /**
+     * The {@code -O} option that puts this transport's request handler on the framework's own executor
+     * (two threads), and the name its threads start with; null when the framework has none.
+     */
+    protected java.util.Map.Entry<java.util.Map<String, String>, String> nativeExecutor() {
+        return null;
+    }
+
     /** A framed server with this business runtime; {@code owned} is closed after the test. */
     private InetSocketAddress start(ServerRuntime with, AutoCloseable owned) throws IOException {
+        return start(with, owned, java.util.Map.of());
+    }
+
+    private InetSocketAddress start(ServerRuntime with, AutoCloseable owned, java.util.Map<String, String> options)
+            throws IOException {
         runtime = owned;
         events = new TransportTesting.CountingEvents();
         server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.FRAMED,
-                TransportTesting.socket(), MAX_FRAME, TransportTesting.defaults(transport()), null, with), events);
+                TransportTesting.socket(), MAX_FRAME, OptionValues.resolve(transport().options(), options), null,
+                with), events);
         return server.address();
+    }
+
+    /** Work of a random 0-3 ms, so requests on several threads finish out of order; records where it ran. */
+    private static ServerRuntime randomWork(BusinessPool pool, java.util.Set<String> threads) {
+        return new ServerRuntime() {
+            @Override
+            public void work() {
+                threads.add(Thread.currentThread().getName());
+                SimulatedWork.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(3_000_000));
+            }
+
+            @Override
+            public boolean hasWork() {
+                return true;
+            }
+
+            @Override
+            public BusinessPool pool() {
+                return pool;
+            }
+        };
+    }
+
+    /**
+     * 60 pipelined requests and their responses in order: varied payload and response sizes, one-way
+     * requests, and one of 100 KiB (which is streamed when requests are answered on the I/O thread).
+     */
+    private static byte[][] pipeline() throws IOException {
+        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream responses = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < PIPELINE; i++) {
+            int payload = i == 30 ? 100 * 1024 : i % 7 * 10;
+            int response = i % 8 == 5 ? 0 : i == 30 ? 100 * 1024 : i % 5 * 7 + 1;
+            byte[] body = new byte[payload];
+            Arrays.fill(body, (byte) i);
+            requests.write(java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + payload)
+                    .putInt(Framed.requestFrameLength(payload)).putInt(response).putLong(1000 + i).put(body).array());
+            if (response > 0) {
+                byte[] echoed = Arrays.copyOf(body, response); // the payload, zero-padded to the length asked
+                responses.write(java.nio.ByteBuffer.allocate(Framed.RESPONSE_HEADER + response)
+                        .putInt(Framed.responseFrameLength(Framed.STATUS_OK, response)).putLong(1000 + i)
+                        .put((byte) Framed.STATUS_OK).put(echoed).array());
+            }
+        }
+        return new byte[][] {requests.toByteArray(), responses.toByteArray()};
+    }
+
+    private static final int PIPELINE = 60;
+
+    /** With the framework's own executor option the work runs on its threads, and responses keep request order. */
+    @Test
+    void nativeExecutorRunsTheWorkOffTheIoThreadInOrder() throws Exception {
+        java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
+        Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
+        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        InetSocketAddress a = start(randomWork(null, threads), null, option.getKey());
+        byte[][] pipeline = pipeline();
+        try (Socket s = connect(a); Socket other = connect(a)) {
+            for (int round = 0; round < 2; round++) {
+                exchange(s, pipeline[0], pipeline[1]);
+                exchange(other, pipeline[0], pipeline[1]);
+            }
+        }
+        assertTrue(!threads.isEmpty() && threads.stream().allMatch(t -> t.startsWith(option.getValue())),
+                "work ran on " + threads);
     }
 
     private InetSocketAddress start(BusinessRuntime with) throws IOException {
@@ -484,48 +563,17 @@ public abstract class ServerContract {
     @Test
     void offloadedResponsesKeepRequestOrder() throws Exception {
         BusinessExecutor pool = new BusinessExecutor(4, 4, 1000);
-        InetSocketAddress a = start(new ServerRuntime() {
-            @Override
-            public void work() {
-                SimulatedWork.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(3_000_000));
-            }
-
-            @Override
-            public boolean hasWork() {
-                return true;
-            }
-
-            @Override
-            public BusinessPool pool() {
-                return pool;
-            }
-        }, pool);
-        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
-        java.io.ByteArrayOutputStream responses = new java.io.ByteArrayOutputStream();
-        int count = 0;
-        for (int i = 0; i < 60; i++) {
-            int payload = i == 30 ? 100 * 1024 : i % 7 * 10;
-            int response = i % 8 == 5 ? 0 : i == 30 ? 100 * 1024 : i % 5 * 7 + 1;
-            byte[] body = new byte[payload];
-            Arrays.fill(body, (byte) i);
-            java.nio.ByteBuffer req = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + payload)
-                    .putInt(Framed.requestFrameLength(payload)).putInt(response).putLong(1000 + i).put(body);
-            requests.write(req.array());
-            if (response > 0) {
-                byte[] echoed = Arrays.copyOf(body, response); // the payload, zero-padded to the length asked
-                responses.write(java.nio.ByteBuffer.allocate(Framed.RESPONSE_HEADER + response)
-                        .putInt(Framed.responseFrameLength(Framed.STATUS_OK, response)).putLong(1000 + i)
-                        .put((byte) Framed.STATUS_OK).put(echoed).array());
-            }
-            count++;
-        }
+        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        InetSocketAddress a = start(randomWork(pool, threads), pool);
+        byte[][] pipeline = pipeline();
         try (Socket s = connect(a)) {
             for (int round = 0; round < 3; round++) {
-                exchange(s, requests.toByteArray(), responses.toByteArray());
+                exchange(s, pipeline[0], pipeline[1]);
             }
         }
-        assertTrue(events.processed.tryAcquire(3 * count, 10, TimeUnit.SECONDS), "every request timed");
+        assertTrue(events.processed.tryAcquire(3 * PIPELINE, 10, TimeUnit.SECONDS), "every request timed");
         assertEquals(0, events.rejected.availablePermits());
+        assertTrue(threads.stream().allMatch(t -> t.startsWith("nbench-business-")), "work ran on " + threads);
     }
 
     /** --work without a pool runs on the I/O thread before the response leaves, and is in its processing time. */
