@@ -17,7 +17,7 @@ final class BusinessOptions {
     static final int DEFAULT_QUEUE = 1000;
 
     @Option(names = "--work", paramLabel = "D", converter = Converters.Time.class,
-            description = "Simulated work per request before its response, e.g. 1s or 50us; on the I/O thread "
+            description = "Simulated work per request before its response, such as 1s or 50us; on the I/O thread "
                     + "unless --executor-threads is given (framed protocol; default: none).")
     Duration work;
 
