@@ -112,15 +112,8 @@ final class ServerCommand implements Callable<Integer> {
                     + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory)");
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
+        // Its pool starts no thread before the first request, so the early returns below leave nothing running.
         BusinessRuntime runtime = business.runtime(spec, transport.protocol);
-        try {
-            return serve(out, err, runtime);
-        } finally {
-            runtime.close();
-        }
-    }
-
-    private Integer serve(PrintWriter out, PrintWriter err, BusinessRuntime runtime) {
         InetAddress address = bindAddress();
         ResolvedTransport resolved;
         try {
@@ -183,6 +176,7 @@ final class ServerCommand implements Callable<Integer> {
             Runtime.getRuntime().removeShutdownHook(hook);
             stop(server, metrics, out);
         }
+        runtime.close();
         return ExitCode.OK;
     }
 
