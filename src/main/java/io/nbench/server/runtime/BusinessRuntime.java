@@ -56,8 +56,8 @@ public final class BusinessRuntime implements ServerRuntime, AutoCloseable {
         String where = pool != null ? "on the executor (" + pool.describe() + ")"
                 : transportExecutor != null ? "on the transport's executor (" + transportExecutor + ")"
                 : "on the I/O thread";
-        return workNanos > 0 ? "work " + Durations.format(Duration.ofNanos(workNanos)) + " " + mode.label() + " " + where
-                : (pool == null ? "no work, on the I/O thread" : "no work, executor (" + pool.describe() + ")");
+        return (workNanos > 0 ? "work " + Durations.format(Duration.ofNanos(workNanos)) + " " + mode.label() + " "
+                : "no work, ") + where;
     }
 
     @Override
