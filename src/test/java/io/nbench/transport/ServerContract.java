@@ -142,6 +142,7 @@ public abstract class ServerContract {
         java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
         Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
         java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.Set<Thread> before = TransportTesting.threadsNamed(option.getValue());
         InetSocketAddress a = start(randomWork(null, threads), null, option.getKey());
         byte[][] pipeline = pipeline();
         try (Socket s = connect(a); Socket other = connect(a)) {
@@ -152,6 +153,10 @@ public abstract class ServerContract {
         }
         assertTrue(!threads.isEmpty() && threads.stream().allMatch(t -> t.startsWith(option.getValue())),
                 "work ran on " + threads);
+        server.close();
+        server = null;
+        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed(option.getValue(), before),
+                "the executor's threads end with the server");
     }
 
     private InetSocketAddress start(BusinessRuntime with) throws IOException {
