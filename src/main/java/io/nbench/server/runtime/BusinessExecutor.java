@@ -64,9 +64,10 @@ public final class BusinessExecutor implements BusinessPool, AutoCloseable {
         return executor.getPoolSize();
     }
 
-    /** "100:200 queue 1000". */
+    /** "100:200 threads, queue 1000". */
     public String describe() {
-        return (core == max ? String.valueOf(core) : core + ":" + max) + " threads, queue " + queue;
+        return (core == max ? String.valueOf(core) : core + ":" + max) + (max == 1 ? " thread" : " threads")
+                + ", queue " + queue;
     }
 
     /** Stops the pool: queued requests are dropped and running work is interrupted (its connections are closed). */

@@ -40,5 +40,8 @@ class BusinessRuntimeTest {
                 new BusinessExecutor(4, 4, 64))) {
             assertEquals("work 50 µs spin on the executor (4 threads, queue 64)", runtime.describe(null));
         }
+        try (BusinessRuntime runtime = new BusinessRuntime(null, WorkMode.SLEEP, new BusinessExecutor(1, 1, 1))) {
+            assertEquals("no work, on the executor (1 thread, queue 1)", runtime.describe(null));
+        }
     }
 }
