@@ -150,8 +150,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             }
             if (handOff) {
                 // One message per request, one-way ones too (an empty buffer): each has its work to do.
-                ctx.fireChannelRead(responseLength > 0 ? response(ctx, in, r, id, payload, responseLength)
-                        : Unpooled.EMPTY_BUFFER);
+                out.add(responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : Unpooled.EMPTY_BUFFER);
                 in.skipBytes((int) total);
                 watch.progress();
                 events.requestServed((int) total, responseBytes);
