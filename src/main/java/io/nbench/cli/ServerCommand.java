@@ -149,7 +149,8 @@ final class ServerCommand implements Callable<Integer> {
         out.println("nbench server: " + resolved.transport().name() + " listening on "
                 + server.address().getHostString() + ":" + server.address().getPort() + ", protocol "
                 + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
-                + (runtime.hasWork() || runtime.pool() != null ? ", " + runtime.describe(transportExecutor(server)) : "")
+                + (runtime.hasWork() || runtime.pool() != null
+                        ? ", " + runtime.describe(transportExecutor(server)) : "")
                 + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
                 + limit.describe()
                 + (duration != null ? ", for " + Durations.format(duration) : ""));

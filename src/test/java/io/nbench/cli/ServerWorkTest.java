@@ -63,7 +63,8 @@ class ServerWorkTest {
                 "--duration", "60s"));
         Process server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
             String first = lines.readLine();
             Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+),.* work 10 ms sleep on the I/O thread")
                     .matcher(String.valueOf(first));

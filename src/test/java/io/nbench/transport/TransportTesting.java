@@ -144,7 +144,8 @@ public final class TransportTesting {
         public final Semaphore processed = new Semaphore(0);
         public final Semaphore queueWaits = new Semaphore(0);
         /** The shortest processing time reported, in nanoseconds. */
-        public final java.util.concurrent.atomic.AtomicLong minProcessed = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+        public final java.util.concurrent.atomic.AtomicLong minProcessed =
+                new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
 
         @Override
         public void requestRejected(int requestBytes, int responseBytes) {

@@ -26,7 +26,8 @@ class BusinessRuntimeTest {
 
     @Test
     void noWorkReturnsAtOnceAndSaysWhereRequestsRun() {
-        try (BusinessRuntime runtime = new BusinessRuntime(null, WorkMode.SLEEP, new BusinessExecutor(100, 200, 1000))) {
+        try (BusinessRuntime runtime = new BusinessRuntime(null, WorkMode.SLEEP,
+                new BusinessExecutor(100, 200, 1000))) {
             assertFalse(runtime.hasWork());
             assertEquals("no work, on the executor (100:200 threads, queue 1000)", runtime.describe(null));
         }
