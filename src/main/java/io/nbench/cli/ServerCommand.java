@@ -7,6 +7,7 @@ import io.nbench.server.FatalErrors;
 import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ReadyLine;
 import io.nbench.server.ServerMetrics;
+import io.nbench.server.runtime.BusinessRuntime;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.TransportFailure;
 import io.nbench.transport.ServerSettings;
@@ -43,7 +44,14 @@ import picocli.CommandLine.Spec;
             "  # any free port, stop after 30 s",
             "  nbench server --port 0 --duration 30s",
             "  # close connections idle (no complete request) for 30 s",
-            "  nbench server --idle-timeout 30s"})
+            "  nbench server --idle-timeout 30s",
+            "  # 1 s of blocking work per request, on the event loop",
+            "  nbench server --work 1s",
+            "  # the same on a business pool of 100 to 200 threads",
+            "  nbench server --work 1s --executor-threads 100:200",
+            "  # 50 us of CPU per request on 4 threads, queue of 64",
+            "  nbench server --work 50us --work-mode spin \\",
+            "      --executor-threads 4 --executor-queue 64"})
 final class ServerCommand implements Callable<Integer> {
 
     @Spec
@@ -51,6 +59,9 @@ final class ServerCommand implements Callable<Integer> {
 
     @Mixin
     TransportOptions transport;
+
+    @Mixin
+    BusinessOptions business;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
             description = "Address to listen on (default: ${DEFAULT-VALUE}; remote clients need an explicit 0.0.0.0).")
@@ -109,6 +120,8 @@ final class ServerCommand implements Callable<Integer> {
                     + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory)");
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
+        // Its pool starts no thread before the first request, so the early returns below leave nothing running.
+        BusinessRuntime runtime = business.runtime(spec, transport.protocol);
         InetAddress address = bindAddress();
         ResolvedTransport resolved;
         try {
@@ -127,7 +140,7 @@ final class ServerCommand implements Callable<Integer> {
             return ExitCode.COULD_NOT_RUN;
         }
         ServerSettings settings = new ServerSettings(new InetSocketAddress(address, transport.port), transport.protocol,
-                transport.socket(), maxFrame, resolved.options(), idleTimeout);
+                transport.socket(), maxFrame, resolved.options(), idleTimeout, runtime);
         ServerConnectionLimit limit = ServerConnectionLimit.of(maxConnections, resolved.transport(), settings);
         ServerMetrics metrics = new ServerMetrics(err, limit.max(), limit.hint());
         RunningServer server;
@@ -147,6 +160,8 @@ final class ServerCommand implements Callable<Integer> {
         out.println("nbench server: " + resolved.transport().name() + " listening on "
                 + server.address().getHostString() + ":" + server.address().getPort() + ", protocol "
                 + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
+                + (runtime.hasWork() || runtime.pool() != null
+                        ? ", " + runtime.describe(transportExecutor(server)) : "")
                 + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
                 + limit.describe()
                 + (duration != null ? ", for " + Durations.format(duration) : ""));
@@ -173,7 +188,17 @@ final class ServerCommand implements Callable<Integer> {
             Runtime.getRuntime().removeShutdownHook(hook);
             stop(server, metrics, out);
         }
+        runtime.close();
         return ExitCode.OK;
+    }
+
+    /**
+     * The transport's own executor when a {@code -O} option put the request handler on one (its
+     * effective configuration says so under "executor"), else null.
+     */
+    private static String transportExecutor(RunningServer server) {
+        String executor = server.effectiveConfig().get("executor");
+        return executor == null || executor.startsWith("off") ? null : executor;
     }
 
     /** The --bind address, resolved before anything starts: an address that does not exist is a usage error. */

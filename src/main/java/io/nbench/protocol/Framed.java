@@ -65,6 +65,12 @@ public final class Framed {
         return RESPONSE_FIXED + (status == STATUS_OK ? responseLength : 0);
     }
 
+    /** The whole rejected response to request {@code id}: status 1, no payload. */
+    public static byte[] rejectedResponse(long id) {
+        return java.nio.ByteBuffer.allocate(RESPONSE_HEADER).putInt(RESPONSE_FIXED).putLong(id)
+                .put((byte) STATUS_REJECTED).array();
+    }
+
     /** The frameLength field of a request with this payload size. */
     public static int requestFrameLength(int payloadSize) {
         return MIN_REQUEST_FRAME + payloadSize;

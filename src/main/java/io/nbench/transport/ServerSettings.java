@@ -13,9 +13,28 @@ import java.net.InetSocketAddress;
  * @param options  this transport's resolved {@code -O} options
  * @param idleTimeout close a connection that completes no request (echo: sends no byte) for this long;
  *                    null = never
+ * @param runtime  per-request work and where requests are processed (framed protocol);
+ *                 {@link ServerRuntime#INLINE} when null
  */
 public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
-                             OptionValues options, java.time.Duration idleTimeout) {
+                             OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime) {
+
+    public ServerSettings {
+        if (runtime == null) {
+            runtime = ServerRuntime.INLINE;
+        }
+    }
+
+    /** Requests answered at once on their I/O thread. */
+    public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
+                          OptionValues options, java.time.Duration idleTimeout) {
+        this(bind, protocol, socket, maxFrame, options, idleTimeout, ServerRuntime.INLINE);
+    }
+
+    /** This server with another runtime. */
+    public ServerSettings withRuntime(ServerRuntime other) {
+        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other);
+    }
 
     /** Without an idle timeout. */
     public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,

@@ -48,6 +48,24 @@ public record TransportOption(String key, String defaultValue, String values, St
         });
     }
 
+    /** {@code off} (0) or a number of threads of at least 1, as an Integer. */
+    public static TransportOption threadsOrOff(String key, String description) {
+        return new TransportOption(key, "off", "off|N", description, text -> {
+            if (text.equals("off")) {
+                return 0;
+            }
+            try {
+                int n = Integer.parseInt(text);
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            throw new IllegalArgumentException("expected off or a thread count of at least 1, e.g. 8");
+        });
+    }
+
     public Object parse(String text) {
         return parser.apply(text);
     }

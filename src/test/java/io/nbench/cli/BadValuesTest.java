@@ -78,6 +78,31 @@ class BadValuesTest {
             + "most 4000000000 (see 'nbench client --help')",
         "server --max-frame 0 --duration 1s"
             + "| --max-frame 0 accepts no payload: use at least 1 byte (default 16m) (see 'nbench server --help')",
+        "server --work 0ms --duration 1s"
+            + "| --work must be positive, e.g. 50us or 1s (leave it out for none) (see 'nbench server --help')",
+        "server --work-mode nap --duration 1s"
+            + "| Invalid value for option '--work-mode': 'nap' is not a work mode: use sleep or spin (see 'nbench "
+            + "server --help')",
+        "server --executor-threads 200:100 --duration 1s"
+            + "| --executor-threads 200:100: CORE 200 > MAX 100: use N or CORE:MAX with 1 <= CORE <= MAX, e.g. 8 or "
+            + "100:200 (0 = on the I/O thread) (see 'nbench server --help')",
+        "server --executor-threads -1 --duration 1s"
+            + "| --executor-threads -1 has no thread: use N or CORE:MAX with 1 <= CORE <= MAX, e.g. 8 or 100:200 (0 = "
+            + "on the I/O thread) (see 'nbench server --help')",
+        "server --executor-threads 4:x --duration 1s"
+            + "| --executor-threads '4:x' is not a thread count: use N or CORE:MAX with 1 <= CORE <= MAX, e.g. 8 or "
+            + "100:200 (0 = on the I/O thread) (see 'nbench server --help')",
+        "server --executor-threads 4 --executor-queue 0 --duration 1s"
+            + "| --executor-queue 0 holds no request: use at least 1 (default 1000) (see 'nbench server --help')",
+        "server --executor-queue 10 --duration 1s"
+            + "| --executor-queue needs --executor-threads (the queue of the business pool; without it requests are "
+            + "processed on the I/O thread) (see 'nbench server --help')",
+        "server --protocol echo --work 1ms --duration 1s"
+            + "| --work needs --protocol framed (echo has no requests to process, only bytes) (see 'nbench server "
+            + "--help')",
+        "server --protocol echo --executor-threads 2 --duration 1s"
+            + "| --executor-threads needs --protocol framed (echo has no requests to process, only bytes) (see "
+            + "'nbench server --help')",
     })
     void refusedWithExit2AndOneLine(String line, String message) {
         String[] args = (line + (line.startsWith("client") ? " --port " + FREE_PORT

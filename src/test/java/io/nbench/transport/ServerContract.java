@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.Protocol;
+import io.nbench.server.runtime.BusinessExecutor;
+import io.nbench.server.runtime.BusinessRuntime;
+import io.nbench.server.runtime.SimulatedWork;
+import io.nbench.server.runtime.WorkMode;
+import java.time.Duration;
 import io.nbench.testkit.NeverReadingPeer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +28,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,11 +53,114 @@ public abstract class ServerContract {
         Assumptions.assumeTrue(a.available(), a.reason());
     }
 
+    /** The business pool of the running server, if any: stopped after it. */
+    private AutoCloseable runtime;
+
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         if (server != null) {
             server.close();
         }
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    /**
+     * The {@code -O} option that puts this transport's request handler on the framework's own executor
+     * (two threads), and the name its threads start with; null when the framework has none.
+     */
+    protected java.util.Map.Entry<java.util.Map<String, String>, String> nativeExecutor() {
+        return null;
+    }
+
+    /** A framed server with this business runtime; {@code owned} is closed after the test. */
+    private InetSocketAddress start(ServerRuntime with, AutoCloseable owned) throws IOException {
+        return start(with, owned, java.util.Map.of());
+    }
+
+    private InetSocketAddress start(ServerRuntime with, AutoCloseable owned, java.util.Map<String, String> options)
+            throws IOException {
+        runtime = owned;
+        events = new TransportTesting.CountingEvents();
+        server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.FRAMED,
+                TransportTesting.socket(), MAX_FRAME, OptionValues.resolve(transport().options(), options), null,
+                with), events);
+        return server.address();
+    }
+
+    /** Work of a random 0-3 ms, so requests on several threads finish out of order; records where it ran. */
+    private static ServerRuntime randomWork(BusinessPool pool, java.util.Set<String> threads) {
+        return new ServerRuntime() {
+            @Override
+            public void work() {
+                threads.add(Thread.currentThread().getName());
+                SimulatedWork.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(3_000_000));
+            }
+
+            @Override
+            public boolean hasWork() {
+                return true;
+            }
+
+            @Override
+            public BusinessPool pool() {
+                return pool;
+            }
+        };
+    }
+
+    /**
+     * 60 pipelined requests and their responses in order: varied payload and response sizes, one-way
+     * requests, and one of 100 KiB (which is streamed when requests are answered on the I/O thread).
+     */
+    private static byte[][] pipeline() throws IOException {
+        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream responses = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < PIPELINE; i++) {
+            int payload = i == 30 ? 100 * 1024 : i % 7 * 10;
+            int response = i % 8 == 5 ? 0 : i == 30 ? 100 * 1024 : i % 5 * 7 + 1;
+            byte[] body = new byte[payload];
+            Arrays.fill(body, (byte) i);
+            requests.write(java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + payload)
+                    .putInt(Framed.requestFrameLength(payload)).putInt(response).putLong(1000 + i).put(body).array());
+            if (response > 0) {
+                byte[] echoed = Arrays.copyOf(body, response); // the payload, zero-padded to the length asked
+                responses.write(java.nio.ByteBuffer.allocate(Framed.RESPONSE_HEADER + response)
+                        .putInt(Framed.responseFrameLength(Framed.STATUS_OK, response)).putLong(1000 + i)
+                        .put((byte) Framed.STATUS_OK).put(echoed).array());
+            }
+        }
+        return new byte[][] {requests.toByteArray(), responses.toByteArray()};
+    }
+
+    private static final int PIPELINE = 60;
+
+    /** With the framework's own executor option the work runs on its threads, and responses keep request order. */
+    @Test
+    void nativeExecutorRunsTheWorkOffTheIoThreadInOrder() throws Exception {
+        java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
+        Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
+        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.Set<Thread> before = TransportTesting.threadsNamed(option.getValue());
+        InetSocketAddress a = start(randomWork(null, threads), null, option.getKey());
+        byte[][] pipeline = pipeline();
+        try (Socket s = connect(a); Socket other = connect(a)) {
+            for (int round = 0; round < 2; round++) {
+                exchange(s, pipeline[0], pipeline[1]);
+                exchange(other, pipeline[0], pipeline[1]);
+            }
+        }
+        assertTrue(!threads.isEmpty() && threads.stream().allMatch(t -> t.startsWith(option.getValue())),
+                "work ran on " + threads);
+        server.close();
+        server = null;
+        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed(option.getValue(), before),
+                "the executor's threads end with the server");
+    }
+
+    private InetSocketAddress start(BusinessRuntime with) throws IOException {
+        return start(with, with);
     }
 
     private InetSocketAddress start(Protocol protocol) throws IOException {
@@ -432,11 +539,61 @@ public abstract class ServerContract {
         }
     }
 
+    /**
+     * Vector 7 with nbench's business pool of one thread and a queue of one, each request 500 ms of work:
+     * of three pipelined requests the first runs at once, the second waits in the queue and the third
+     * finds the pool full, whatever the timing (a ThreadPoolExecutor hands a task to a thread it starts
+     * without queueing it). The rejected frame leaves in its place, after the two answers.
+     */
     @Test
-    @Disabled("vector 7 (status 1, rejected) needs the server executor (--executor-threads with a bounded "
-            + "queue), which no server transport has yet")
-    void rejectsWhenTheExecutorQueueIsFull() {
-        fail("not reachable without a server executor");
+    void rejectsWhenTheExecutorQueueIsFull() throws Exception {
+        InetSocketAddress a = start(new BusinessRuntime(Duration.ofMillis(500), WorkMode.SLEEP,
+                new BusinessExecutor(1, 1, 1)));
+        try (Socket s = connect(a)) {
+            exchange(s, concat(REQ1, REQ1, REQ1), concat(RESP1, RESP1, hex("00000009 0000000000000001 01")));
+            assertTrue(events.rejected.tryAcquire(5, TimeUnit.SECONDS), "rejection counted");
+            exchange(s, REQ1, RESP1); // the connection goes on
+        }
+        assertTrue(events.processed.tryAcquire(3, 5, TimeUnit.SECONDS), "processing time of the 3 served");
+        assertEquals(0, events.rejected.availablePermits(), "one rejection only");
+        assertTrue(events.queueWaits.tryAcquire(3, 5, TimeUnit.SECONDS), "queue wait of the 3 that ran");
+    }
+
+    /**
+     * Offloaded requests pipelined on one connection finish out of order on the pool's four threads (each
+     * does a random 0-3 ms of work, so the order in which they finish varies) yet their responses leave in
+     * request order, one-way requests and a request large enough to be streamed without the pool among
+     * them.
+     */
+    @Test
+    void offloadedResponsesKeepRequestOrder() throws Exception {
+        BusinessExecutor pool = new BusinessExecutor(4, 4, 1000);
+        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        InetSocketAddress a = start(randomWork(pool, threads), pool);
+        byte[][] pipeline = pipeline();
+        try (Socket s = connect(a)) {
+            for (int round = 0; round < 3; round++) {
+                exchange(s, pipeline[0], pipeline[1]);
+            }
+        }
+        assertTrue(events.processed.tryAcquire(3 * PIPELINE, 10, TimeUnit.SECONDS), "every request timed");
+        assertEquals(0, events.rejected.availablePermits());
+        assertTrue(threads.stream().allMatch(t -> t.startsWith("nbench-business-")), "work ran on " + threads);
+    }
+
+    /** --work without a pool runs on the I/O thread before the response leaves, and is in its processing time. */
+    @Test
+    void workOnTheIoThreadDelaysTheResponse() throws Exception {
+        long work = TimeUnit.MILLISECONDS.toNanos(20);
+        InetSocketAddress a = start(new BusinessRuntime(Duration.ofNanos(work), WorkMode.SLEEP, null));
+        try (Socket s = connect(a)) {
+            long sent = System.nanoTime();
+            exchange(s, REQ1, RESP1);
+            assertTrue(System.nanoTime() - sent >= work, "answered after its work");
+        }
+        assertTrue(events.processed.tryAcquire(5, TimeUnit.SECONDS), "processing time reported");
+        assertTrue(events.minProcessed.get() >= work, events.minProcessed.get() + " ns processing < the work");
+        assertEquals(0, events.queueWaits.availablePermits(), "no queue without a pool");
     }
 
     @Test

@@ -139,6 +139,29 @@ public final class TransportTesting {
         public final Semaphore protocolErrors = new Semaphore(0);
         public volatile String lastError;
         public final AtomicInteger idleClosed = new AtomicInteger();
+        /** One permit per request answered 'rejected', per processing time and per queue wait reported. */
+        public final Semaphore rejected = new Semaphore(0);
+        public final Semaphore processed = new Semaphore(0);
+        public final Semaphore queueWaits = new Semaphore(0);
+        /** The shortest processing time reported, in nanoseconds. */
+        public final java.util.concurrent.atomic.AtomicLong minProcessed =
+                new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+
+        @Override
+        public void requestRejected(int requestBytes, int responseBytes) {
+            rejected.release();
+        }
+
+        @Override
+        public void processed(long nanos) {
+            minProcessed.accumulateAndGet(nanos, Math::min);
+            processed.release();
+        }
+
+        @Override
+        public void queueWait(long nanos) {
+            queueWaits.release();
+        }
 
         @Override
         public void idleClosed() {

@@ -3,6 +3,9 @@ package io.nbench.transport.mina;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerRuntime;
+import io.nbench.transport.support.OrderedResponses;
+import io.nbench.transport.support.ProcessingClock;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilter;
 import org.apache.mina.core.session.IoSession;
@@ -20,6 +23,11 @@ import org.apache.mina.filter.codec.ProtocolDecoderOutput;
  * because MINA's per-session write queue is FIFO. A request or response over 64 KiB is not held whole but
  * streamed ({@link StreamedRequest}, kept in the session), so what a session holds does not grow with
  * --max-frame. Otherwise stateless: one instance serves every session.
+ *
+ * <p>With nbench's business pool ({@code --executor-threads}) each complete request's response is built
+ * here and handed to {@link OrderedResponses}, which writes it from the pool thread once its work is done,
+ * in request order; requests are then held whole (no streaming). Without the pool, {@code --work} runs
+ * right here on the processor thread.
  */
 final class FramedServerDecoder extends CumulativeProtocolDecoder {
 
@@ -27,11 +35,27 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
     private final ServerEvents events;
     /** --idle-timeout is on: record each request in the session's watch. */
     private final boolean idle;
+    private final ServerRuntime runtime;
+    private final boolean work;
+    private final boolean offload;
+    /** mina.executor: each request's response goes on to the ExecutorFilter and {@link #work} instead of out. */
+    private final boolean handOff;
+
+    /** The codec filter's name in the chain. */
+    static final String CODEC = "codec";
 
     FramedServerDecoder(int maxFrame, ServerEvents events, boolean idle) {
+        this(maxFrame, events, idle, ServerRuntime.INLINE, false);
+    }
+
+    FramedServerDecoder(int maxFrame, ServerEvents events, boolean idle, ServerRuntime runtime, boolean handOff) {
         this.maxFrame = maxFrame;
         this.events = events;
         this.idle = idle;
+        this.runtime = runtime;
+        this.handOff = handOff;
+        this.work = runtime.hasWork() && !handOff;
+        this.offload = runtime.pool() != null;
         // Always cumulate. MINA skips cumulation on transports without fragmentation (VmPipe), which
         // would drop the bytes of a frame left undecoded (a pause, or a split write).
         setTransportMetadataFragmentation(false);
@@ -48,9 +72,10 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             WriteBound.pause(session);
             return false;
         }
-        StreamedRequest stream = (StreamedRequest) session.getAttribute(STREAM);
+        State state = state(session);
+        StreamedRequest stream = state.stream;
         if (stream != null && stream.active()) {
-            return streamPayload(session, in, stream);
+            return streamPayload(session, in, state);
         }
         int r = in.position();
         int readable = in.remaining();
@@ -72,47 +97,162 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             return false;
         }
         int responseLength = (int) in.getUnsignedInt(r + 4);
-        if (StreamedRequest.streams(frameLength, responseLength)) {
+        if (!offload && !handOff && StreamedRequest.streams(frameLength, responseLength)) {
             if (readable < Framed.REQUEST_HEADER) {
                 return false;
             }
-            streamPayload(session, in, startStream(session, in, frameLength, responseLength, stream));
+            state.stream = startStream(session, in, frameLength, responseLength, stream);
+            streamPayload(session, in, state);
             return true; // the header, at least, was consumed
         }
         int total = (int) (4 + frameLength);
         if (readable < total) {
             return false;
         }
-        if (responseLength > 0) {
-            int payload = total - Framed.REQUEST_HEADER;
-            int copy = Math.min(payload, responseLength);
-            IoBuffer response = IoBuffer.allocate(Framed.RESPONSE_HEADER + responseLength);
-            response.putInt(Framed.responseFrameLength(Framed.STATUS_OK, responseLength));
-            response.putLong(in.getLong(r + Framed.REQUEST_ID_OFFSET));
-            response.put((byte) Framed.STATUS_OK);
-            // Copy the payload region without a slice object: narrow the input's window for the put.
-            int limit = in.limit();
-            in.limit(r + Framed.REQUEST_HEADER + copy);
-            in.position(r + Framed.REQUEST_HEADER);
-            response.put(in);
-            in.limit(limit);
-            // Pooled (cached allocator) buffers come back dirty, so padding is written, not assumed.
-            if (responseLength > copy) {
-                response.fill((byte) 0, responseLength - copy);
+        long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
+        int responseBytes = responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0;
+        if (offload) {
+            IoBuffer response = responseLength > 0 ? response(in, r, total, id, responseLength) : null;
+            in.position(r + total);
+            if (idle) {
+                MinaServerHandler.progress(session);
             }
-            response.flip();
-            session.write(response);
+            state.offloaded(session).submit(id, total, responseBytes, response);
+            return true;
+        }
+        if (handOff) {
+            // One message per request, one-way ones too (an empty buffer): each has its work to do.
+            out.write(responseLength > 0 ? response(in, r, total, id, responseLength) : IoBuffer.allocate(0));
+            in.position(r + total);
+            if (idle) {
+                MinaServerHandler.progress(session);
+            }
+            events.requestServed(total, responseBytes);
+            return true;
+        }
+        state.clock.decoded();
+        if (work) {
+            runtime.work();
+        }
+        if (responseLength > 0) {
+            session.write(response(in, r, total, id, responseLength));
         }
         in.position(r + total);
         if (idle) {
             MinaServerHandler.progress(session);
         }
-        events.requestServed(total, responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0);
+        events.requestServed(total, responseBytes);
         return true;
     }
 
-    /** The session attribute holding its {@link StreamedRequest}, made at its first large request. */
-    private static final String STREAM = "nbench.stream";
+    private static IoBuffer response(IoBuffer in, int r, int total, long id, int responseLength) {
+        int payload = total - Framed.REQUEST_HEADER;
+        int copy = Math.min(payload, responseLength);
+        IoBuffer response = IoBuffer.allocate(Framed.RESPONSE_HEADER + responseLength);
+        response.putInt(Framed.responseFrameLength(Framed.STATUS_OK, responseLength));
+        response.putLong(id);
+        response.put((byte) Framed.STATUS_OK);
+        // Copy the payload region without a slice object: narrow the input's window for the put.
+        int limit = in.limit();
+        in.limit(r + Framed.REQUEST_HEADER + copy);
+        in.position(r + Framed.REQUEST_HEADER);
+        response.put(in);
+        in.limit(limit);
+        // Pooled (cached allocator) buffers come back dirty, so padding is written, not assumed.
+        if (responseLength > copy) {
+            response.fill((byte) 0, responseLength - copy);
+        }
+        response.flip();
+        return response;
+    }
+
+    @Override
+    public void decode(IoSession session, IoBuffer in, ProtocolDecoderOutput out) throws Exception {
+        super.decode(session, in, out);
+        // MINA's processor writes the session's queued responses after this read returns, on this same
+        // thread: processing time ends here, at the hand-off to the session's write queue.
+        state(session).clock.written();
+    }
+
+    /**
+     * mina.executor: one request's work and response, on the ExecutorFilter's thread (the session's
+     * events run one at a time there, in order). Processing time runs from this thread taking the request
+     * to the hand-off to the session's write queue; the wait in the executor's queue is not seen.
+     */
+    void work(IoSession session, IoBuffer response) {
+        ProcessingClock clock = state(session).workClock;
+        clock.decoded();
+        runtime.work();
+        if (response.hasRemaining()) {
+            session.write(response);
+        }
+        clock.written();
+    }
+
+    /** What the decoder keeps per session, in one attribute so each request costs one lookup. */
+    private final class State {
+        final ProcessingClock clock = new ProcessingClock(events);
+        /** Used on the ExecutorFilter's thread only (mina.executor). */
+        final ProcessingClock workClock = new ProcessingClock(events);
+        /** Made at the session's first large request. */
+        StreamedRequest stream;
+        /** Made at the session's first request when requests are offloaded. */
+        private OrderedResponses<IoBuffer> offloaded;
+
+        OrderedResponses<IoBuffer> offloaded(IoSession session) {
+            if (offloaded == null) {
+                offloaded = new OrderedResponses<>(runtime, events, new PoolWriter(session));
+            }
+            return offloaded;
+        }
+    }
+
+    private State state(IoSession session) {
+        State state = (State) session.getAttribute(STATE);
+        if (state == null) {
+            state = new State();
+            session.setAttribute(STATE, state);
+        }
+        return state;
+    }
+
+    /** The session is closed: offloaded responses still to come are dropped. */
+    void closed(IoSession session) {
+        State state = (State) session.getAttribute(STATE);
+        if (state != null && state.offloaded != null) {
+            state.offloaded.close();
+        }
+    }
+
+    /** Writes offloaded responses from the pool thread; MINA's per-session write queue keeps their order. */
+    private static final class PoolWriter implements OrderedResponses.Writer<IoBuffer> {
+        private final IoSession session;
+
+        PoolWriter(IoSession session) {
+            this.session = session;
+        }
+
+        @Override
+        public void send(IoBuffer response) {
+            session.write(response);
+        }
+
+        @Override
+        public void reject(long id, IoBuffer response) {
+            if (response != null) {
+                response.free();
+            }
+            session.write(IoBuffer.wrap(Framed.rejectedResponse(id)));
+        }
+
+        @Override
+        public void discard(IoBuffer response) {
+            response.free();
+        }
+    }
+
+    /** The session attribute holding its {@link State}. */
+    private static final String STATE = "nbench.decoder";
 
     /**
      * Zeros for the padding of streamed responses, shared by every session and thread: each write gets a
@@ -125,7 +265,6 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
                                                StreamedRequest stream) {
         if (stream == null) {
             stream = new StreamedRequest();
-            session.setAttribute(STREAM, stream);
         }
         int r = in.position();
         long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
@@ -147,7 +286,8 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
      * response; when the payload is complete, writes the padding and counts the request. Returns whether
      * it consumed a byte (MINA decodes again while there is input and the decoder consumed some).
      */
-    private boolean streamPayload(IoSession session, IoBuffer in, StreamedRequest stream) {
+    private boolean streamPayload(IoSession session, IoBuffer in, State state) {
+        StreamedRequest stream = state.stream;
         int n = Math.min(in.remaining(), stream.payloadLeft());
         int copy = stream.consume(n);
         if (copy > 0) {
@@ -169,6 +309,10 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             session.write(IoBuffer.wrap(zeros));
         }
         stream.finish();
+        state.clock.decoded();
+        if (work) {
+            runtime.work();
+        }
         if (idle) {
             MinaServerHandler.progress(session);
         }
@@ -181,7 +325,27 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
      * only decodes when bytes arrive, and the client may be waiting for exactly these responses.
      */
     void drain(IoSession session) throws Exception {
-        decode(session, IoBuffer.allocate(0), NO_OUTPUT);
+        decode(session, IoBuffer.allocate(0), handOff ? new ToNextFilter(session) : NO_OUTPUT);
+    }
+
+    /** Passes what a drain decodes straight on to the filter after the codec (mina.executor's ExecutorFilter). */
+    private static final class ToNextFilter implements ProtocolDecoderOutput {
+        private final IoSession session;
+        private final IoFilter.NextFilter next;
+
+        ToNextFilter(IoSession session) {
+            this.session = session;
+            this.next = session.getFilterChain().getNextFilter(CODEC);
+        }
+
+        @Override
+        public void write(Object message) {
+            next.messageReceived(session, message);
+        }
+
+        @Override
+        public void flush(IoFilter.NextFilter nextFilter, IoSession session) {
+        }
     }
 
     /** This decoder never emits decoded objects. */

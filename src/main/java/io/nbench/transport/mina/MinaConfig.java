@@ -24,6 +24,8 @@ final class MinaConfig {
     final int readBufferMax;
     final SocketSettings socket;
     final int processors;
+    /** mina.executor: threads of the ExecutorFilter's OrderedThreadPoolExecutor; 0 = off. */
+    final int executorThreads;
 
     MinaConfig(String prefix, OptionValues options, SocketSettings socket, boolean vmpipe) {
         this.vmpipe = vmpipe;
@@ -37,10 +39,12 @@ final class MinaConfig {
             this.readBuffer = 0;
             this.readBufferMin = 0;
             this.readBufferMax = 0;
+            this.executorThreads = 0;
         } else {
             this.readBuffer = options.integer(prefix + MinaTransport.READ_BUFFER);
             this.readBufferMin = options.integer(prefix + MinaTransport.READ_BUFFER_MIN);
             this.readBufferMax = options.integer(prefix + MinaTransport.READ_BUFFER_MAX);
+            this.executorThreads = options.integer(prefix + MinaTransport.EXECUTOR);
             if (readBufferMin < 1 || readBufferMin > readBuffer || readBuffer > readBufferMax) {
                 throw new IllegalArgumentException("-O " + prefix + "read-buffer-min (" + readBufferMin + ") <= "
                         + prefix + "read-buffer (" + readBuffer + ") <= " + prefix + "read-buffer-max ("

@@ -14,12 +14,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.mina.core.service.IoAcceptor;
 import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.service.IoServiceStatistics;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
 import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.session.IoEventType;
 import org.apache.mina.filter.codec.ProtocolCodecFilter;
+import org.apache.mina.filter.executor.ExecutorFilter;
+import org.apache.mina.filter.executor.OrderedThreadPoolExecutor;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
@@ -38,9 +42,12 @@ final class MinaServer implements RunningServer {
     private final MinaConfig config;
     private final InetSocketAddress address;
     private final IdleConnections idle;
+    private final String executorDescription;
 
     private MinaServer(IoAcceptor acceptor, IoProcessor<NioSession> processors, List<ExecutorService> pools,
-                       MinaConfig config, InetSocketAddress address, IdleConnections idle) {
+                       MinaConfig config, InetSocketAddress address, IdleConnections idle,
+                       String executorDescription) {
+        this.executorDescription = executorDescription;
         this.idle = idle;
         this.acceptor = acceptor;
         this.processors = processors;
@@ -71,13 +78,36 @@ final class MinaServer implements RunningServer {
         }
         IdleConnections idle = IdleConnections.start(settings.idleTimeout(), events,
                 config.vmpipe ? "nbench-mina-vmpipe-idle" : "nbench-mina-idle");
+        String executorDescription = "off";
         try {
             config.applyStatistics(acceptor);
             config.applySession(acceptor.getSessionConfig());
             FramedServerDecoder decoder = null;
             if (settings.protocol() == Protocol.FRAMED) {
-                decoder = new FramedServerDecoder(settings.maxFrame(), events, idle.enabled());
-                acceptor.getFilterChain().addLast("codec", new ProtocolCodecFilter(IoBufferEncoder.INSTANCE, decoder));
+                // mina.executor: the handler's messageReceived (the request's work and write) on an
+                // ExecutorFilter, as a MINA user takes blocking work off the processors. Only that event:
+                // messageSent resumes a paused session's decoding, which must stay on its processor.
+                // nbench's own pool (--executor-threads) takes precedence.
+                boolean handOff = config.executorThreads > 0 && settings.runtime().pool() == null;
+                decoder = new FramedServerDecoder(settings.maxFrame(), events, idle.enabled(), settings.runtime(),
+                        handOff);
+                acceptor.getFilterChain().addLast(FramedServerDecoder.CODEC,
+                        new ProtocolCodecFilter(IoBufferEncoder.INSTANCE, decoder));
+                if (handOff) {
+                    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+                    OrderedThreadPoolExecutor executor = new OrderedThreadPoolExecutor(config.executorThreads,
+                            config.executorThreads, 30, TimeUnit.SECONDS, r -> {
+                                Thread t = new Thread(r, "nbench-mina-executor-" + n.incrementAndGet());
+                                t.setDaemon(true);
+                                return t;
+                            });
+                    pools.add(executor);
+                    acceptor.getFilterChain().addLast("executor",
+                            new ExecutorFilter(executor, IoEventType.MESSAGE_RECEIVED));
+                    executorDescription = "ExecutorFilter(OrderedThreadPoolExecutor(" + config.executorThreads + "))";
+                } else if (config.executorThreads > 0) {
+                    executorDescription = "off (nbench's --executor-threads pool runs the work)";
+                }
             }
             acceptor.setHandler(new MinaServerHandler(events, decoder, idle));
             SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();
@@ -94,7 +124,7 @@ final class MinaServer implements RunningServer {
         InetSocketAddress address = local instanceof VmPipeAddress vm
                 ? new InetSocketAddress(InetAddress.getLoopbackAddress(), vm.getPort())
                 : (InetSocketAddress) local;
-        return new MinaServer(acceptor, processors, pools, config, address, idle);
+        return new MinaServer(acceptor, processors, pools, config, address, idle, executorDescription);
     }
 
     @Override
@@ -104,7 +134,11 @@ final class MinaServer implements RunningServer {
 
     @Override
     public Map<String, String> effectiveConfig() {
-        return config.describe();
+        Map<String, String> m = new java.util.LinkedHashMap<>(config.describe());
+        if (!config.vmpipe) {
+            m.put("executor", executorDescription);
+        }
+        return m;
     }
 
     /** The acceptor's statistics, for tests. */

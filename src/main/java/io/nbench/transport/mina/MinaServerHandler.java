@@ -44,6 +44,9 @@ final class MinaServerHandler extends IoHandlerAdapter {
     @Override
     public void sessionClosed(IoSession session) {
         if (!session.containsAttribute(REFUSED)) {
+            if (decoder != null) {
+                decoder.closed(session);
+            }
             events.connectionClosed();
         }
         idle.forget((IdleConnections.Watch) session.getAttribute(WATCH));
@@ -64,6 +67,11 @@ final class MinaServerHandler extends IoHandlerAdapter {
 
     @Override
     public void messageReceived(IoSession session, Object message) {
+        if (decoder != null) {
+            // Framed with mina.executor: a request's response, handed on by the decoder.
+            decoder.work(session, (IoBuffer) message);
+            return;
+        }
         // Echo: the processor gives every read a buffer of its own and never touches it after this
         // call, so the buffer itself is written back (no copy); MINA frees it once written.
         IoBuffer buf = (IoBuffer) message;

@@ -20,6 +20,7 @@ public final class MinaTransport extends BaseTransport {
     static final String READ_BUFFER_MAX = "read-buffer-max";
     static final String DIRECT = "direct";
     static final String ALLOCATOR = "allocator";
+    static final String EXECUTOR = "executor";
 
     static final String PREFIX = "mina.";
 
@@ -31,7 +32,12 @@ public final class MinaTransport extends BaseTransport {
             TransportOption.size(PREFIX + READ_BUFFER_MIN, "64", "smallest read buffer MINA shrinks to (MINA's default)"),
             TransportOption.size(PREFIX + READ_BUFFER_MAX, "64k", "largest read buffer MINA grows to (MINA's default)"),
             directOption(PREFIX),
-            allocatorOption(PREFIX));
+            allocatorOption(PREFIX),
+            TransportOption.threadsOrOff(PREFIX + EXECUTOR,
+                    "server: an ExecutorFilter with an OrderedThreadPoolExecutor of N threads after the codec, "
+                    + "MINA's own way to run the handler (and --work) off the processor threads, in order per "
+                    + "session; its queue is unbounded, so it never rejects; ignored with --executor-threads "
+                    + "(nbench's bounded pool)"));
 
     static TransportOption statsOption(String prefix) {
         return TransportOption.choice(prefix + STATS, MinaStatistics.ON, MinaStatistics.MODES,

@@ -2,7 +2,10 @@ package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.StreamedRequest;
+import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
+import io.nbench.transport.support.OrderedResponses;
+import io.nbench.transport.support.ProcessingClock;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -17,18 +20,41 @@ import java.util.List;
  * payload is read), answers complete requests straight from the cumulation buffer and flushes once per
  * read batch. Responses go out in request order. A request or response over 64 KiB is not held whole but
  * streamed ({@link StreamedRequest}), so what a connection holds does not grow with --max-frame.
+ *
+ * <p>With nbench's business pool ({@code --executor-threads}) each complete request's response is built
+ * here and handed to {@link OrderedResponses}, which writes it from the pool thread once its work is
+ * done, in request order; requests are then held whole (no streaming: the response cannot leave before
+ * the work). Without the pool, {@code --work} runs right here on the event loop.
  */
 final class FramedServerDecoder extends ByteToMessageDecoder {
 
     private final int maxFrame;
     private final ServerEvents events;
     private final IdleConnections idle;
+    private final ServerRuntime runtime;
+    private final boolean work;
+    private final ProcessingClock clock;
+    /** The connection's offloaded requests; null when requests are answered on the event loop. */
+    private OrderedResponses<ByteBuf> offloaded;
     private IdleConnections.Watch watch;
 
+    /** netty.executor: responses go to {@link WorkHandler} on the executor group instead of the channel. */
+    private final boolean handOff;
+
     FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle) {
+        this(maxFrame, events, idle, ServerRuntime.INLINE, false);
+    }
+
+    FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle, ServerRuntime runtime,
+                        boolean handOff) {
         this.maxFrame = maxFrame;
         this.events = events;
         this.idle = idle;
+        this.runtime = runtime;
+        this.handOff = handOff;
+        // With the hand-off the work runs in WorkHandler, on the executor group.
+        this.work = runtime.hasWork() && !handOff;
+        this.clock = new ProcessingClock(events);
     }
 
     @Override
@@ -40,12 +66,18 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         }
         Channel channel = ctx.channel();
         watch = idle.watch(channel::close);
+        if (runtime.pool() != null) {
+            offloaded = new OrderedResponses<>(runtime, events, new PoolWriter(ctx));
+        }
         super.channelActive(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (!refused) {
+            if (offloaded != null) {
+                offloaded.close();
+            }
             events.connectionClosed();
             idle.forget(watch);
         }
@@ -95,7 +127,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 return;
             }
             int responseLength = (int) in.getUnsignedInt(r + 4);
-            if (StreamedRequest.streams(frameLength, responseLength)) {
+            if (offloaded == null && !handOff && StreamedRequest.streams(frameLength, responseLength)) {
                 if (readable < Framed.REQUEST_HEADER) {
                     return;
                 }
@@ -107,20 +139,76 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 return;
             }
             int payload = (int) (frameLength - Framed.MIN_REQUEST_FRAME);
+            long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
+            int responseBytes = responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0;
+            if (offloaded != null) {
+                ByteBuf response = responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : null;
+                in.skipBytes((int) total);
+                watch.progress();
+                offloaded.submit(id, (int) total, responseBytes, response);
+                continue;
+            }
+            if (handOff) {
+                // One message per request, one-way ones too (an empty buffer): each has its work to do.
+                out.add(responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : Unpooled.EMPTY_BUFFER);
+                in.skipBytes((int) total);
+                watch.progress();
+                events.requestServed((int) total, responseBytes);
+                continue;
+            }
+            clock.decoded();
+            if (work) {
+                runtime.work();
+            }
             if (responseLength > 0) {
-                long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
-                ByteBuf response = ctx.alloc().ioBuffer(Framed.RESPONSE_HEADER + responseLength);
-                response.writeInt(Framed.responseFrameLength(Framed.STATUS_OK, responseLength));
-                response.writeLong(id);
-                response.writeByte(Framed.STATUS_OK);
-                int copy = Math.min(payload, responseLength);
-                response.writeBytes(in, r + Framed.REQUEST_HEADER, copy);
-                response.writeZero(responseLength - copy);
-                ctx.write(response, ctx.voidPromise());
+                ctx.write(response(ctx, in, r, id, payload, responseLength), ctx.voidPromise());
             }
             in.skipBytes((int) total);
             watch.progress();
-            events.requestServed((int) total, responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0);
+            events.requestServed((int) total, responseBytes);
+        }
+    }
+
+    private static ByteBuf response(ChannelHandlerContext ctx, ByteBuf in, int r, long id, int payload,
+                                    int responseLength) {
+        ByteBuf response = ctx.alloc().ioBuffer(Framed.RESPONSE_HEADER + responseLength);
+        response.writeInt(Framed.responseFrameLength(Framed.STATUS_OK, responseLength));
+        response.writeLong(id);
+        response.writeByte(Framed.STATUS_OK);
+        int copy = Math.min(payload, responseLength);
+        response.writeBytes(in, r + Framed.REQUEST_HEADER, copy);
+        response.writeZero(responseLength - copy);
+        return response;
+    }
+
+    /**
+     * Writes offloaded responses from the pool thread. Netty hands a write from outside the event loop to
+     * the loop as a task, in call order, so the order OrderedResponses calls in is the order on the wire;
+     * each is flushed at once (the pool has no read batch to coalesce with).
+     */
+    private static final class PoolWriter implements OrderedResponses.Writer<ByteBuf> {
+        private final ChannelHandlerContext ctx;
+
+        PoolWriter(ChannelHandlerContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void send(ByteBuf response) {
+            ctx.writeAndFlush(response, ctx.voidPromise());
+        }
+
+        @Override
+        public void reject(long id, ByteBuf response) {
+            if (response != null) {
+                response.release();
+            }
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), ctx.voidPromise());
+        }
+
+        @Override
+        public void discard(ByteBuf response) {
+            response.release();
         }
     }
 
@@ -170,6 +258,10 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             ctx.write(ZEROS.retainedSlice(0, Math.min(left, StreamedRequest.WHOLE)), ctx.voidPromise());
         }
         stream.finish();
+        clock.decoded();
+        if (work) {
+            runtime.work();
+        }
         watch.progress();
         events.requestServed(stream.requestBytes(), stream.responseBytes());
         return true;
@@ -178,6 +270,9 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         ctx.flush();
+        // The batch's responses are in the socket, or in the channel's outbound buffer if the socket
+        // took less: processing time ends at this flush.
+        clock.written();
         if (!ctx.channel().config().isAutoRead()) {
             // Paused (auto-read is off only while the peer does not read its responses). The base class
             // takes "no message decoded and auto-read off" for "needs more data" and asks for another
@@ -210,6 +305,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         try {
             channelRead(ctx, Unpooled.EMPTY_BUFFER);
             ctx.flush();
+            clock.written();
         } catch (Throwable e) {
             // An OutOfMemoryError too: left to the executor, it would only be logged as a failed task.
             exceptionCaught(ctx, e);

@@ -39,6 +39,8 @@ final class NettyConfig {
     final String recvName;
     final SocketSettings socket;
     final int ioThreads;
+    /** netty.executor: threads of the DefaultEventExecutorGroup running the request handler; 0 = off. */
+    final int executorThreads;
 
     static {
         // Netty's leak detector samples one buffer in 128 and records a stack trace for it: tens of bytes
@@ -72,6 +74,7 @@ final class NettyConfig {
         this.recvName = options.string(prefix + "recv");
         this.socket = socket;
         this.ioThreads = socket.ioThreadsOr(Runtime.getRuntime().availableProcessors());
+        this.executorThreads = local ? 0 : options.integer(NettyTransport.EXECUTOR);
     }
 
     RecvByteBufAllocator recvAllocator() {

@@ -13,7 +13,9 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutorGroup;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -28,9 +30,15 @@ final class NettyServer implements RunningServer {
     private final NettyConfig config;
     private final InetSocketAddress localAddress;
     private final IdleConnections idle;
+    /** netty.executor's group, or null. */
+    private final EventExecutorGroup executor;
+    private final String executorDescription;
 
     private NettyServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, NettyConfig config,
-                        InetSocketAddress localAddress, IdleConnections idle) {
+                        InetSocketAddress localAddress, IdleConnections idle, EventExecutorGroup executor,
+                        String executorDescription) {
+        this.executor = executor;
+        this.executorDescription = executorDescription;
         this.localAddress = localAddress;
         this.idle = idle;
         this.boss = boss;
@@ -50,6 +58,16 @@ final class NettyServer implements RunningServer {
                 new DefaultThreadFactory("nbench-netty-server", true), config.handlerFactory());
         IdleConnections idle = IdleConnections.start(settings.idleTimeout(), events,
                 config.local ? "nbench-netty-local-idle" : "nbench-netty-idle");
+        // netty.executor: the request handler on a DefaultEventExecutorGroup, as a Netty user moves blocking
+        // work off the event loop. nbench's own pool (--executor-threads) takes precedence.
+        boolean framed = settings.protocol() == Protocol.FRAMED;
+        boolean ownPool = settings.runtime().pool() != null;
+        EventExecutorGroup executor = framed && !ownPool && config.executorThreads > 0
+                ? new DefaultEventExecutorGroup(config.executorThreads,
+                        new DefaultThreadFactory("nbench-netty-executor", true))
+                : null;
+        String executorDescription = executor != null ? "DefaultEventExecutorGroup(" + config.executorThreads + ")"
+                : config.executorThreads > 0 && framed ? "off (nbench's --executor-threads pool runs the work)" : "off";
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(config.serverChannel())
@@ -59,7 +77,11 @@ final class NettyServer implements RunningServer {
                         if (settings.protocol() == Protocol.ECHO) {
                             ch.pipeline().addLast(new EchoServerHandler(events, idle));
                         } else {
-                            ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events, idle));
+                            ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events, idle,
+                                    settings.runtime(), executor != null));
+                            if (executor != null) {
+                                ch.pipeline().addLast(executor, new WorkHandler(events, settings.runtime()));
+                            }
                         }
                     }
                 });
@@ -76,6 +98,9 @@ final class NettyServer implements RunningServer {
         if (!bound.isSuccess()) {
             boss.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             workers.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            if (executor != null) {
+                executor.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            }
             idle.close();
             throw Failures.bind(bound.cause(), settings.bind().getHostString() + ":" + settings.bind().getPort());
         }
@@ -83,7 +108,7 @@ final class NettyServer implements RunningServer {
         // "Too many open files") and passes the exception on: log it at a rate limit instead of letting
         // it reach the pipeline's tail, which logs a stack trace per failed accept.
         bound.channel().pipeline().addLast(new AcceptErrors(events));
-        return new NettyServer(boss, workers, bound.channel(), config, bind, idle);
+        return new NettyServer(boss, workers, bound.channel(), config, bind, idle, executor, executorDescription);
     }
 
     private static final java.util.concurrent.atomic.AtomicInteger LOCAL_PORTS = new java.util.concurrent.atomic.AtomicInteger(40_000);
@@ -95,7 +120,11 @@ final class NettyServer implements RunningServer {
 
     @Override
     public Map<String, String> effectiveConfig() {
-        return config.describe();
+        Map<String, String> m = new java.util.LinkedHashMap<>(config.describe());
+        if (!config.local) {
+            m.put("executor", executorDescription);
+        }
+        return m;
     }
 
     @Override
@@ -103,6 +132,9 @@ final class NettyServer implements RunningServer {
         channel.close().awaitUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        if (executor != null) {
+            executor.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
         idle.close();
     }
 }

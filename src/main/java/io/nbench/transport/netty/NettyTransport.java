@@ -17,6 +17,7 @@ public final class NettyTransport extends BaseTransport {
     static final String IO = "netty.io";
     static final String ALLOCATOR = "netty.allocator";
     static final String RECV = "netty.recv";
+    static final String EXECUTOR = "netty.executor";
 
     private static final List<TransportOption> OPTIONS = List.of(
             TransportOption.choice(IO, "auto", List.of("auto", "nio", "epoll", "io_uring"),
@@ -30,7 +31,11 @@ public final class NettyTransport extends BaseTransport {
                             fixedRecvSize(text);
                         }
                         return text;
-                    }));
+                    }),
+            TransportOption.threadsOrOff(EXECUTOR,
+                    "server: run the request handler (and --work) on a DefaultEventExecutorGroup of N threads, "
+                    + "Netty's own way to take work off the event loop; its queues are unbounded, so it never "
+                    + "rejects; ignored with --executor-threads (nbench's bounded pool)"));
 
     static int fixedRecvSize(String text) {
         if (!text.startsWith("fixed:")) {

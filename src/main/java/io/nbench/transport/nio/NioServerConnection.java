@@ -1,12 +1,20 @@
 package io.nbench.transport.nio;
 
+import io.nbench.protocol.Framed;
 import io.nbench.protocol.FramedRequestParser;
+import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
+import io.nbench.transport.support.OrderedResponses;
+import io.nbench.transport.support.ProcessingClock;
+import io.nbench.transport.support.ResponseCapture;
 import io.nbench.transport.ServerEvents;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One accepted connection, driven entirely by its selector loop (no other thread touches it, so it
@@ -18,6 +26,13 @@ import java.nio.channels.SocketChannel;
  * <p>Backpressure: when a write leaves bytes behind (the peer does not read its responses), the
  * connection stops reading and waits for OP_WRITE, so it never buffers more than its two fixed buffers
  * ({@code nio.buffer} each) whatever the peer sends; frames larger than that stream through them.
+ *
+ * <p>With nbench's business pool ({@code --executor-threads}) the parser's output is not written with
+ * the read batch: each request's whole response is taken out of {@code out} ({@link ResponseCapture})
+ * and handed to {@link OrderedResponses}; the pool thread that completes it queues it on
+ * {@code outbound} and wakes this connection's loop, which writes it. That queue is the one thing other
+ * threads touch. Reading stops while the queue cannot be written (the peer does not read), as without
+ * the pool.
  */
 final class NioServerConnection implements SelectorLoop.Selectable {
 
@@ -35,10 +50,24 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private SelectionKey key;
     private boolean blockedOnWrite;
     private boolean closed;
+    private final ServerRuntime runtime;
+    private final boolean work;
+    private final ProcessingClock clock;
+    /** Null unless requests are offloaded to the business pool; then the fields below are used too. */
+    private final OrderedResponses<ByteBuffer> offloaded;
+    private final ResponseCapture capture = new ResponseCapture();
+    private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean writeScheduled = new AtomicBoolean();
+    private final Runnable writeOutbound = this::writeOutbound;
+    private SelectorLoop loop;
 
     NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, boolean echo, ServerEvents events,
-                        IdleConnections idle, BufferPool buffers) {
+                        IdleConnections idle, BufferPool buffers, ServerRuntime runtime) {
         this.channel = channel;
+        this.runtime = runtime;
+        this.work = runtime.hasWork();
+        this.clock = new ProcessingClock(events);
+        this.offloaded = echo || runtime.pool() == null ? null : new OrderedResponses<>(runtime, events, new PoolWriter());
         this.events = events;
         this.idle = idle;
         this.buffers = buffers;
@@ -49,6 +78,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     /** On the loop thread, which owns {@code buffers}. */
     void register(SelectorLoop loop) {
+        this.loop = loop;
         if (!events.connectionOpened()) {
             closeQuietly(); // over --max-connections; never registered, so close() reports nothing
             return;
@@ -68,7 +98,72 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     private void served(int requestBytes, int responseBytes) {
         watch.progress();
+        if (offloaded != null) {
+            ByteBuffer response = capture.take(out);
+            offloaded.submit(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
+                    response);
+            return;
+        }
+        // Before the response leaves: it went into out, which is written after the parse.
+        clock.decoded();
+        if (work) {
+            runtime.work();
+        }
         events.requestServed(requestBytes, responseBytes);
+    }
+
+    /** Puts offloaded responses on {@code outbound} (from pool threads, or this loop for a rejection). */
+    private final class PoolWriter implements OrderedResponses.Writer<ByteBuffer> {
+        @Override
+        public void send(ByteBuffer response) {
+            outbound.add(response);
+            if (writeScheduled.compareAndSet(false, true)) {
+                loop.execute(writeOutbound);
+            }
+        }
+
+        @Override
+        public void reject(long id, ByteBuffer response) {
+            send(ByteBuffer.wrap(Framed.rejectedResponse(id)));
+        }
+
+        @Override
+        public void discard(ByteBuffer response) {
+            // a heap buffer: nothing to give back
+        }
+    }
+
+    /** On the loop thread: writes what the pool queued. */
+    private void writeOutbound() {
+        writeScheduled.set(false);
+        if (closed) {
+            outbound.clear();
+            return;
+        }
+        try {
+            writePending();
+        } catch (IOException e) {
+            close();
+        }
+    }
+
+    /** Writes {@code outbound} until empty or the socket is full (then waits for OP_WRITE, not reading). */
+    private void writePending() throws IOException {
+        ByteBuffer head;
+        while ((head = outbound.peek()) != null) {
+            channel.write(head);
+            if (head.hasRemaining()) {
+                if (!blockedOnWrite) {
+                    blockOnWrite();
+                }
+                return;
+            }
+            outbound.poll();
+        }
+        if (blockedOnWrite) {
+            blockedOnWrite = false;
+            key.interestOps(SelectionKey.OP_READ);
+        }
     }
 
     @Override
@@ -115,6 +210,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     /** Parses what {@code in} holds (in read mode) and writes the responses; leaves {@code in} in fill mode. */
     private void process() throws IOException {
+        if (offloaded != null) {
+            processOffloaded();
+            return;
+        }
         while (true) {
             int result = parser.parse(in, out);
             if (result == FramedRequestParser.PROTOCOL_ERROR) {
@@ -140,7 +239,28 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
     }
 
+    /** As {@link #process}, handing each complete request to the pool instead of writing {@code out}. */
+    private void processOffloaded() throws IOException {
+        while (true) {
+            int result = parser.parse(in, out);
+            if (result == FramedRequestParser.PROTOCOL_ERROR) {
+                events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
+                close();
+                return;
+            }
+            if (result == FramedRequestParser.NEED_INPUT) {
+                break;
+            }
+            capture.spill(out); // a response larger than out: keep its first part until the request is complete
+        }
+        in.compact();
+    }
+
     private void onWritable() throws IOException {
+        if (offloaded != null) {
+            writePending();
+            return;
+        }
         if (!flush()) {
             return;
         }
@@ -160,6 +280,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         channel.write(out);
         boolean all = !out.hasRemaining();
         out.compact();
+        if (all) {
+            clock.written();
+        }
         return all;
     }
 
@@ -178,6 +301,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             return;
         }
         closeQuietly();
+        if (offloaded != null) {
+            offloaded.close();
+            outbound.clear();
+        }
         if (key != null) {
             idle.forget(watch);
             events.connectionClosed();

@@ -8,4 +8,9 @@ class MinaServerTest extends ServerContract {
     protected Transport transport() {
         return new MinaTransport();
     }
+
+    @Override
+    protected java.util.Map.Entry<java.util.Map<String, String>, String> nativeExecutor() {
+        return java.util.Map.entry(java.util.Map.of("mina.executor", "2"), "nbench-mina-executor");
+    }
 }

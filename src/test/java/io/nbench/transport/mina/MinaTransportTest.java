@@ -58,7 +58,7 @@ class MinaTransportTest {
         Transport vmpipe = MinaTestKit.transport("mina-vmpipe");
         Set<String> keys = mina.options().stream().map(TransportOption::key).collect(Collectors.toSet());
         assertEquals(Set.of("mina.stats", "mina.read-buffer", "mina.read-buffer-min", "mina.read-buffer-max",
-                "mina.direct", "mina.allocator"), keys);
+                "mina.direct", "mina.allocator", "mina.executor"), keys);
         for (TransportOption o : vmpipe.options()) {
             assertTrue(o.key().startsWith("mina-vmpipe."), o.key());
         }

@@ -8,4 +8,9 @@ class NettyServerTest extends ServerContract {
     protected Transport transport() {
         return new NettyTransport();
     }
+
+    @Override
+    protected java.util.Map.Entry<java.util.Map<String, String>, String> nativeExecutor() {
+        return java.util.Map.entry(java.util.Map.of("netty.executor", "2"), "nbench-netty-executor");
+    }
 }

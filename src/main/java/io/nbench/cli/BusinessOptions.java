@@ -1,0 +1,103 @@
+package io.nbench.cli;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.server.runtime.BusinessExecutor;
+import io.nbench.server.runtime.BusinessRuntime;
+import io.nbench.server.runtime.WorkMode;
+import java.time.Duration;
+import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The server's business runtime options: per-request work and the business pool it runs on. */
+final class BusinessOptions {
+
+    /** The pool's queue when --executor-queue is not given: the size of the queue in the executor-offload seed. */
+    static final int DEFAULT_QUEUE = 1000;
+
+    @Option(names = "--work", paramLabel = "D", converter = Converters.Time.class,
+            description = "Simulated work per request before its response, such as 1s or 50us; on the I/O thread "
+                    + "unless --executor-threads is given (framed protocol; default: none).")
+    Duration work;
+
+    @Option(names = "--work-mode", paramLabel = "sleep|spin", defaultValue = "sleep",
+            converter = WorkModeConverter.class,
+            description = "How --work spends its time: sleep blocks the thread (a handler waiting on a database), "
+                    + "spin keeps a core busy for that wall time (a handler computing). Default: ${DEFAULT-VALUE}.")
+    WorkMode workMode;
+
+    @Option(names = "--executor-threads", paramLabel = "N|CORE:MAX", defaultValue = "0",
+            description = "Hand each request to nbench's business pool of N threads, or CORE growing to MAX only "
+                    + "when the queue is full (as Java's ThreadPoolExecutor); responses keep request order per "
+                    + "connection; 0 = process on the I/O thread (framed protocol; default: ${DEFAULT-VALUE}).")
+    String executorThreads;
+
+    @Option(names = "--executor-queue", paramLabel = "N",
+            description = "Requests the business pool queues; a request arriving when the queue is full and MAX "
+                    + "threads are busy is answered 'rejected' (default: " + DEFAULT_QUEUE + ").")
+    Integer executorQueue;
+
+    /** Checks the options (usage errors naming the fix) and builds the runtime; the caller closes it. */
+    BusinessRuntime runtime(CommandSpec spec, Protocol protocol) {
+        int[] threads = threads(spec);
+        if (work != null && (work.isNegative() || work.isZero())) {
+            throw new ParameterException(spec.commandLine(), "--work must be positive, e.g. 50us or 1s (leave it "
+                    + "out for none)");
+        }
+        if (executorQueue != null && executorQueue < 1) {
+            throw new ParameterException(spec.commandLine(), "--executor-queue " + executorQueue
+                    + " holds no request: use at least 1 (default " + DEFAULT_QUEUE + ")");
+        }
+        if (executorQueue != null && threads == null) {
+            throw new ParameterException(spec.commandLine(), "--executor-queue needs --executor-threads "
+                    + "(the queue of the business pool; without it requests are processed on the I/O thread)");
+        }
+        if (protocol == Protocol.ECHO && (work != null || threads != null)) {
+            throw new ParameterException(spec.commandLine(), (work != null ? "--work" : "--executor-threads")
+                    + " needs --protocol framed (echo has no requests to process, only bytes)");
+        }
+        BusinessExecutor pool = threads == null ? null : new BusinessExecutor(threads[0], threads[1],
+                executorQueue == null ? DEFAULT_QUEUE : executorQueue);
+        return new BusinessRuntime(work, workMode, pool);
+    }
+
+    /** CORE and MAX, or null for 0 (no pool). */
+    private int[] threads(CommandSpec spec) {
+        String v = executorThreads.trim();
+        String fix = ": use N or CORE:MAX with 1 <= CORE <= MAX, e.g. 8 or 100:200 (0 = on the I/O thread)";
+        int colon = v.indexOf(':');
+        int core;
+        int max;
+        try {
+            core = Integer.parseInt(colon < 0 ? v : v.substring(0, colon));
+            max = colon < 0 ? core : Integer.parseInt(v.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--executor-threads '" + executorThreads
+                    + "' is not a thread count" + fix);
+        }
+        if (colon < 0 && core == 0) {
+            return null;
+        }
+        if (core < 1 || max < 1) {
+            throw new ParameterException(spec.commandLine(), "--executor-threads " + v + " has no thread" + fix);
+        }
+        if (core > max) {
+            throw new ParameterException(spec.commandLine(), "--executor-threads " + v + ": CORE " + core
+                    + " > MAX " + max + fix);
+        }
+        return new int[] {core, max};
+    }
+
+    static final class WorkModeConverter implements picocli.CommandLine.ITypeConverter<WorkMode> {
+        @Override
+        public WorkMode convert(String value) {
+            try {
+                return WorkMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a work mode: use sleep "
+                        + "or spin");
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.nbench.transport.support;
+
+import io.nbench.protocol.Framed;
+import io.nbench.transport.BusinessPool;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerRuntime;
+import java.util.ArrayDeque;
+
+/**
+ * One connection's requests offloaded to the business pool, answered in request order.
+ *
+ * <p>Each request is its own pool task, so the pool's bounded queue and its growth from CORE to MAX
+ * threads see every request exactly as a ThreadPoolExecutor handed one task per request would (what a
+ * handler submitting to an executor does). Pipelined requests of one connection may therefore finish
+ * out of order on several threads; this class puts their responses back in request order: a response
+ * leaves only when every earlier request of the connection has left. The alternative, processing one
+ * connection's requests one at a time, would hide a connection's backlog from the pool's queue (no
+ * rejection with one connection however deep its pipeline) and leave threads idle that a pipelining
+ * client could use.
+ *
+ * <p>A request the pool refuses (full) is answered with a rejected frame, in its place in the order, and
+ * logged at a rate limit. The writer is called under this connection's lock, one call at a time, from
+ * the pool thread that completed the oldest outstanding request or from the I/O thread for a rejection.
+ * Costs an object and a lock per request; only the executor path pays them.
+ *
+ * @param <R> the transport's response object (a buffer), built by the I/O thread at decode
+ */
+public final class OrderedResponses<R> {
+
+    /** How the transport puts a response on its connection. */
+    public interface Writer<R> {
+        /** Writes this response (framed, status ok); called in request order, one call at a time. */
+        void send(R response);
+
+        /** Answers request {@code id} with a rejected frame instead of {@code response}, which it releases. */
+        void reject(long id, R response);
+
+        /** The connection is closed: releases a response that will not be written. */
+        void discard(R response);
+    }
+
+    private static final String FULL = "the business pool is full (every thread busy, --executor-queue full): "
+            + "requests answered 'rejected'; raise --executor-threads or --executor-queue, or send less";
+
+    private final ServerRuntime runtime;
+    private final BusinessPool pool;
+    private final ServerEvents events;
+    private final Writer<R> writer;
+    /** Requests not yet answered, oldest first. Guarded by this. */
+    private final ArrayDeque<Request> pending = new ArrayDeque<>();
+    private boolean closed;
+
+    public OrderedResponses(ServerRuntime runtime, ServerEvents events, Writer<R> writer) {
+        this.runtime = runtime;
+        this.pool = runtime.pool();
+        this.events = events;
+        this.writer = writer;
+        if (pool == null) {
+            throw new IllegalArgumentException("no business pool: requests are answered on the I/O thread");
+        }
+    }
+
+    /**
+     * Hands a decoded request to the pool (called by the I/O thread, in request order). {@code response}
+     * is its response, written once its work is done; null, with {@code responseBytes} 0, for a one-way
+     * request, which gets no frame, not even a rejected one.
+     */
+    public void submit(long id, int requestBytes, int responseBytes, R response) {
+        Request r = new Request(id, requestBytes, responseBytes, response, System.nanoTime());
+        synchronized (this) {
+            pending.addLast(r);
+        }
+        if (!pool.offer(r)) {
+            synchronized (this) {
+                r.state = REJECTED;
+            }
+            events.trouble("rejected", FULL);
+            drain();
+        }
+    }
+
+    /** The connection is closed: responses still to come are released instead of written. */
+    public void close() {
+        synchronized (this) {
+            closed = true;
+        }
+        drain();
+    }
+
+    private static final int QUEUED = 0;
+    private static final int DONE = 1;
+    private static final int REJECTED = 2;
+
+    /** Writes the responses at the head of the order whose requests are complete. */
+    private synchronized void drain() {
+        Request r;
+        while ((r = pending.peekFirst()) != null && r.state != QUEUED) {
+            pending.pollFirst();
+            if (closed) {
+                if (r.response != null) {
+                    writer.discard(r.response);
+                }
+            } else if (r.state == REJECTED) {
+                if (r.responseBytes > 0) {
+                    writer.reject(r.id, r.response);
+                }
+                events.requestRejected(r.requestBytes, r.responseBytes > 0 ? Framed.RESPONSE_HEADER : 0);
+            } else {
+                if (r.response != null) {
+                    writer.send(r.response);
+                }
+                // The response has been handed to the transport's write path (see docs/server.md for
+                // how close to the kernel that is per transport).
+                events.processed(System.nanoTime() - r.decodedAt);
+                events.requestServed(r.requestBytes, r.responseBytes);
+            }
+        }
+    }
+
+    /** One request: the pool task that does its work, then its place in the order. */
+    private final class Request implements Runnable {
+        final long id;
+        final int requestBytes;
+        final int responseBytes;
+        final R response;
+        final long decodedAt;
+        /** Guarded by the enclosing instance. */
+        int state;
+
+        Request(long id, int requestBytes, int responseBytes, R response, long decodedAt) {
+            this.id = id;
+            this.requestBytes = requestBytes;
+            this.responseBytes = responseBytes;
+            this.response = response;
+            this.decodedAt = decodedAt;
+        }
+
+        @Override
+        public void run() {
+            events.queueWait(System.nanoTime() - decodedAt);
+            try {
+                runtime.work();
+            } finally {
+                synchronized (OrderedResponses.this) {
+                    state = DONE;
+                }
+                drain();
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.nbench.cli;
+
+import io.nbench.client.ExitCode;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.protocol.Protocol;
+import io.nbench.server.runtime.BusinessExecutor;
+import io.nbench.server.runtime.BusinessRuntime;
+import io.nbench.server.runtime.WorkMode;
+import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.Transports;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerSettings;
+import io.nbench.transport.TransportTesting;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The server's business runtime as users meet it: the client sees the work and the rejections. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ServerWorkTest {
+
+    /**
+     * A pool of one thread with a queue of one, 20 ms per request, and a client keeping 8 requests in
+     * flight on one connection: most find the pool full. The client counts each 'rejected' answer as an
+     * error of that class, and the server counts the same number.
+     */
+    @Test
+    void rejectionsAreCountedAlikeByClientAndServer() throws Exception {
+        TransportTesting.CountingEvents events = new TransportTesting.CountingEvents();
+        try (BusinessRuntime runtime = new BusinessRuntime(Duration.ofMillis(20), WorkMode.SLEEP,
+                new BusinessExecutor(1, 1, 1));
+             RunningServer server = Transports.get("netty").startServer(new ServerSettings(TransportTesting.ANY_PORT,
+                     Protocol.FRAMED, TransportTesting.socket(), 1 << 20,
+                     TransportTesting.defaults(Transports.get("netty")), null, runtime), events)) {
+            CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.address().getPort()),
+                    "--threads", "1", "--connections", "1", "--window", "8", "--msgs", "40", "--warmup", "0",
+                    "--iterations", "1", "--size", "16", "--max-errors", "100%", "--format", "json");
+            JsonNode summary = ResultDocs.read(o.out()).get("summary");
+            long rejected = summary.get("errors").get("rejected").asLong();
+            assertTrue(rejected > 0 && summary.get("messages").asLong() > 0, o.out() + o.err());
+            assertEquals(40, rejected + summary.get("messages").asLong(), "every request answered: " + summary);
+            assertTrue(events.rejected.tryAcquire((int) rejected, 5, TimeUnit.SECONDS), "server counted fewer");
+            assertEquals(0, events.rejected.availablePermits(), "server counted more");
+        }
+    }
+
+    /** {@code nbench server --work 10ms} (sleep, on the I/O thread) as a child JVM: the client's median is >= 10 ms. */
+    @Test
+    void tenMillisecondsOfWorkShowInTheClientsMedian() throws Exception {
+        List<String> command = new ArrayList<>(NbenchProcess.command(List.of()));
+        command.addAll(List.of("server", "--impl", "nio", "--port", "0", "--work", "10ms", "--work-mode", "sleep",
+                "--duration", "60s"));
+        Process server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            String first = lines.readLine();
+            Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+),.* work 10 ms sleep on the I/O thread")
+                    .matcher(String.valueOf(first));
+            assertTrue(m.find(), first);
+            CliTest.Outcome o = CliTest.run("client", "--port", m.group(1), "--threads", "2", "--msgs", "15",
+                    "--warmup", "0", "--iterations", "1", "--format", "json");
+            assertEquals(ExitCode.OK, o.code(), o.err());
+            long p50 = ResultDocs.read(o.out()).get("summary").get("latencyNs").get("merged").get("p50").asLong();
+            assertTrue(p50 >= TimeUnit.MILLISECONDS.toNanos(10), "p50 " + p50 + " ns");
+        } finally {
+            server.destroy();
+            if (!server.waitFor(10, TimeUnit.SECONDS)) {
+                server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}
