@@ -1,6 +1,9 @@
 package io.nbench.cli;
 
+import io.nbench.monitor.MonitorServer;
+import io.nbench.monitor.MonitorToken;
 import io.nbench.server.FatalErrors;
+import io.nbench.server.MetricsSampler;
 import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ServerMetrics;
 import io.nbench.transport.RunningServer;
@@ -39,7 +42,12 @@ import picocli.CommandLine.Spec;
             "  # any free port, stop after 30 s",
             "  nbench server --port 0 --duration 30s",
             "  # close connections idle (no complete request) for 30 s",
-            "  nbench server --idle-timeout 30s"})
+            "  nbench server --idle-timeout 30s",
+            "  # a line of figures every 5 s; the monitor for nbench console",
+            "  nbench server --report-interval 5s",
+            "  NBENCH_MONITOR_TOKEN=s3cret nbench server --monitor-port 7070",
+            "", "Exit codes: 0 stopped (SIGINT, SIGTERM or --duration) after printing its metrics, 1 could not "
+                + "run, 2 usage error."})
 final class ServerCommand implements Callable<Integer> {
 
     @Spec
@@ -72,6 +80,14 @@ final class ServerCommand implements Callable<Integer> {
             description = "Stop after this long (default: run until SIGINT/SIGTERM).")
     Duration duration;
 
+    @Option(names = "--report-interval", paramLabel = "D", converter = Converters.Time.class,
+            description = "Print one line of figures every D: requests/s, processing time p50/p99/max, queue wait, "
+                    + "rejections, open connections, CPU (default: only the report at the end).")
+    Duration reportInterval;
+
+    @Mixin
+    ServerMonitorOptions monitor;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -88,6 +104,15 @@ final class ServerCommand implements Callable<Integer> {
                     "--idle-timeout must be positive (leave it out to keep idle connections open)");
         }
         transport.checkIoThreads(spec, "--io-threads");
+        if (reportInterval != null && reportInterval.toMillis() < 100) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--report-interval "
+                    + Durations.format(reportInterval) + " is too short to read: use at least 100ms, e.g. 5s");
+        }
+        if (monitor.port != null && (monitor.port < 0 || monitor.port > 65535)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--monitor-port " + monitor.port + " is not a TCP port: use 0 to 65535");
+        }
+        MonitorToken token = monitorToken();
         if (maxFrame < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-frame " + maxFrame
                     + " accepts no payload: use at least 1 byte (default 16m)");
@@ -102,6 +127,7 @@ final class ServerCommand implements Callable<Integer> {
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
         InetAddress address = bindAddress();
+        InetAddress monitorAddress = monitor.port != null ? address("--monitor-bind", monitor.bind) : null;
         ResolvedTransport resolved;
         try {
             resolved = ResolvedTransport.resolve(spec, transport);
@@ -131,6 +157,18 @@ final class ServerCommand implements Callable<Integer> {
                     ? ": stop the process using the port or choose another --port" : ""));
             return ExitCode.COULD_NOT_RUN;
         }
+        MonitorServer monitorServer = null;
+        if (monitor.port != null) {
+            try {
+                monitorServer = MonitorServer.start(new InetSocketAddress(monitorAddress, monitor.port), token, metrics,
+                        MonitorServer.DEFAULT_IDLE_TIMEOUT);
+            } catch (IOException e) {
+                server.close();
+                err.println("nbench server: cannot listen for the monitor on " + monitor.bind + ":" + monitor.port
+                        + ": " + e.getMessage() + ": choose another --monitor-port");
+                return ExitCode.COULD_NOT_RUN;
+            }
+        }
         StringJoiner config = new StringJoiner(", ");
         server.effectiveConfig().forEach((k, v) -> config.add(k + "=" + v));
         out.println("nbench server: " + resolved.transport().name() + " listening on "
@@ -138,14 +176,34 @@ final class ServerCommand implements Callable<Integer> {
                 + transport.protocol.label() + ", max frame " + maxFrame + " bytes"
                 + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
                 + limit.describe()
-                + (duration != null ? ", for " + Durations.format(duration) : ""));
+                + (duration != null ? ", for " + Durations.format(duration) : "")
+                + (monitorServer != null ? ", monitor on " + monitorServer.address().getHostString() + ":"
+                        + monitorServer.address().getPort() : ""));
         out.println("  transport: " + config);
+        if (monitorServer != null) {
+            // Printed once, here only; never logged again.
+            out.println(token.generated() ? "  monitor token: " + token.reveal() + " (generated; give clients the "
+                    + "same through " + MonitorToken.ENV + " or --monitor-token-file)"
+                    : "  monitor token: from " + token.source());
+        }
         out.flush();
+        MetricsSampler sampler = new MetricsSampler(metrics, reportInterval, out);
+        MonitorServer monitorToClose = monitorServer;
+        Runnable stopAll = () -> {
+            sampler.close();
+            if (monitorToClose != null) {
+                monitorToClose.close();
+            }
+            stop(server, metrics, out);
+        };
 
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
-            stop(server, metrics, out);
+            stopAll.run();
             stopped.countDown();
+            // SIGINT/SIGTERM is how a server is meant to end: after a clean stop and its report, exit 0
+            // rather than the JVM's 128 + signal, so that scripts and supervisors see success.
+            Runtime.getRuntime().halt(ExitCode.OK);
         }, "nbench-server-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -160,16 +218,33 @@ final class ServerCommand implements Callable<Integer> {
         if (stopped.getCount() > 0) {
             // --duration elapsed: stop here rather than in the hook.
             Runtime.getRuntime().removeShutdownHook(hook);
-            stop(server, metrics, out);
+            stopAll.run();
         }
         return ExitCode.OK;
     }
 
+    /** The monitor's token (file, environment, else generated); a bad file or variable is a usage error. */
+    private MonitorToken monitorToken() {
+        if (monitor.port == null) {
+            return null;
+        }
+        try {
+            MonitorToken t = MonitorToken.from(monitor.tokenFile, System.getenv());
+            return t != null ? t : MonitorToken.generate();
+        } catch (MonitorToken.Invalid e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
     /** The --bind address, resolved before anything starts: an address that does not exist is a usage error. */
     private InetAddress bindAddress() {
+        return address("--bind", bind);
+    }
+
+    private InetAddress address(String option, String bind) {
         if (bind.isBlank()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--bind is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
+                    option + " is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
         }
         try {
             InetAddress address = InetAddress.getByName(bind);
@@ -180,7 +255,7 @@ final class ServerCommand implements Callable<Integer> {
         } catch (UnknownHostException | SocketException e) {
             // not resolvable, or the interfaces cannot be listed: the same answer
         }
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bind " + bind + " is not an address "
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " " + bind + " is not an address "
                 + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }
 
