@@ -63,6 +63,11 @@ public final class MonitorToken {
         return null;
     }
 
+    /** A token typed at a prompt. */
+    public static MonitorToken typed(String text) throws Invalid {
+        return new MonitorToken(check(text.strip(), "the token typed"), "the prompt");
+    }
+
     /** 24 random bytes as 48 hex digits. */
     public static MonitorToken generate() {
         byte[] b = new byte[24];
