@@ -84,6 +84,12 @@ final class ClientCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    ServerStatsOptions serverStats;
+
+    /** With --server-stats: the connection to the server's monitor. */
+    private io.nbench.monitor.ServerStats stats;
+
     @Option(names = "--start-at", paramLabel = "TIME", converter = Converters.When.class,
             description = "Time-based iterations: connect and warm up early, so that the first measured iteration "
                     + "starts at this instant (ISO-8601 with offset, e.g. 2026-11-23T10:00:00Z, or +30s from now): "
@@ -157,13 +163,23 @@ final class ClientCommand implements Callable<Integer> {
             return ExitCode.COULD_NOT_RUN;
         }
         String target = this.load.host + ":" + transport.port;
+        try {
+            stats = serverStats.open(spec, this.load.host, Duration.ofSeconds(10), err);
+        } catch (io.nbench.monitor.MonitorClient.Failure e) {
+            err.println("nbench client: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
 
         ClientOutputs outputs;
         try {
             outputs = ClientOutputs.open(spec, output, out, err, sweep.keys(), percentiles, combinations.size());
         } catch (ClientOutputs.CannotWrite e) {
             err.println("nbench client: " + e.getMessage());
+            closeStats();
             return ExitCode.COULD_NOT_RUN;
+        }
+        if (stats != null) {
+            outputs.serverStats(stats.byCombination());
         }
 
         AtomicReference<BenchmarkRun> current = new AtomicReference<>();
@@ -205,7 +221,14 @@ final class ClientCommand implements Callable<Integer> {
         } finally {
             out.flush();
             outputs.close();
+            closeStats();
             interruption.close();
+        }
+    }
+
+    private void closeStats() {
+        if (stats != null) {
+            stats.close();
         }
     }
 
@@ -273,6 +296,11 @@ final class ClientCommand implements Callable<Integer> {
             RunListener listener = startAt != null && number == 1
                     ? new io.nbench.report.CompositeListener(List.of(o.listener(), new StartAt(firstIterationAt, stopRequested)))
                     : o.listener();
+            if (stats != null) { // the server's line goes under the client's iteration line
+                boolean text = output.format == OutputOptions.Format.TEXT && !output.quiet;
+                listener = new io.nbench.report.CompositeListener(List.of(listener, stats.forCombination(
+                        p.combination().name(), text ? this.spec.commandLine().getOut() : null)));
+            }
             BenchmarkRun run = new BenchmarkRun(spec, listener);
             run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(output.maxErrors, spec));
             current.set(run);

@@ -134,6 +134,13 @@ final class ClientOutputs {
         }
     }
 
+    /** With --server-stats: each combination's server figures, for the result document. */
+    void serverStats(Map<String, ? extends JsonNode> byCombination) {
+        this.serverStats = byCombination;
+    }
+
+    private Map<String, ? extends JsonNode> serverStats = Map.of();
+
     private boolean text() {
         return options.format == OutputOptions.Format.TEXT;
     }
@@ -264,7 +271,7 @@ final class ClientOutputs {
             }
         }
         ResultDocument document = new ResultDocument(Environment.capture(options.hostLabel), arguments(), optionValues()).runId(runId)
-                .intervals(intervals);
+                .intervals(intervals).serverStats(serverStats);
         if (options.out != null) {
             try {
                 byte[] bytes = (ResultDocument.pretty(document.build(result)) + "\n").getBytes(StandardCharsets.UTF_8);

@@ -27,7 +27,7 @@ public final class MonitorClient implements AutoCloseable {
 
     /** The monitor could not be reached, or refused the token; the message names the cause and the fix. */
     public static final class Failure extends IOException {
-        Failure(String message) {
+        public Failure(String message) {
             super(message);
         }
     }
