@@ -18,8 +18,8 @@ final class MonitorClientOptions {
     Integer port;
 
     @Option(names = "--monitor-token-file", paramLabel = "FILE",
-            description = "Read the monitor's token from the first line of FILE; else from $NBENCH_MONITOR_TOKEN "
-                    + "(never on the command line, where ps shows it).")
+            description = "Read the monitor's token from the first line of FILE (default: $NBENCH_MONITOR_TOKEN; "
+                    + "console: else a prompt; never on the command line, where ps shows it).")
     Path tokenFile;
 
     /** The port, checked; {@code why} says what needs it. */

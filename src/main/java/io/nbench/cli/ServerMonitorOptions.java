@@ -16,7 +16,7 @@ final class ServerMonitorOptions {
     String bind;
 
     @Option(names = "--monitor-token-file", paramLabel = "FILE",
-            description = "Read the monitor's token from the first line of FILE; else from $NBENCH_MONITOR_TOKEN; "
-                    + "else a random one is printed once at start (never on the command line, where ps shows it).")
+            description = "Read the monitor's token from the first line of FILE (default: $NBENCH_MONITOR_TOKEN, else "
+                    + "a random token printed once at start; never on the command line, where ps shows it).")
     Path tokenFile;
 }
