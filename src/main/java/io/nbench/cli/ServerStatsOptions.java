@@ -13,10 +13,10 @@ import picocli.CommandLine.ParameterException;
 /** {@code --server-stats}: the server's own figures over each iteration, from its monitor. */
 final class ServerStatsOptions {
 
-    @Option(names = "--server-stats",
+    @Option(names = "--server-stats", negatable = true,
             description = "Read the server's figures from its monitor at each iteration's start and end and show "
                     + "them under each iteration and in the result: requests, processing time, queue wait, CPU. "
-                    + "Never resets the server's counters (default: off).")
+                    + "Never resets the server's counters (default: off; --no-server-stats turns off a file's).")
     boolean enabled;
 
     @Mixin
@@ -25,7 +25,9 @@ final class ServerStatsOptions {
     /** Connected and authenticated, or null without --server-stats. */
     ServerStats open(CommandSpec spec, String clientHost, Duration timeout, PrintWriter err) throws MonitorClient.Failure {
         if (!enabled) {
-            if (monitor.port != null || monitor.host != null || monitor.tokenFile != null) {
+            boolean turnedOff = spec.commandLine().getParseResult() != null
+                    && spec.commandLine().getParseResult().hasMatchedOption("--server-stats");
+            if (!turnedOff && (monitor.port != null || monitor.host != null || monitor.tokenFile != null)) {
                 throw new ParameterException(spec.commandLine(), "--monitor-host, --monitor-port and "
                         + "--monitor-token-file are for --server-stats: add it, or leave them out");
             }
