@@ -36,7 +36,7 @@ public final class MetricsText {
             b.append("  since ").append(Instant.ofEpochMilli(resetEpochMillis)).append(", taken ")
                     .append(Instant.ofEpochMilli(s.epochMillis())).append('\n');
         }
-        b.append(String.format(Locale.ROOT, "  %-42s %12s %9s %9s", "", "count", "min", "mean"));
+        b.append(String.format(Locale.ROOT, "  %-47s %11s %9s %9s", "", "count", "min", "mean"));
         for (double p : PERCENTILES) {
             b.append(String.format(Locale.ROOT, " %9s", p == 50 ? "median" : label(p) + "%"));
         }
@@ -77,7 +77,7 @@ public final class MetricsText {
     }
 
     private static void row(StringBuilder b, String name, Histogram h, boolean nanos) {
-        b.append(String.format(Locale.ROOT, "  %-42s %12s", name, Units.count(h.getTotalCount())));
+        b.append(String.format(Locale.ROOT, "  %-47s %11s", name, Units.count(h.getTotalCount())));
         if (h.getTotalCount() == 0) {
             b.append(String.format(Locale.ROOT, " %9s%n", "-"));
             return;
