@@ -120,6 +120,39 @@ class MonitorTest {
     }
 
     @Test
+    void atMostFourConnectionsAreServedAtOnce() throws Exception {
+        List<Peer> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < MonitorServer.MAX_CONNECTIONS; i++) {
+                Peer p = new Peer(server.monitorPort);
+                open.add(p);
+                assertEquals(MonitorProtocol.BANNER, p.banner);
+            }
+            try (Peer fifth = new Peer(server.monitorPort)) {
+                assertEquals("ERR too many monitor connections (4 at most): close one first", fifth.banner);
+                assertNull(fifth.in.readLine());
+            }
+            assertTrue(open.get(0).ask("quit").startsWith("ERR auth required"));
+            assertNull(open.get(0).in.readLine());
+        } finally {
+            for (Peer p : open) {
+                p.close();
+            }
+        }
+        // The slots come back as connections close (their threads release them a moment after): await one.
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            try (Peer again = new Peer(server.monitorPort)) {
+                if (MonitorProtocol.BANNER.equals(again.banner)) {
+                    break;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "no slot came back");
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // a retry, not a measurement
+        }
+    }
+
+    @Test
     void aBadTokenIsAnsweredAfterTheDelayAndClosed() throws Exception {
         try (Peer p = new Peer(server.monitorPort)) {
             long start = System.nanoTime();
