@@ -3,6 +3,7 @@ package io.nbench.monitor;
 import io.nbench.server.ServerMetrics;
 import io.nbench.server.metrics.MetricsJson;
 import io.nbench.server.metrics.MetricsText;
+import io.nbench.units.Durations;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -130,7 +131,7 @@ public final class MonitorServer implements AutoCloseable {
                 write(out, "ERR " + e.getMessage());
                 return;
             } catch (SocketTimeoutException e) {
-                write(out, "ERR idle for " + idleMillis / 1000 + " s: connection closed");
+                write(out, "ERR idle for " + Durations.format(Duration.ofMillis(idleMillis)) + ": connection closed");
                 return;
             }
             if (line == null) {
