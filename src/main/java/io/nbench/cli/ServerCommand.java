@@ -112,6 +112,10 @@ final class ServerCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--monitor-port " + monitor.port + " is not a TCP port: use 0 to 65535");
         }
+        if (monitor.port != null && monitor.port != 0 && monitor.port == transport.port) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--monitor-port " + monitor.port
+                    + " is the benchmark's --port: give the monitor a port of its own");
+        }
         MonitorToken token = monitorToken();
         if (maxFrame < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-frame " + maxFrame
