@@ -125,4 +125,25 @@ class MeasurementsTest {
         assertTrue(MetricsText.intervalLine(m.takeInterval(), 0, 2_000_000_000L)
                 .contains(" 0 req/s, processing -, queue wait -,"), "the next interval starts empty");
     }
+
+    /** The I/O threads' side allocates nothing per request once the histograms cover the values' range. */
+    @Test
+    void recordingAllocatesNothingPerRequest() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
+                "needs HotSpot's allocation counters");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        Runnable requests = () -> {
+            for (int i = 0; i < 200_000; i++) {
+                m.served(117, 30);
+                m.processed(5_000 + i % 100_000);
+                m.queueWait(1_000 + i % 1000);
+            }
+        };
+        requests.run(); // the histograms grow to the values' range, the JIT compiles the path
+        long before = threads.getCurrentThreadAllocatedBytes();
+        requests.run();
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(allocated < 200_000, allocated + " bytes for 200,000 requests: about one byte per request or more");
+    }
 }
