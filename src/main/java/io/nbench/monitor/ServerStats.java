@@ -83,7 +83,16 @@ public final class ServerStats implements AutoCloseable {
             public void onIteration(IterationResult r) {
                 JsonNode now = snapshot(node);
                 if (!r.warmup() && previous != null && now != null) {
-                    ObjectNode d = difference(previous, now);
+                    ObjectNode d;
+                    try {
+                        d = difference(previous, now);
+                    } catch (RuntimeException e) {
+                        // Figures that go backwards (the server restarted) or a reply of another shape: the
+                        // benchmark matters more than its server figures.
+                        stop(node, "the server's figures cannot be compared (" + e.getMessage()
+                                + "): was it restarted?");
+                        return;
+                    }
                     d.put("index", r.index());
                     iterations.add(d);
                     if (text != null) {
@@ -104,12 +113,17 @@ public final class ServerStats implements AutoCloseable {
         try {
             return MAPPER.readTree(client.metricsJson());
         } catch (IOException e) {
-            error = "server stats stopped: " + e.getMessage();
-            node.put("error", error);
-            err.println("nbench client: " + error + " (the run goes on without them)");
-            err.flush();
+            stop(node, e.getMessage());
             return null;
         }
+    }
+
+    /** No more server figures in this run: one line on stderr, the reason in the document. */
+    private void stop(ObjectNode node, String why) {
+        error = "server stats stopped: " + why;
+        node.put("error", error);
+        err.println("nbench client: " + error + " (the run goes on without them)");
+        err.flush();
     }
 
     /** What the server did between two {@code metrics json} snapshots. */
