@@ -83,6 +83,12 @@ final class ClientCommand implements Callable<Integer> {
     @Mixin
     OutputOptions output;
 
+    @Mixin
+    ServerStatsOptions serverStats;
+
+    /** With --server-stats: the connection to the server's monitor. */
+    private io.nbench.monitor.ServerStats stats;
+
     @Option(names = "--start-at", paramLabel = "TIME", converter = Converters.When.class,
             description = "Time-based iterations: connect and warm up early, so that the first measured iteration "
                     + "starts at this instant (ISO-8601 with offset, e.g. 2026-11-23T10:00:00Z, or +30s from now): "
@@ -146,7 +152,16 @@ final class ClientCommand implements Callable<Integer> {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
+        try {
+            stats = serverStats.open(spec, this.load.host, Duration.ofSeconds(10), err);
+        } catch (io.nbench.monitor.MonitorClient.Failure e) {
+            err.println("nbench client: " + e.getMessage());
+            return ExitCode.COULD_NOT_RUN;
+        }
         RunRecord record = new RunRecord(output.hostLabel, output.arguments(spec), OptionRecord.values(spec));
+        if (stats != null) {
+            record.document().serverStats(stats.byCombination());
+        }
         Outputs outputs;
         try {
             outputs = Outputs.open(new OutputContext(output.settings(), out, err, sweep.keys(), combinations.size(),
@@ -155,9 +170,14 @@ final class ClientCommand implements Callable<Integer> {
             throw usage(e.getMessage());
         } catch (CannotWrite e) {
             err.println("nbench client: " + e.getMessage());
+            closeStats();
             return ExitCode.COULD_NOT_RUN;
         }
         ClientRun run = new ClientRun(plan, outputs, err);
+        if (stats != null) { // the server's line goes under the client's iteration line, in text
+            boolean text = output.settings().iterationLinesOnStdout();
+            run.alsoListening(c -> stats.forCombination(c.name(), text ? out : null));
+        }
         // SIGINT/SIGTERM: cut the current run short; this thread then prints and writes what was measured.
         Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10),
                 run::interrupt, out::flush);
@@ -165,7 +185,14 @@ final class ClientCommand implements Callable<Integer> {
             return run.run().exitCode();
         } finally {
             out.flush();
+            closeStats();
             interruption.close();
+        }
+    }
+
+    private void closeStats() {
+        if (stats != null) {
+            stats.close();
         }
     }
 

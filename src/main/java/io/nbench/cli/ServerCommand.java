@@ -3,7 +3,10 @@ package io.nbench.cli;
 import io.nbench.client.CouldNotRun;
 import io.nbench.client.ResolvedTransport;
 import io.nbench.client.ExitCode;
+import io.nbench.monitor.MonitorServer;
+import io.nbench.monitor.MonitorToken;
 import io.nbench.server.FatalErrors;
+import io.nbench.server.MetricsSampler;
 import io.nbench.server.JdkIoWarmup;
 import io.nbench.server.ReadyLine;
 import io.nbench.server.ServerMetrics;
@@ -51,7 +54,12 @@ import picocli.CommandLine.Spec;
             "  nbench server --work 1s --executor-threads 100:200",
             "  # 50 us of CPU per request on 4 threads, queue of 64",
             "  nbench server --work 50us --work-mode spin \\",
-            "      --executor-threads 4 --executor-queue 64"})
+            "      --executor-threads 4 --executor-queue 64",
+            "  # a line of figures every 5 s; the monitor for nbench console",
+            "  nbench server --report-interval 5s",
+            "  NBENCH_MONITOR_TOKEN=s3cret nbench server --monitor-port 7070",
+            "", "Exit codes: 0 stopped (SIGINT, SIGTERM or --duration) after printing its metrics, 1 could not "
+                + "run, 2 usage error."})
 final class ServerCommand implements Callable<Integer> {
 
     @Spec
@@ -91,6 +99,14 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--ready-line", hidden = true)
     boolean readyLine;
 
+    @Option(names = "--report-interval", paramLabel = "D", converter = Converters.Time.class,
+            description = "Print one line of figures every D: requests/s, processing time p50/p99/max, queue wait, "
+                    + "rejections, open connections, CPU (default: only the report at the end).")
+    Duration reportInterval;
+
+    @Mixin
+    ServerMonitorOptions monitor;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -107,6 +123,19 @@ final class ServerCommand implements Callable<Integer> {
                     "--idle-timeout must be positive (leave it out to keep idle connections open)");
         }
         transport.checkIoThreads(spec, "--io-threads");
+        if (reportInterval != null && reportInterval.toMillis() < 100) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--report-interval "
+                    + Durations.format(reportInterval) + " is too short to read: use at least 100ms, e.g. 5s");
+        }
+        if (monitor.port != null && (monitor.port < 0 || monitor.port > 65535)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--monitor-port " + monitor.port + " is not a TCP port: use 0 to 65535");
+        }
+        if (monitor.port != null && monitor.port != 0 && monitor.port == transport.port) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--monitor-port " + monitor.port
+                    + " is the benchmark's --port: give the monitor a port of its own");
+        }
+        MonitorToken token = monitorToken();
         if (maxFrame < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-frame " + maxFrame
                     + " accepts no payload: use at least 1 byte (default 16m)");
@@ -123,6 +152,7 @@ final class ServerCommand implements Callable<Integer> {
         // Its pool starts no thread before the first request, so the early returns below leave nothing running.
         BusinessRuntime runtime = business.runtime(spec, transport.protocol);
         InetAddress address = bindAddress();
+        InetAddress monitorAddress = monitor.port != null ? address("--monitor-bind", monitor.bind) : null;
         ResolvedTransport resolved;
         try {
             resolved = transport.resolve(spec);
@@ -152,6 +182,18 @@ final class ServerCommand implements Callable<Integer> {
                     ? ": stop the process using the port or choose another --port" : ""));
             return ExitCode.COULD_NOT_RUN;
         }
+        MonitorServer monitorServer = null;
+        if (monitor.port != null) {
+            try {
+                monitorServer = MonitorServer.start(new InetSocketAddress(monitorAddress, monitor.port), token, metrics,
+                        MonitorServer.DEFAULT_IDLE_TIMEOUT);
+            } catch (IOException e) {
+                server.close();
+                err.println("nbench server: cannot listen for the monitor on " + monitor.bind + ":" + monitor.port
+                        + ": " + e.getMessage() + ": choose another --monitor-port");
+                return ExitCode.COULD_NOT_RUN;
+            }
+        }
         if (readyLine) {
             out.println(ReadyLine.format(server.address()));
         }
@@ -164,14 +206,34 @@ final class ServerCommand implements Callable<Integer> {
                         ? ", " + runtime.describe(transportExecutor(server)) : "")
                 + (idleTimeout != null ? ", idle timeout " + Durations.format(idleTimeout) : "")
                 + limit.describe()
-                + (duration != null ? ", for " + Durations.format(duration) : ""));
+                + (duration != null ? ", for " + Durations.format(duration) : "")
+                + (monitorServer != null ? ", monitor on " + monitorServer.address().getHostString() + ":"
+                        + monitorServer.address().getPort() : ""));
         out.println("  transport: " + config);
+        if (monitorServer != null) {
+            // Printed once, here only; never logged again.
+            out.println(token.generated() ? "  monitor token: " + token.reveal() + " (generated; give clients the "
+                    + "same through " + MonitorToken.ENV + " or --monitor-token-file)"
+                    : "  monitor token: from " + token.source());
+        }
         out.flush();
+        MetricsSampler sampler = new MetricsSampler(metrics, reportInterval, out);
+        MonitorServer monitorToClose = monitorServer;
+        Runnable stopAll = () -> {
+            sampler.close();
+            if (monitorToClose != null) {
+                monitorToClose.close();
+            }
+            stop(server, metrics, out);
+        };
 
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
-            stop(server, metrics, out);
+            stopAll.run();
             stopped.countDown();
+            // SIGINT/SIGTERM is how a server is meant to end: after a clean stop and its report, exit 0
+            // rather than the JVM's 128 + signal, so that scripts and supervisors see success.
+            Runtime.getRuntime().halt(ExitCode.OK);
         }, "nbench-server-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -186,7 +248,7 @@ final class ServerCommand implements Callable<Integer> {
         if (stopped.getCount() > 0) {
             // --duration elapsed: stop here rather than in the hook.
             Runtime.getRuntime().removeShutdownHook(hook);
-            stop(server, metrics, out);
+            stopAll.run();
         }
         runtime.close();
         return ExitCode.OK;
@@ -201,11 +263,28 @@ final class ServerCommand implements Callable<Integer> {
         return executor == null || executor.startsWith("off") ? null : executor;
     }
 
+    /** The monitor's token (file, environment, else generated); a bad file or variable is a usage error. */
+    private MonitorToken monitorToken() {
+        if (monitor.port == null) {
+            return null;
+        }
+        try {
+            MonitorToken t = MonitorToken.from(monitor.tokenFile, System.getenv());
+            return t != null ? t : MonitorToken.generate();
+        } catch (MonitorToken.Invalid e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
     /** The --bind address, resolved before anything starts: an address that does not exist is a usage error. */
     private InetAddress bindAddress() {
+        return address("--bind", bind);
+    }
+
+    private InetAddress address(String option, String bind) {
         if (bind.isBlank()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--bind is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
+                    option + " is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
         }
         try {
             InetAddress address = InetAddress.getByName(bind);
@@ -216,7 +295,7 @@ final class ServerCommand implements Callable<Integer> {
         } catch (UnknownHostException | SocketException e) {
             // not resolvable, or the interfaces cannot be listed: the same answer
         }
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--bind " + bind + " is not an address "
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " " + bind + " is not an address "
                 + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }
 

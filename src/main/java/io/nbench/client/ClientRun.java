@@ -12,6 +12,7 @@ import io.nbench.report.CombinationResult;
 import io.nbench.report.CompositeListener;
 import io.nbench.report.Status;
 import io.nbench.report.SweepResult;
+import io.nbench.sweep.Combination;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.Transport;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * A client run as a library call: a {@link ClientPlan} and its {@link Outputs} in, a {@link SweepResult} out,
@@ -37,12 +39,23 @@ public final class ClientRun {
     /** Set by {@link #interrupt}: no further combination starts. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
     private final AtomicReference<BenchmarkRun> current = new AtomicReference<>();
+    /** Heard after the outputs, combination by combination (e.g. the server's figures under each iteration). */
+    private Function<Combination, RunListener> alsoListening = c -> RunListener.NONE;
 
     /** {@code err}: where a combination that could not run is named, one line each. */
     public ClientRun(ClientPlan plan, Outputs outputs, PrintWriter err) {
         this.plan = plan;
         this.outputs = outputs;
         this.err = err;
+    }
+
+    /**
+     * Adds a listener to each combination, called after the outputs' (so a line it prints follows the
+     * iteration's line), e.g. the server's own figures read from its monitor.
+     */
+    public ClientRun alsoListening(Function<Combination, RunListener> perCombination) {
+        this.alsoListening = perCombination;
+        return this;
     }
 
     /**
@@ -101,6 +114,10 @@ public final class ClientRun {
             LoadSpec spec = planned.effectiveFor(client);
             RunListener listener = outputs.start(new CombinationStart(step.combination(), number, spec, plan.target(),
                     t.name(), client.effectiveConfig(), t.writtenEvent()));
+            RunListener also = alsoListening.apply(step.combination());
+            if (also != RunListener.NONE) {
+                listener = new CompositeListener(List.of(listener, also));
+            }
             // Only the first combination waits: later ones follow on every host as the earlier ones end.
             if (plan.firstIterationAt() != null && number == 1) {
                 listener = new CompositeListener(List.of(listener, new StartAt(plan.firstIterationAt(), stopRequested)));

@@ -28,6 +28,11 @@ public final class Tty {
         return isTerminal(SystemStream.Output);
     }
 
+    /** Whether stdin is a terminal (not a pipe or a file). */
+    public static boolean stdin() {
+        return isTerminal(SystemStream.Input);
+    }
+
     /** Whether stderr is a terminal. */
     public static boolean stderr() {
         return isTerminal(SystemStream.Error);

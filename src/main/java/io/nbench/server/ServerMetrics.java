@@ -1,5 +1,8 @@
 package io.nbench.server;
 
+import io.nbench.server.metrics.Measurements;
+import io.nbench.server.metrics.MetricsSnapshot;
+import io.nbench.server.metrics.MetricsText;
 import io.nbench.transport.ServerEvents;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -7,9 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The server's counters, fed by transports from their I/O threads. {@link LongAdder}s keep the hot path
- * lock-free and free of contention between I/O threads. Protocol errors are logged one line each, at
- * most one line per second (the rest are counted and summarized).
+ * The server's metrics as transports report them from their I/O threads: the connection limit, the
+ * rate-limited logs, and the counters and histograms kept by {@link Measurements} (whose concurrency
+ * protocol keeps the I/O threads lock-free). Protocol errors are logged one line each, at most one line
+ * per second (the rest are counted and summarized).
  */
 public final class ServerMetrics implements ServerEvents {
 
@@ -17,13 +21,6 @@ public final class ServerMetrics implements ServerEvents {
     private final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
     private final int maxConnections;
     private final String overLimitHint;
-    private final LongAdder refused = new LongAdder();
-    private final LongAdder total = new LongAdder();
-    private final LongAdder requests = new LongAdder();
-    private final LongAdder bytesIn = new LongAdder();
-    private final LongAdder bytesOut = new LongAdder();
-    private final LongAdder protocolErrors = new LongAdder();
-    private final LongAdder idleClosed = new LongAdder();
     private final java.util.concurrent.ConcurrentHashMap<String, Trouble> troubles = new java.util.concurrent.ConcurrentHashMap<>();
     /** System.nanoTime, or a test's hand-moved clock. */
     private final java.util.function.LongSupplier clock;
@@ -31,6 +28,7 @@ public final class ServerMetrics implements ServerEvents {
     private final LongAdder suppressed = new LongAdder();
     private final PrintWriter log;
     private final long startNanos;
+    private final Measurements measurements;
 
     /** Without a connection limit. */
     public ServerMetrics(PrintWriter log) {
@@ -42,11 +40,13 @@ public final class ServerMetrics implements ServerEvents {
      * most once per 10 s with {@code overLimitHint} (what each connection may hold, how to raise it).
      */
     public ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint) {
-        this(log, maxConnections, overLimitHint, System::nanoTime);
+        this(log, maxConnections, overLimitHint, System::nanoTime, true);
     }
 
-    ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint, java.util.function.LongSupplier clock) {
+    ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint, java.util.function.LongSupplier clock,
+                  boolean readResources) {
         this.clock = clock;
+        this.measurements = new Measurements(clock, readResources);
         this.startNanos = clock.getAsLong();
         this.lastLogNanos = new AtomicLong(startNanos - 2_000_000_000L);
         this.log = log;
@@ -63,13 +63,13 @@ public final class ServerMetrics implements ServerEvents {
         do {
             n = open.get();
             if (n >= maxConnections) {
-                refused.increment();
+                measurements.connectionRefused();
                 trouble("max-connections", String.format(Locale.ROOT, "refused a connection: %,d are open, the most "
                         + "--max-connections allows%s", maxConnections, overLimitHint));
                 return false;
             }
         } while (!open.compareAndSet(n, n + 1));
-        total.increment();
+        measurements.connectionAccepted();
         return true;
     }
 
@@ -80,20 +80,32 @@ public final class ServerMetrics implements ServerEvents {
 
     @Override
     public void requestServed(int requestBytes, int responseBytes) {
-        requests.increment();
-        bytesIn.add(requestBytes);
-        bytesOut.add(responseBytes);
+        measurements.served(requestBytes, responseBytes);
+    }
+
+    @Override
+    public void requestRejected(int requestBytes, int responseBytes) {
+        measurements.rejected(requestBytes, responseBytes);
+    }
+
+    @Override
+    public void queueWait(long nanos) {
+        measurements.queueWait(nanos);
+    }
+
+    @Override
+    public void processed(long nanos) {
+        measurements.processed(nanos);
     }
 
     @Override
     public void echoed(int bytes) {
-        bytesIn.add(bytes);
-        bytesOut.add(bytes);
+        measurements.echoed(bytes);
     }
 
     @Override
     public void protocolError(String remote, String message) {
-        protocolErrors.increment();
+        measurements.protocolError();
         long now = clock.getAsLong();
         long last = lastLogNanos.get();
         if (now - last >= 1_000_000_000L && lastLogNanos.compareAndSet(last, now)) {
@@ -108,11 +120,11 @@ public final class ServerMetrics implements ServerEvents {
 
     @Override
     public void idleClosed() {
-        idleClosed.increment();
+        measurements.idleClosed();
     }
 
     public long idleClosedConnections() {
-        return idleClosed.sum();
+        return measurements.idleClosedConnections();
     }
 
     /** At most one line per {@link #TROUBLE_INTERVAL_NANOS} for each cause; the rest are counted in the next. */
@@ -147,15 +159,15 @@ public final class ServerMetrics implements ServerEvents {
     }
 
     public long protocolErrors() {
-        return protocolErrors.sum();
+        return measurements.protocolErrors();
     }
 
     public long requests() {
-        return requests.sum();
+        return measurements.requests();
     }
 
     public long totalConnections() {
-        return total.sum();
+        return measurements.totalConnections();
     }
 
     public long openConnections() {
@@ -164,17 +176,26 @@ public final class ServerMetrics implements ServerEvents {
 
     /** Connections closed at once because --max-connections were open. */
     public long refusedConnections() {
-        return refused.sum();
+        return measurements.refusedConnections();
     }
 
-    /** The report printed when the server stops. */
+    /** Every figure now (for the monitor and the reports); takes the readers' lock, never an I/O thread's. */
+    public MetricsSnapshot snapshot() {
+        return measurements.snapshot(open.get());
+    }
+
+    /** The monitor's {@code reset}: zeroes what is counted since reset; the cumulative figures stay. */
+    public void reset() {
+        measurements.reset();
+    }
+
+    public Measurements measurements() {
+        return measurements;
+    }
+
+    /** The report printed when the server stops: every figure since start. */
     public void print(PrintWriter out) {
-        double seconds = (clock.getAsLong() - startNanos) / 1e9;
-        out.printf(Locale.ROOT, "server metrics after %.1f s: connections %,d total (%,d open), requests %,d, "
-                        + "bytes in %,d, bytes out %,d, protocol errors %,d, idle closed %,d%s%n",
-                seconds, total.sum(), open.get(), requests.sum(), bytesIn.sum(), bytesOut.sum(), protocolErrors.sum(),
-                idleClosed.sum(), refused.sum() > 0 ? String.format(Locale.ROOT, ", refused (--max-connections) %,d",
-                        refused.sum()) : "");
+        out.println(MetricsText.report(snapshot(), false, measurements.resetEpochMillis()));
         out.flush();
     }
 }

@@ -113,13 +113,15 @@ class ArgumentFilesTest {
     @Test
     void seed004BatchOverrideAsTheFileSays() throws IOException {
         JsonNode doc = clientJson(Protocol.FRAMED, file("seed-004-sync-vs-batched.args"), "--batch", "1",
-                "--threads", "4", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1");
+                "--threads", "4", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1", "--no-server-stats");
         JsonNode o = options(doc);
         assertEquals(1, o.get("batch").asInt());
         assertEquals("[4]", o.get("threads").toString());
         assertEquals(4, o.get("connections").asInt());
         assertEquals(17, o.get("response-size").asInt());
         assertEquals("[101]", o.get("size").toString());
+        assertEquals(7070, o.get("monitor-port").asInt(), "the file names the server's monitor");
+        assertEquals(false, o.get("server-stats").asBoolean(), "turned off on the command line");
     }
 
     @Test

@@ -103,6 +103,21 @@ class BadValuesTest {
         "server --protocol echo --executor-threads 2 --duration 1s"
             + "| --executor-threads needs --protocol framed (echo has no requests to process, only bytes) (see "
             + "'nbench server --help')",
+        "server --monitor-port 70000 --duration 1s"
+            + "| --monitor-port 70000 is not a TCP port: use 0 to 65535 (see 'nbench server --help')",
+        "server --report-interval 10ms --duration 1s"
+            + "| --report-interval 10 ms is too short to read: use at least 100ms, e.g. 5s (see 'nbench server --help')",
+        "client --server-stats --msgs 10"
+            + "| --server-stats needs --monitor-port: the port the server was started with (nbench server "
+            + "--monitor-port N) (see 'nbench client --help')",
+        "client --monitor-port 7070 --msgs 10"
+            + "| --monitor-host, --monitor-port and --monitor-token-file are for --server-stats: add it, or leave "
+            + "them out (see 'nbench client --help')",
+        "console --monitor-port 0"
+            + "| --monitor-port 0 is not a TCP port: use 1 to 65535 (see 'nbench console --help')",
+        "console"
+            + "| nbench console needs --monitor-port: the port the server was started with (nbench server "
+            + "--monitor-port N) (see 'nbench console --help')",
     })
     void refusedWithExit2AndOneLine(String line, String message) {
         String[] args = (line + (line.startsWith("client") ? " --port " + FREE_PORT
@@ -111,5 +126,13 @@ class BadValuesTest {
         assertEquals("nbench: " + message + "\n", o.err(), line);
         assertEquals(ExitCode.USAGE, o.code(), line);
         assertEquals("", o.out(), line);
+    }
+
+    @org.junit.jupiter.api.Test
+    void theMonitorCannotShareTheBenchmarksPort() {
+        CliTest.Outcome o = CliTest.run("server", "--port", "27123", "--monitor-port", "27123", "--duration", "1s");
+        assertEquals("nbench: --monitor-port 27123 is the benchmark's --port: give the monitor a port of its own "
+                + "(see 'nbench server --help')\n", o.err());
+        assertEquals(ExitCode.USAGE, o.code());
     }
 }

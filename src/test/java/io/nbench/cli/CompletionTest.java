@@ -37,7 +37,7 @@ class CompletionTest {
         assertEquals(0, o.code(), o.err());
         assertEquals("", o.err());
         Path script = Files.writeString(dir.resolve("nbench.bash"), o.out());
-        assertEquals("client compare completion", complete(script, "nbench", "c"));
+        assertEquals("client compare completion console", complete(script, "nbench", "c"));
         assertEquals("--threads --threshold", complete(script, "nbench", "client", "--thr"));
         assertEquals("--server-io-threads --servers", complete(script, "nbench", "run", "--serv"));
     }

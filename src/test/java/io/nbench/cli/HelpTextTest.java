@@ -109,7 +109,7 @@ class HelpTextTest {
     void aCommandIsRequiredListsEveryCommand() {
         CliTest.Outcome o = CliTest.run();
         assertEquals(ExitCode.USAGE, o.code());
-        assertEquals("nbench: a command is required: server, client, run, compare, report, list, completion, gen-manpage or help "
+        assertEquals("nbench: a command is required: server, client, run, compare, report, console, list, completion, gen-manpage or help "
                 + "(see 'nbench --help')", o.err().strip());
         for (String name : commands().get(0).getSubcommands().keySet()) {
             assertTrue(o.err().contains(name), name);

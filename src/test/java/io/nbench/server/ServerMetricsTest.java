@@ -67,7 +67,7 @@ class ServerMetricsTest {
 
         Fixture(int maxConnections) {
             m = new ServerMetrics(new PrintWriter(new java.io.BufferedWriter(flushed, 1 << 16)), maxConnections, "; HINT",
-                    () -> now[0]);
+                    () -> now[0], false);
         }
 
         void advanceMillis(long ms) {
@@ -127,10 +127,37 @@ class ServerMetricsTest {
         StringWriter out = new StringWriter();
         f.m.print(new PrintWriter(new java.io.BufferedWriter(out, 1 << 16)));
         assertEquals("server metrics after 12.3 s: connections 1 total (1 open), requests 1, bytes in 128, bytes out 125, "
-                + "protocol errors 1, idle closed 2, refused (--max-connections) 1", out.toString().strip());
+                + "protocol errors 1, idle closed 2, refused (--max-connections) 1", out.toString().lines().findFirst().get());
         Fixture none = new Fixture(5);
         StringWriter out2 = new StringWriter();
         none.m.print(new PrintWriter(out2));
-        assertTrue(out2.toString().strip().endsWith("idle closed 0"), "no refusal, no refusal figure: " + out2);
+        assertTrue(out2.toString().lines().findFirst().get().endsWith("idle closed 0"), "no refusal, no refusal figure: " + out2);
+    }
+
+    /** The contract's measurement events, called as a transport's runtime would. */
+    @Test
+    void processingQueueWaitAndRejectionsReachTheSnapshotAndTheReport() {
+        Fixture f = new Fixture(Integer.MAX_VALUE);
+        io.nbench.transport.ServerEvents events = f.m;
+        events.requestServed(117, 30);
+        events.processed(25_000);
+        events.queueWait(4_000);
+        events.requestRejected(117, 13);
+        f.advanceMillis(2_000);
+        var s = f.m.snapshot();
+        assertEquals(1, s.sinceStart().requests(), "a rejected request is not a served one");
+        assertEquals(1, s.sinceStart().rejected());
+        assertEquals(234, s.sinceStart().bytesIn());
+        assertEquals(43, s.sinceStart().bytesOut());
+        assertEquals(25_000, s.sinceStartHistograms().processing().getMaxValue(), 25);
+        assertEquals(4_000, s.sinceStartHistograms().queueWait().getMaxValue(), 4);
+        assertEquals(1, s.sinceStartHistograms().requestSize().getTotalCount(), "sizes of served requests only");
+        f.m.reset();
+        assertEquals(0, f.m.snapshot().sinceReset().rejected());
+        assertEquals(1, f.m.snapshot().sinceStart().rejected());
+        StringWriter out = new StringWriter();
+        f.m.print(new PrintWriter(out));
+        assertTrue(out.toString().contains("rejected (pool queue full): 1 (1/s)"), out.toString());
+        assertTrue(out.toString().lines().anyMatch(l -> l.matches("  processing, µs .*\\s1\\s+25\\.0\\s.*")), out.toString());
     }
 }

@@ -18,6 +18,14 @@ import java.util.Locale;
 public record OutputSettings(String format, boolean quiet, boolean noHeader, Path out, Path hdrLog, String hgrm,
                              String hostLabel, Progress progress) {
 
+    /**
+     * Whether stdout gets a human-readable line per iteration (the default format, text, without
+     * {@code --quiet}): other per-iteration lines, such as the server's figures, may then follow each one.
+     */
+    public boolean iterationLinesOnStdout() {
+        return !quiet && OutputRegistry.format(format).name().equals(OutputRegistry.formatNames().get(0));
+    }
+
     /** The progress line on stderr: only on a terminal, always, or never. */
     public enum Progress {
         AUTO, ALWAYS, NEVER;

@@ -67,6 +67,17 @@ public final class ResultDocument {
         return this;
     }
 
+    /**
+     * Each combination's server figures ({@code nbench client --server-stats}) by combination name, written as
+     * {@code combinations[].serverStats}; a combination without any gets none.
+     */
+    public ResultDocument serverStats(Map<String, ? extends JsonNode> byCombination) {
+        this.serverStats = byCombination;
+        return this;
+    }
+
+    private Map<String, ? extends JsonNode> serverStats = Map.of();
+
     /** The run's id (the CSV's {@code run_id}), written as {@code runId}; without it the field is null. */
     public ResultDocument runId(String id) {
         this.runId = id;
@@ -147,6 +158,10 @@ public final class ResultDocument {
         List<JsonNode> seconds = intervals.get(c.combination().name());
         if (seconds != null) {
             node.putArray("intervals").addAll(seconds);
+        }
+        JsonNode server = serverStats.get(c.combination().name());
+        if (server != null) {
+            node.set("serverStats", server);
         }
         ArrayNode thresholds = node.putArray("thresholds");
         for (Threshold.Outcome o : c.thresholds()) {

@@ -1,0 +1,45 @@
+package io.nbench.cli;
+
+import io.nbench.monitor.MonitorClient;
+import io.nbench.monitor.MonitorToken;
+import io.nbench.monitor.ServerStats;
+import java.io.PrintWriter;
+import java.time.Duration;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code --server-stats}: the server's own figures over each iteration, from its monitor. */
+final class ServerStatsOptions {
+
+    @Option(names = "--server-stats", negatable = true,
+            description = "Read the server's figures from its monitor at each iteration's start and end and show "
+                    + "them under each iteration and in the result: requests, processing time, queue wait, CPU. "
+                    + "Never resets the server's counters (default: off; --no-server-stats turns off a file's).")
+    boolean enabled;
+
+    @Mixin
+    MonitorClientOptions monitor;
+
+    /** Connected and authenticated, or null without --server-stats. */
+    ServerStats open(CommandSpec spec, String clientHost, Duration timeout, PrintWriter err) throws MonitorClient.Failure {
+        if (!enabled) {
+            boolean turnedOff = spec.commandLine().getParseResult() != null
+                    && spec.commandLine().getParseResult().hasMatchedOption("--server-stats");
+            if (!turnedOff && (monitor.port != null || monitor.host != null || monitor.tokenFile != null)) {
+                throw new ParameterException(spec.commandLine(), "--monitor-host, --monitor-port and "
+                        + "--monitor-token-file are for --server-stats: add it, or leave them out");
+            }
+            return null;
+        }
+        int port = monitor.port(spec, "--server-stats");
+        MonitorToken token = monitor.token(spec);
+        if (token == null) {
+            throw new ParameterException(spec.commandLine(), "--server-stats needs the monitor's token: set "
+                    + MonitorToken.ENV + " or give --monitor-token-file");
+        }
+        String host = monitor.host != null ? monitor.host : clientHost;
+        return new ServerStats(MonitorClient.connect(host, port, token, timeout), err);
+    }
+}

@@ -1,0 +1,209 @@
+package io.nbench.monitor;
+
+import io.nbench.server.ServerMetrics;
+import io.nbench.server.metrics.MetricsJson;
+import io.nbench.server.metrics.MetricsText;
+import io.nbench.units.Durations;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The server's monitor port: a line protocol ({@link MonitorProtocol}) usable with {@code nc}. Plain JDK
+ * sockets on daemon threads of its own, never the benchmark's I/O threads, and at most
+ * {@value #MAX_CONNECTIONS} connections at once (one thread each), each closed after an idle time.
+ *
+ * <p>Authentication: the banner, then {@code auth TOKEN} must come first; any other command is answered
+ * {@code ERR auth required} and the connection closed. A wrong token is answered only after
+ * {@link #BAD_TOKEN_DELAY}, then the connection is closed: with the connection limit that bounds guessing
+ * to a few tries per second. The token is compared in constant time and never written anywhere.
+ */
+public final class MonitorServer implements AutoCloseable {
+
+    public static final int MAX_CONNECTIONS = 4;
+    static final Duration BAD_TOKEN_DELAY = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
+
+    private final ServerSocket socket;
+    private final MonitorToken token;
+    private final ServerMetrics metrics;
+    private final int idleMillis;
+    private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
+    private final Thread acceptor;
+    private volatile boolean closed;
+
+    private MonitorServer(ServerSocket socket, MonitorToken token, ServerMetrics metrics, Duration idle) {
+        this.socket = socket;
+        this.token = token;
+        this.metrics = metrics;
+        this.idleMillis = (int) Math.min(Integer.MAX_VALUE, idle.toMillis());
+        this.acceptor = daemon(this::acceptLoop, "nbench-monitor-accept");
+    }
+
+    /** Binds (port 0: any free port) and starts accepting. */
+    public static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle)
+            throws IOException {
+        ServerSocket s = new ServerSocket();
+        try {
+            s.setReuseAddress(true);
+            s.bind(bind, MAX_CONNECTIONS);
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
+        MonitorServer m = new MonitorServer(s, token, metrics, idle);
+        m.acceptor.start();
+        return m;
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) socket.getLocalSocketAddress();
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket c;
+            try {
+                c = socket.accept();
+            } catch (IOException e) {
+                if (closed) {
+                    return;
+                }
+                pause(); // e.g. out of descriptors: the benchmark's own ports matter more; try again shortly
+                continue;
+            }
+            if (!slots.tryAcquire()) {
+                try (c) {
+                    write(c.getOutputStream(), "ERR too many monitor connections (" + MAX_CONNECTIONS
+                            + " at most): close one first");
+                } catch (IOException e) {
+                    // the peer is gone already: nothing to tell it
+                }
+                continue;
+            }
+            daemon(() -> {
+                try (c) {
+                    serve(c);
+                } catch (IOException e) {
+                    // the peer went away or timed out: its connection is simply over
+                } finally {
+                    slots.release();
+                }
+            }, "nbench-monitor-" + c.getPort()).start();
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void serve(Socket c) throws IOException {
+        c.setSoTimeout(idleMillis);
+        c.setTcpNoDelay(true);
+        InputStream in = new BufferedInputStream(c.getInputStream());
+        OutputStream out = c.getOutputStream();
+        write(out, MonitorProtocol.BANNER);
+        boolean authenticated = false;
+        while (true) {
+            String line;
+            try {
+                line = MonitorProtocol.readLine(in, MonitorProtocol.MAX_LINE);
+            } catch (MonitorProtocol.LineTooLong e) {
+                write(out, "ERR " + e.getMessage());
+                return;
+            } catch (SocketTimeoutException e) {
+                write(out, "ERR idle for " + Durations.format(Duration.ofMillis(idleMillis)) + ": connection closed");
+                return;
+            }
+            if (line == null) {
+                return;
+            }
+            String[] words = line.strip().split("\\s+");
+            if (words[0].isEmpty()) {
+                continue;
+            }
+            String command = words[0].toLowerCase(Locale.ROOT);
+            if (!authenticated) {
+                if (!command.equals("auth")) {
+                    write(out, "ERR auth required: send 'auth TOKEN' first");
+                    return;
+                }
+                if (words.length == 2 && token.matches(words[1])) {
+                    authenticated = true;
+                    write(out, "OK");
+                    continue;
+                }
+                try {
+                    Thread.sleep(BAD_TOKEN_DELAY.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                write(out, "ERR bad token: connection closed");
+                return;
+            }
+            String rest = line.strip().substring(words[0].length()).strip().toLowerCase(Locale.ROOT);
+            switch (command + (rest.isEmpty() ? "" : " " + rest)) {
+                case "metrics" -> write(out, MetricsText.report(metrics.snapshot(), true,
+                        metrics.measurements().resetEpochMillis()) + "\n" + MonitorProtocol.END);
+                case "metrics json" -> write(out, MetricsJson.line(metrics.snapshot(),
+                        metrics.measurements().resetEpochMillis()));
+                case "reset" -> {
+                    metrics.reset();
+                    write(out, "OK reset: the figures since reset start now (the cumulative ones go on)");
+                }
+                case "help" -> write(out, String.join("\n",
+                        "metrics       the report since the last reset: processing time, sizes, rates, CPU, GC",
+                        "metrics json  every figure as one line of JSON, cumulative since start and since reset",
+                        "reset         start the figures since reset again (the cumulative ones go on)",
+                        "help          this list",
+                        "quit          close the connection",
+                        MonitorProtocol.END));
+                case "quit" -> {
+                    write(out, "BYE");
+                    return;
+                }
+                default -> {
+                    if (command.equals("auth")) {
+                        write(out, "ERR already authenticated");
+                    } else {
+                        write(out, "ERR unknown command '" + line.strip() + "': try help");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void write(OutputStream out, String text) throws IOException {
+        out.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing: nothing more to do
+        }
+    }
+}
