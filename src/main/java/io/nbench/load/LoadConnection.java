@@ -238,7 +238,7 @@ final class LoadConnection implements ConnectionHandler {
     }
 
     /** Marks "no clock reading at hand": the send reads the clock itself. */
-    private static final long NO_TIME = Long.MIN_VALUE;
+    static final long NO_TIME = Long.MIN_VALUE;
 
     /** Sends one message stamped {@code start} (or now, if {@link #NO_TIME}). */
     private void sendOne(Sender owner, long start) {
@@ -405,6 +405,16 @@ final class LoadConnection implements ConnectionHandler {
             }
 
             @Override
+            public void onReadStart() {
+                LoadConnection.this.onReadStart();
+            }
+
+            @Override
+            public void onReadEnd() {
+                LoadConnection.this.onReadEnd();
+            }
+
+            @Override
             public void onProtocolError(String reason, byte[] head) {
                 if (generation == gen) {
                     LoadConnection.this.onProtocolError(reason, head);
@@ -516,14 +526,39 @@ final class LoadConnection implements ConnectionHandler {
         onResponse(generation, id, status, payload);
     }
 
+    @Override
+    public void onReadStart() {
+        ThreadContext ctx = context();
+        ctx.inRead = true;
+        ctx.readTime = NO_TIME; // read lazily: a read may complete no response
+    }
+
+    @Override
+    public void onReadEnd() {
+        context().inRead = false;
+    }
+
+    /** Now, or the clock reading shared by the responses of the current read. */
+    private long responseTime(ThreadContext ctx) {
+        if (!ctx.inRead) {
+            return run.clock.nanoTime();
+        }
+        long t = ctx.readTime;
+        if (t == NO_TIME) {
+            t = run.clock.nanoTime();
+            ctx.readTime = t;
+        }
+        return t;
+    }
+
     private void onResponse(int gen, long id, int status, PayloadView payload) {
-        long now = run.clock.nanoTime();
+        ThreadContext ctx = context();
+        long now = responseTime(ctx);
         LAST_ANSWER.setOpaque(this, now);
         if (fifo && gen != generation) {
             run.lateResponses.increment(); // a reply on a connection replaced after a timeout
             return;
         }
-        ThreadContext ctx = context();
         if (echo) {
             id = echoId(gen, payload);
         } else if (!wellFormed(id, status, payload)) {

@@ -237,6 +237,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         in.flip();
         boolean ok;
         inBatch = true;
+        handler.onReadStart(); // the responses of this read share one clock reading
         try {
             ok = decoder.decode(in);
         } catch (RuntimeException e) {
@@ -244,6 +245,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
             return;
         } finally {
             inBatch = false;
+            handler.onReadEnd();
         }
         if (!ok) {
             closeNow(null, null); // the decoder reported the bad frame with its bytes
