@@ -102,7 +102,9 @@ start_server() {
     if ! kill -0 "$spid" 2>/dev/null; then break; fi
     sleep 0.05
   done
-  echo "perf.sh: server did not start: $*" >&2; cat "$work/server.out" >&2; return 1
+  echo "perf.sh: server did not start, skipped: $*" >&2; sed 's/^/  /' "$work/server.out" >&2
+  spid=""
+  return 1
 }
 
 stop_server() {
@@ -154,6 +156,7 @@ record() { # round side workload who figures...
   printf '  round %s %-6s %-10s %-28s %10s msg/s  p50 %8s us  cpu %s us/msg\n' "$1" "$2" "$3" "$4" $5 >&2
 }
 
+unavailable=""
 IFS=, read -ra client_impls <<< "$clients"
 IFS=, read -ra server_impls <<< "$servers"
 [ "$servers" = none ] && server_impls=()
@@ -187,7 +190,13 @@ for r in $(seq 1 "$rounds"); do
     local who=$1 before after figs a cmd=(); shift
     port=$((port + 1))
     for a in "$@"; do cmd+=("${a//@PORT@/$port}"); done
-    start_server "${cmd[@]}"
+    if [[ " $unavailable " == *" $who "* ]]; then return 0; fi
+    if ! start_server "${cmd[@]}"; then
+      # e.g. vthreads on a JVM before 21: say so once and leave it out of later rounds
+      unavailable="$unavailable $who"
+      record "$r" server "$server_workload" "$who" "nan nan nan"
+      return 0
+    fi
     before="$(cpu_of "$spid")"
     figs="$(run_cclient "$c" "$w" "$s")"
     after="$(cpu_of "$spid")"
@@ -251,6 +260,6 @@ if json_out:
     print(f"JSON written to {json_out}")
 EOF
 if grep -q nan "$raw"; then
-  echo "perf.sh: some runs produced no figures (nan above)" >&2
+  echo "perf.sh: some runs produced no figures ('-' above): see the messages above the table" >&2
   exit 1
 fi
