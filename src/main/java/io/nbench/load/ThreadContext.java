@@ -26,6 +26,13 @@ final class ThreadContext {
 
     /** True while this thread is inside a send issued by the io driver. */
     boolean sending;
+
+    /**
+     * Between a transport's onReadStart and onReadEnd: responses of one read, which share one clock
+     * reading ({@link #readTime}, taken at the first of them; {@link LoadConnection#NO_TIME} until then).
+     */
+    boolean inRead;
+    long readTime;
     private LoadConnection[] deferred = new LoadConnection[16];
     private int head;
     private int tail;

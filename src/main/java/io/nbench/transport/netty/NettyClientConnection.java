@@ -29,9 +29,13 @@ import java.util.List;
  * most {@link RequestTemplate#MIN_SHARED_TAIL} plus the header each.
  *
  * <p>Sends issued from this channel's event loop while it is processing reads (the io driver sending
- * the next message from a response callback) are written without a flush and flushed once when the read
- * batch completes, like Netty's flush consolidation: one syscall for all responses of a read rather than
- * one per message.
+ * the next message from a response callback) are gathered: requests of up to {@link #GATHER_MAX} bytes
+ * are encoded one after the other into one batch buffer, which is written and flushed once when the read
+ * batch completes. One buffer, one outbound-buffer entry and one write() per read batch, where a
+ * write per request costs a pooled allocation, a trip down the pipeline, an outbound-buffer entry and an
+ * iovec each: together about a tenth of the event loop's time at 50 connections x window 16. The C
+ * reference client does the same (one write per read batch). Larger requests keep their shared tail
+ * (see below) and are written one by one, flushed once per read batch.
  */
 final class NettyClientConnection extends ByteToMessageDecoder implements ClientConnection {
 
@@ -50,6 +54,24 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
     private boolean inRead;
     private boolean flushPending;
 
+    /**
+     * Largest request gathered into a read batch's buffer. Bounded so that what waits in the outbound
+     * buffer when the server stops reading stays proportionate: a request this size costs its full
+     * length queued, a larger one only its header (its tail is shared).
+     */
+    static final int GATHER_MAX = 16 * 1024;
+    /** A batch buffer's size: a window of 16 requests of 1 KiB, or a few larger ones, per buffer. */
+    private static final int BATCH_CAPACITY = 32 * 1024;
+    /** Whether sends inside a read batch are gathered (a write event per request needs them apart). */
+    private final boolean gather;
+    /**
+     * Where gathered requests enter the pipeline: below {@link SharedPayloadWriter} when there is one,
+     * since they are complete already and must not get a second tail.
+     */
+    private ChannelHandlerContext gatherOut;
+    /** Event loop only: requests gathered in this read batch, not yet written; null when none. */
+    private ByteBuf batch;
+
     NettyClientConnection(RequestTemplate template, ConnectionHandler handler, boolean notifyWritten, int maxFrame) {
         this.template = template;
         this.maxFrame = maxFrame;
@@ -59,6 +81,7 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
         this.bytes = template.bytes();
         this.idOffsets = template.idOffsets();
         this.encoded = template.sharedTailLength() > 0 ? template.perMessageLength() : bytes.length;
+        this.gather = !notifyWritten && bytes.length <= GATHER_MAX;
     }
 
     /** Adds this connection's handlers to a new channel's pipeline. */
@@ -68,6 +91,7 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
             pipeline.addLast(new SharedPayloadWriter(bytes, encoded, tail));
         }
         pipeline.addLast(this);
+        gatherOut = tail > 0 ? pipeline.context(SharedPayloadWriter.class) : pipeline.context(this);
     }
 
     void attach(Channel channel) {
@@ -77,6 +101,10 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
     @Override
     public void send(long id) {
         Channel ch = channel;
+        if (gather && inRead && ch.eventLoop().inEventLoop()) {
+            gatherInBatch(ch, id);
+            return;
+        }
         ByteBuf buf = ch.alloc().ioBuffer(encoded);
         buf.writeBytes(bytes, 0, encoded);
         for (int at : idOffsets) {
@@ -99,6 +127,32 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
         } else {
             ch.writeAndFlush(buf, promise);
         }
+    }
+
+    /** Event loop, inside a read batch: appends the whole request to the batch buffer. */
+    private void gatherInBatch(Channel ch, long id) {
+        ByteBuf b = batch;
+        if (b != null && b.writableBytes() < bytes.length) {
+            writeBatch();
+            b = null;
+        }
+        if (b == null) {
+            b = ch.alloc().ioBuffer(Math.max(BATCH_CAPACITY, bytes.length));
+            batch = b;
+        }
+        int at = b.writerIndex();
+        b.writeBytes(bytes);
+        for (int off : idOffsets) {
+            b.setLong(at + off, id);
+        }
+    }
+
+    /** Hands the batch buffer to the pipeline, unflushed: the read batch's end flushes. */
+    private void writeBatch() {
+        ByteBuf b = batch;
+        batch = null;
+        gatherOut.write(b, gatherOut.voidPromise());
+        flushPending = true;
     }
 
     @Override
@@ -159,14 +213,37 @@ final class NettyClientConnection extends ByteToMessageDecoder implements Client
         return b;
     }
 
+    /** Brackets each read's responses so that they share one clock reading in the engine. */
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        handler.onReadStart();
+        try {
+            super.channelRead(ctx, msg);
+        } finally {
+            handler.onReadEnd();
+        }
+    }
+
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         inRead = false;
+        if (batch != null) {
+            writeBatch();
+        }
         if (flushPending) {
             flushPending = false;
             ctx.flush();
         }
         super.channelReadComplete(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (batch != null) {
+            // Closed inside a read batch, before its end: the gathered requests will never be written.
+            batch.release();
+            batch = null;
+        }
     }
 
     @Override
