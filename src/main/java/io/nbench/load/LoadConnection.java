@@ -50,7 +50,7 @@ final class LoadConnection implements ConnectionHandler {
 
     final int index;
     final int window;
-    private final BenchmarkRun run;
+    private final ConnectionHost run;
     final RequestTemplate template;
     private final ResponseVerifier verifier;
     private final boolean measureSend;
@@ -90,8 +90,8 @@ final class LoadConnection implements ConnectionHandler {
     /** Last thread context used on this connection: a racy cache, checked by owner. */
     private ThreadContext cached;
 
-    LoadConnection(int index, BenchmarkRun run, RequestTemplate template, int window, boolean measureSend,
-                   boolean openLoop) {
+    LoadConnection(int index, ConnectionHost run, RequestTemplate template, int window, boolean measureSend,
+                   boolean openLoop, boolean batch) {
         this.openLoop = openLoop;
         this.index = index;
         this.run = run;
@@ -108,7 +108,7 @@ final class LoadConnection implements ConnectionHandler {
         this.slotIds = new long[capacity];
         this.slotStart = new long[capacity];
         this.slotIntended = openLoop ? new long[capacity] : null;
-        this.slotOwner = run.spec.batch() > 0 ? new Sender[capacity] : null;
+        this.slotOwner = batch ? new Sender[capacity] : null;
         this.slotGen = fifo ? new int[capacity] : null;
     }
 
