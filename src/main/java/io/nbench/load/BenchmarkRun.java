@@ -91,10 +91,9 @@ public final class BenchmarkRun {
         List<IterationResult> results = new ArrayList<>();
         SenderGroup senders = new SenderGroup(run, connections);
         IterationClock iterations = new IterationClock(run, senders, listener);
-        Watchdog watchdog = null;
+        Watchdog watchdog = new Watchdog(run, connections, listener, errorBudget, errorBudgetLabel);
         try {
             listener.onConnected(connections.size());
-            watchdog = new Watchdog(run, connections, listener, errorBudget, errorBudgetLabel);
             watchdog.start();
             senders.start();
             Measurement m = new Measurement(run, connections, senders, iterations);
@@ -117,9 +116,7 @@ public final class BenchmarkRun {
         senders.finish();
         connections.close();
         senders.join();
-        if (watchdog != null) {
-            watchdog.stop();
-        }
+        watchdog.stop();
     }
 
     /** The coordinator's part of one run: the iterations, one after the other, and the waits between. */

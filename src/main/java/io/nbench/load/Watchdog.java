@@ -20,7 +20,7 @@ final class Watchdog {
     /** Errors that say the server is not answering, beyond which the run stops; -1 = no limit. */
     private final long errorBudget;
     private final String errorBudgetLabel;
-    /** When the watchdog was made, right before the run's first iteration: silence is counted from here. */
+    /** When the watchdog was made, once the connections are open: silence is counted from here. */
     private final long started;
     private final Thread thread;
 
@@ -41,7 +41,7 @@ final class Watchdog {
         thread.start();
     }
 
-    /** Ends the thread; the run must be {@link ConnectionHost#closing} already. */
+    /** Ends the thread (if it was started); the run must be {@link ConnectionHost#closing} already. */
     void stop() {
         LockSupport.unpark(thread);
         try {
