@@ -20,8 +20,11 @@ final class Watchdog {
     /** Errors that say the server is not answering, beyond which the run stops; -1 = no limit. */
     private final long errorBudget;
     private final String errorBudgetLabel;
-    /** When the watchdog was made, once the connections are open: silence is counted from here. */
-    private final long started;
+    /**
+     * When the watchdog started, right before the first iteration: silence is counted from here. Written
+     * once by {@link #start}, before the thread starts, which makes it visible to the thread.
+     */
+    private long started;
     private final Thread thread;
 
     Watchdog(RunControl run, ConnectionSet connections, RunListener listener, long errorBudget,
@@ -32,12 +35,12 @@ final class Watchdog {
         this.listener = listener;
         this.errorBudget = errorBudget;
         this.errorBudgetLabel = errorBudgetLabel;
-        this.started = run.clock.nanoTime();
         this.thread = new Thread(this::watch, "nbench-timeout-watchdog");
         thread.setDaemon(true);
     }
 
     void start() {
+        started = run.clock.nanoTime();
         thread.start();
     }
 
