@@ -14,10 +14,10 @@ import java.util.List;
  * timestamp and statistic is taken in the engine.
  *
  * <p>This class is the orchestration; each concern is its own class: {@link Coordinator} (the iterations
- * on the calling thread), {@link RunControl} (shared state and
- * the abort), {@link ConnectionSet} (opening, replacing and closing connections), {@link SenderGroup}
- * (sender and pacer threads and their barrier), {@link IterationClock} (boundaries and the harvest of the
- * per-thread {@link Recorders}), {@link Watchdog} (timeouts, the stall rule, the error budget).
+ * on the calling thread), {@link RunControl} (shared state and the abort), {@link ConnectionSet}
+ * (opening, replacing and closing connections), {@link SenderGroup} (sender and pacer threads and their
+ * barrier), {@link IterationClock} (boundaries and the harvest of the per-thread {@link Recorders}),
+ * {@link Watchdog} (timeouts, the stall rule, the error budget).
  *
  * <p>Threads: the caller's thread coordinates (starts iterations, waits for drains, flips the per-thread
  * recorders at iteration boundaries); sender threads (threads driver) or the transport's I/O threads (io

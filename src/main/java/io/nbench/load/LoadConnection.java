@@ -43,6 +43,7 @@ final class LoadConnection implements ConnectionHandler {
 
     final int index;
     final int window;
+    /** Its run, seen only through what a connection needs of it. */
     private final ConnectionHost run;
     final RequestTemplate template;
     private final ResponseVerifier verifier;
