@@ -18,13 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * The engine's side of one connection: its window (the semaphore's permits), the table of messages in
  * flight, and the handling of every event its transport reports.
  *
- * <p>In-flight table: a power-of-two array of slots, at least twice the window, each holding the id of
- * the message occupying it ({@link #FREE} when empty) and its start time. The slot index is the low bits
- * of the id, so a response finds its slot without searching; the rest of the id is a per-connection
- * sequence number, so a late response (its slot since reused) never matches and is never credited to
- * the wrong message. A slot is claimed, stamped and published with release semantics; it is completed by
- * whoever wins a compare-and-set from the id back to FREE (the response, the write event, or the
- * timeout watchdog), so each message is counted exactly once without a lock.
+ * <p>The messages in flight are an {@link InFlightSlots} table, whose javadoc states who claims, publishes
+ * and completes a slot on which thread: each message is counted exactly once without a lock, and a late
+ * response is never credited to the message that reused its slot.
  *
  * <p>Echo messages under eight bytes carry no id and are matched first-in first-out: the oldest message
  * in flight takes the next reply. A reply that never comes would shift every later one onto the wrong
@@ -34,7 +30,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class LoadConnection implements ConnectionHandler {
 
-    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle LAST_ANSWER;
 
     static {
@@ -44,13 +39,12 @@ final class LoadConnection implements ConnectionHandler {
             throw new ExceptionInInitializerError(e);
         }
     }
-    private static final long FREE = 0;
-    private static final long CLAIMED = -2;
     private static final int FULL_CHECK_MASK = 63;
 
     final int index;
     final int window;
-    private final BenchmarkRun run;
+    /** Its run, seen only through what a connection needs of it. */
+    private final ConnectionHost run;
     final RequestTemplate template;
     private final ResponseVerifier verifier;
     private final boolean measureSend;
@@ -59,7 +53,8 @@ final class LoadConnection implements ConnectionHandler {
     private final boolean fifo;
 
     final AtomicInteger permits;
-    private final long[] slotIds;
+    /** The messages in flight. The fields below alias its columns: one load fewer for each message. */
+    private final InFlightSlots slots;
     private final long[] slotStart;
     /** Batch mode only: the sender each message belongs to, told when its message is done. */
     private final Sender[] slotOwner;
@@ -90,8 +85,8 @@ final class LoadConnection implements ConnectionHandler {
     /** Last thread context used on this connection: a racy cache, checked by owner. */
     private ThreadContext cached;
 
-    LoadConnection(int index, BenchmarkRun run, RequestTemplate template, int window, boolean measureSend,
-                   boolean openLoop) {
+    LoadConnection(int index, ConnectionHost run, RequestTemplate template, int window, boolean measureSend,
+                   boolean openLoop, boolean batch) {
         this.openLoop = openLoop;
         this.index = index;
         this.run = run;
@@ -102,14 +97,13 @@ final class LoadConnection implements ConnectionHandler {
         this.fifo = echo && !template.payloadCarriesId() && !measureSend;
         this.verifier = new ResponseVerifier(template);
         this.permits = new AtomicInteger(window);
-        int capacity = Integer.highestOneBit(Math.max(2, window * 2 - 1)) << 1;
-        this.slotBits = Integer.numberOfTrailingZeros(capacity);
-        this.slotMask = capacity - 1;
-        this.slotIds = new long[capacity];
-        this.slotStart = new long[capacity];
-        this.slotIntended = openLoop ? new long[capacity] : null;
-        this.slotOwner = run.spec.batch() > 0 ? new Sender[capacity] : null;
-        this.slotGen = fifo ? new int[capacity] : null;
+        this.slots = new InFlightSlots(window, openLoop, batch, fifo);
+        this.slotBits = slots.bits;
+        this.slotMask = slots.mask;
+        this.slotStart = slots.start;
+        this.slotIntended = slots.intended;
+        this.slotOwner = slots.owner;
+        this.slotGen = slots.generation;
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -250,7 +244,7 @@ final class LoadConnection implements ConnectionHandler {
         }
         slotStart[slot] = start != NO_TIME ? start : run.clock.nanoTime();
         ClientConnection c = slotGen != null ? tag(slot) : transport;
-        SLOTS.setRelease(slotIds, slot, id);
+        slots.publish(slot, id);
         transmit(c, slot, id);
     }
 
@@ -263,7 +257,7 @@ final class LoadConnection implements ConnectionHandler {
         slotStart[slot] = now;
         slotIntended[slot] = intended;
         ClientConnection c = slotGen != null ? tag(slot) : transport;
-        SLOTS.setRelease(slotIds, slot, id);
+        slots.publish(slot, id);
         context().recordLag(now - intended);
         transmit(c, slot, id);
     }
@@ -299,11 +293,9 @@ final class LoadConnection implements ConnectionHandler {
     }
 
     private int claimSlot(int from) {
-        for (int k = 0; k <= slotMask; k++) {
-            int i = (from + k) & slotMask;
-            if (SLOTS.compareAndSet(slotIds, i, FREE, CLAIMED)) {
-                return i;
-            }
+        int slot = slots.claim(from);
+        if (slot >= 0) {
+            return slot;
         }
         throw new IllegalStateException("more messages in flight than the window allows on connection " + index);
     }
@@ -314,7 +306,7 @@ final class LoadConnection implements ConnectionHandler {
      */
     private boolean free(int slot, long id) {
         Sender owner = slotOwner != null ? slotOwner[slot] : null;
-        if (!SLOTS.compareAndSet(slotIds, slot, id, FREE)) {
+        if (!slots.release(slot, id)) {
             return false;
         }
         if (owner != null) {
@@ -340,7 +332,7 @@ final class LoadConnection implements ConnectionHandler {
             return false;
         }
         int slot = (int) (id & slotMask);
-        if ((long) SLOTS.getAcquire(slotIds, slot) != id) {
+        if (slots.idAt(slot) != id) {
             return false;
         }
         long start = slotStart[slot];
@@ -369,7 +361,7 @@ final class LoadConnection implements ConnectionHandler {
         }
         long oldest = Long.MAX_VALUE;
         for (int i = 0; i <= slotMask; i++) {
-            long v = (long) SLOTS.getAcquire(slotIds, i);
+            long v = slots.idAt(i);
             if (v > 0 && v < oldest && (slotGen == null || slotGen[i] == gen)) {
                 oldest = v;
             }
@@ -505,7 +497,7 @@ final class LoadConnection implements ConnectionHandler {
             old.close();
         }
         for (int i = 0; i <= slotMask; i++) {
-            long v = (long) SLOTS.getAcquire(slotIds, i);
+            long v = slots.idAt(i);
             if (v > 0 && slotGen[i] != next && free(i, v)) {
                 run.errors.add(ErrorKind.TIMEOUT);
                 complete(ctx);
@@ -707,7 +699,7 @@ final class LoadConnection implements ConnectionHandler {
     /** Fails every message in flight (counting each as {@code kind} unless null) and returns their permits. */
     private void failAll(ErrorKind kind) {
         for (int i = 0; i <= slotMask; i++) {
-            long v = (long) SLOTS.getAcquire(slotIds, i);
+            long v = slots.idAt(i);
             if (v > 0 && free(i, v)) {
                 if (kind != null) {
                     run.errors.add(kind);
@@ -722,7 +714,7 @@ final class LoadConnection implements ConnectionHandler {
     int expire(long now, long timeoutNanos, ThreadContext ctx) {
         int expired = 0;
         for (int i = 0; i <= slotMask; i++) {
-            long v = (long) SLOTS.getAcquire(slotIds, i);
+            long v = slots.idAt(i);
             if (v > 0 && now - slotStart[i] > timeoutNanos && slotGen != null && slotGen[i] == generation
                     && !dead) {
                 // FIFO: the watchdog reopens the connection, which fails this message and all after it.

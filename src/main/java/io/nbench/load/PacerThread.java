@@ -15,7 +15,8 @@ final class PacerThread extends Sender {
 
     private static final long SPIN_BELOW_NANOS = 5_000;
 
-    private final BenchmarkRun run;
+    private final RunControl run;
+    private final SenderGroup group;
     /** --pacer spin: busy-wait for every message instead of parking (no timer slack, a core per pacer). */
     private final boolean spin;
     private final LoadConnection[] connections;
@@ -24,9 +25,10 @@ final class PacerThread extends Sender {
     private long sentBefore;
     private long hitsBefore;
 
-    PacerThread(BenchmarkRun run, int index, LoadConnection[] connections) {
+    PacerThread(SenderGroup group, int index, LoadConnection[] connections) {
         super("nbench-pacer-" + index);
-        this.run = run;
+        this.run = group.run;
+        this.group = group;
         this.spin = run.spec.pacing() == Pacing.SPIN;
         this.connections = connections;
         this.targets = new Pacer.Target[connections.length];
@@ -68,16 +70,16 @@ final class PacerThread extends Sender {
     @Override
     public void run() {
         try {
-            while (run.awaitIterationStart()) {
+            while (group.awaitIterationStart()) {
                 if (pacer == null || !run.spec.timeBased()) {
                     startSchedules();
                 }
                 pace();
-                run.senderFinished();
+                group.senderFinished();
             }
         } catch (RuntimeException | Error e) {
             run.abort(AbortCause.INTERNAL, "pacer thread failed: " + e);
-            run.senderFinished();
+            group.senderFinished();
         }
     }
 
@@ -87,7 +89,7 @@ final class PacerThread extends Sender {
      * when count-based, once for a time-based run.
      */
     private void startSchedules() {
-        long start = run.scheduleStart;
+        long start = group.scheduleStart;
         double perConnection = run.spec.rate() / run.spec.connections();
         OpenLoopSchedule[] schedules = new OpenLoopSchedule[connections.length];
         long[] quota = new long[connections.length];

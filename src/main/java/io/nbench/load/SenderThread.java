@@ -11,20 +11,24 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class SenderThread extends Sender {
 
-    private final BenchmarkRun run;
+    private final RunControl run;
+    private final SenderGroup group;
+    private final ConnectionSet connectionSet;
     private final LoadConnection[] connections;
     private int next;
 
-    SenderThread(BenchmarkRun run, int index, LoadConnection[] connections) {
+    SenderThread(SenderGroup group, int index, LoadConnection[] connections) {
         super("nbench-sender-" + index);
-        this.run = run;
+        this.run = group.run;
+        this.group = group;
+        this.connectionSet = group.connections;
         this.connections = connections;
     }
 
     @Override
     public void run() {
         try {
-            while (run.awaitIterationStart()) {
+            while (group.awaitIterationStart()) {
                 long quota = run.spec.timeBased() ? Long.MAX_VALUE : run.spec.msgsPerThread();
                 int batch = run.spec.batch();
                 int inBatch = 0;
@@ -49,11 +53,11 @@ final class SenderThread extends Sender {
                 if (batch > 0) {
                     awaitBatch();
                 }
-                run.senderFinished();
+                group.senderFinished();
             }
         } catch (RuntimeException | Error e) {
             run.abort(AbortCause.INTERNAL, "sender thread failed: " + e);
-            run.senderFinished();
+            group.senderFinished();
         }
     }
 
@@ -109,7 +113,7 @@ final class SenderThread extends Sender {
                 if (!c.drained()) {
                     continue;
                 }
-                run.reconnect(c);
+                connectionSet.reconnect(c);
             }
             if (!c.dead && c.tryAcquire()) {
                 c.passOnWakeUp();

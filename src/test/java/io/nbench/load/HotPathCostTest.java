@@ -75,12 +75,12 @@ class HotPathCostTest {
     @Test
     void theFirstRecordingThreadsGetFullHistogramsWhateverTheConnectionCount() {
         // 200 connections over one or two I/O threads: those threads record every message.
-        assertFalse(BenchmarkRun.packedRecorder(200, false, 0));
-        assertFalse(BenchmarkRun.packedRecorder(200, false, BenchmarkRun.FULL_RECORDERS - 1));
+        assertFalse(Recorders.packedRecorder(200, false, 0));
+        assertFalse(Recorders.packedRecorder(200, false, Recorders.FULL_RECORDERS - 1));
         // A thread per connection: the many later threads get small packed histograms.
-        assertTrue(BenchmarkRun.packedRecorder(200, false, BenchmarkRun.FULL_RECORDERS));
-        assertFalse(BenchmarkRun.packedRecorder(BenchmarkRun.PACKED_ABOVE_CONNECTIONS, false, 100));
+        assertTrue(Recorders.packedRecorder(200, false, Recorders.FULL_RECORDERS));
+        assertFalse(Recorders.packedRecorder(Recorders.PACKED_ABOVE_CONNECTIONS, false, 100));
         // Churn starts new threads all the time.
-        assertTrue(BenchmarkRun.packedRecorder(4, true, 0));
+        assertTrue(Recorders.packedRecorder(4, true, 0));
     }
 }

@@ -1,0 +1,117 @@
+package io.nbench.load;
+
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.transport.ClientConnection;
+import io.nbench.transport.ClientTransport;
+import io.nbench.transport.TransportFailure;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The connections of one run: opening them (the first retrying until its server listens, the rest at
+ * {@code --connect-rate}), replacing one (churn, or a FIFO echo connection that lost a reply), and
+ * closing them all. Index i holds connection i; after a failed {@link #open} the tail is null.
+ */
+final class ConnectionSet {
+
+    private final RunControl run;
+    private final LoadSpec spec;
+    private final ClientTransport clientTransport;
+    private final InetSocketAddress remote;
+    private final LoadConnection[] connections;
+
+    ConnectionSet(RunControl run, ClientTransport transport, InetSocketAddress remote) {
+        this.run = run;
+        this.spec = run.spec;
+        this.clientTransport = transport;
+        this.remote = remote;
+        this.connections = new LoadConnection[spec.connections()];
+    }
+
+    /** Every connection, in index order. */
+    LoadConnection[] all() {
+        return connections;
+    }
+
+    int size() {
+        return connections.length;
+    }
+
+    void open() throws RunFailure {
+        LoadConnection[] cs = connections;
+        String shortage = FileDescriptors.shortage(cs.length);
+        if (shortage != null) {
+            throw new RunFailure("cannot connect to " + describe(remote) + ": " + shortage, null);
+        }
+        long rampStart = System.nanoTime();
+        for (int i = 0; i < cs.length; i++) {
+            if (spec.connectRate() > 0) {
+                // Ramp-up: connection i opens no earlier than i / rate after the first.
+                long due = rampStart + (long) (i * 1e9 / spec.connectRate());
+                long wait;
+                while ((wait = due - System.nanoTime()) > 0 && !run.aborted()) {
+                    LockSupport.parkNanos(wait);
+                }
+            }
+            RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
+            LoadConnection c = new LoadConnection(i, run, template, spec.permits(), spec.measure() == Measure.SEND,
+                    spec.openLoop(), spec.batch() > 0);
+            // Counted live before the connect returns: the server may close it at once.
+            run.connectionOpening();
+            try {
+                c.transport = i == 0 ? connectFirst(template, c) : clientTransport.connect(remote, template, c.link());
+            } catch (IOException e) {
+                run.connectionNotOpened();
+                run.attach(java.util.Arrays.copyOf(cs, i));
+                throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
+                        + cs.length + "): " + (FileDescriptors.exhausted(e) ? FileDescriptors.exhaustedMessage(cs.length)
+                        : e.getMessage()), e);
+            }
+            cs[i] = c;
+        }
+        run.attach(cs);
+    }
+
+    /**
+     * The first connection retries a refused connect until the connect timeout passes: a client started together
+     * with its server ({@code nbench server & nbench client}) waits for it to listen.
+     */
+    private ClientConnection connectFirst(RequestTemplate template, LoadConnection c) throws IOException {
+        long deadline = System.nanoTime() + spec.connectTimeoutNanos();
+        for (;;) {
+            try {
+                return clientTransport.connect(remote, template, c.link());
+            } catch (IOException e) {
+                boolean refused = e instanceof TransportFailure f && f.kind() == TransportFailure.Kind.REFUSED;
+                if (!refused || System.nanoTime() + 100_000_000L > deadline || run.aborted()) {
+                    throw e;
+                }
+                LockSupport.parkNanos(100_000_000L);
+            }
+        }
+    }
+
+    private static String describe(InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
+    }
+
+    /** Churn: reconnects {@code c} on the calling sender thread, timing the connect. */
+    void reconnect(LoadConnection c) {
+        c.reconnect(clientTransport, remote, run.contextFor(Thread.currentThread()));
+    }
+
+    /** FIFO echo after a timeout: replaces {@code c}'s connection; false if the new one could not be opened. */
+    boolean reopen(LoadConnection c, ThreadContext ctx) {
+        return c.reopen(clientTransport, remote, ctx);
+    }
+
+    /** Closes every connection that was opened. */
+    void close() {
+        for (LoadConnection c : connections) {
+            if (c != null && c.transport != null) {
+                c.transport.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.nbench.load;
+
+import io.nbench.resources.ResourceSnapshot;
+import io.nbench.resources.ResourceUsage;
+import io.nbench.stats.ErrorCounts;
+import io.nbench.stats.IntervalResult;
+import io.nbench.stats.IterationResult;
+import io.nbench.stats.LatencyHistograms;
+import io.nbench.stats.OpenLoopFigures;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The iteration and interval boundaries of a run, and the harvest at each: at a boundary every per-thread
+ * recorder is flipped and every count read at one instant (a {@link Cut}), then added up into the
+ * iteration's or the one-second slice's result and handed to the listener. Coordinator thread only.
+ */
+final class IterationClock {
+
+    private static final long TICK_NANOS = 1_000_000_000L;
+
+    private final LoadSpec spec;
+    private final NanoClock clock;
+    private final RunListener listener;
+    private final Recorders recorders;
+    private final ErrorCounts errors;
+    private final SenderGroup senders;
+
+    private long runStart;
+    private long runStartEpochMillis = System.currentTimeMillis();
+    private int iteration;
+    private Histogram iterationHistogram;
+    private Histogram iterationUncorrected;
+    private Histogram iterationLag;
+    private Histogram iterationConnects;
+    private ErrorCounts.Snapshot iterationErrors;
+    private long iterationClamped;
+    private ResourceSnapshot iterationResources;
+    private long intervalStart;
+    private ErrorCounts.Snapshot intervalErrors;
+    private long nextTick = Long.MAX_VALUE;
+    private Cut lastCut;
+
+    IterationClock(RunControl run, SenderGroup senders, RunListener listener) {
+        this.spec = run.spec;
+        this.clock = run.clock;
+        this.recorders = run.recorders;
+        this.errors = run.errors;
+        this.senders = senders;
+        this.listener = listener;
+    }
+
+    /** When the next one-second slice is due (the run clock); coordinator waits wake up for it. */
+    long nextTick() {
+        return nextTick;
+    }
+
+    long runStartEpochMillis() {
+        return runStartEpochMillis;
+    }
+
+    /** The cut that ended the last iteration. */
+    Cut lastCut() {
+        return lastCut;
+    }
+
+    long beginIteration(int i) {
+        return beginIteration(i, 0, null);
+    }
+
+    /**
+     * @param from the cut that ended the previous iteration, which starts this one back to back at
+     *             {@code start}; null to start now, once the set-up (allocations, /proc) is done
+     */
+    long beginIteration(int i, long start, Cut from) {
+        iteration = i;
+        iterationHistogram = LatencyHistograms.newHistogram();
+        iterationUncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+        iterationLag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+        iterationConnects = spec.churn() ? LatencyHistograms.newHistogram() : null;
+        iterationResources = ResourceSnapshot.take();
+        if (from == null) {
+            start = clock.nanoTime();
+        }
+        iterationErrors = from != null ? from.errors() : errors.snapshot();
+        iterationClamped = from != null ? from.clamped() : recorders.clamped();
+        intervalStart = start;
+        intervalErrors = iterationErrors;
+        nextTick = start + TICK_NANOS;
+        // Count-based: every iteration's schedules start here; time-based: the first one's, once. Either
+        // way the sends due in an iteration are counted from its own start, whenever a pacer wakes.
+        senders.scheduleStart = start;
+        if (i == 0) {
+            runStart = start;
+            runStartEpochMillis = System.currentTimeMillis() - (clock.nanoTime() - start) / 1_000_000L;
+            listener.onStarted(runStartEpochMillis);
+        }
+        return start;
+    }
+
+    /** Called by every coordinator wait loop: closes the current one-second slice when it is due. */
+    void tick() {
+        if (clock.nanoTime() >= nextTick) {
+            closeInterval(cut(false));
+        }
+    }
+
+    /**
+     * Every count of the run at one instant: the recorders' intervals (completions, latencies, connects),
+     * errors, clamped values, and in the open loop the pacers' sends and in-flight-cap waits. Taken
+     * first at a boundary, within microseconds, before anything slow (merging histograms, /proc,
+     * listeners that print or write files): whatever happens after the boundary belongs to the next
+     * iteration or slice.
+     */
+    record Cut(long at, ThreadContext[] contexts, ErrorCounts.Snapshot errors, long clamped, long sent,
+               long hits) {
+    }
+
+    /**
+     * @param sends read the pacers' counters too: only at an iteration's end, when no pacer is replacing
+     *              its schedules (count-based pacers do that at the start of each iteration)
+     */
+    private Cut cut(boolean sends) {
+        ThreadContext[] cs = recorders.flipAll();
+        ErrorCounts.Snapshot e = errors.snapshot();
+        long clampedNow = recorders.clamped();
+        long sent = 0;
+        long hits = 0;
+        if (sends && spec.openLoop()) {
+            long[] d = senders.takeCounts();
+            sent += d[0];
+            hits += d[1];
+        }
+        // The instant is read last, right after the sends: the rate check divides one by the other.
+        return new Cut(clock.nanoTime(), cs, e, clampedNow, sent, hits);
+    }
+
+    /** Closes the slice with what {@code cut} took at its end. */
+    private void closeInterval(Cut cut) {
+        long end = cut.at();
+        Histogram h = LatencyHistograms.newHistogram();
+        for (ThreadContext c : cut.contexts()) {
+            c.addFlipped(h, iterationUncorrected, iterationLag, iterationConnects);
+            if (!c.owner.isAlive()) {
+                // Its thread is gone (a churned connection's reader): everything it recorded is in now.
+                recorders.retire(c);
+            }
+        }
+        iterationHistogram.add(h);
+        boolean warmup = iteration < spec.warmup();
+        listener.onInterval(new IntervalResult(index(iteration), warmup, intervalStart - runStart, end - runStart, h,
+                cut.errors().minus(intervalErrors)));
+        intervalErrors = cut.errors();
+        intervalStart = end;
+        nextTick = end + TICK_NANOS;
+    }
+
+    private int index(int i) {
+        return i < spec.warmup() ? i + 1 : i - spec.warmup() + 1;
+    }
+
+    /** Ends the iteration that started at {@code start}; returns the instant it ended. */
+    long endIteration(List<IterationResult> results, long start, boolean partial) {
+        Cut cut = cut(true); // first: every count at the iteration's end
+        lastCut = cut;
+        long end = cut.at();
+        closeInterval(cut);
+        ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
+        OpenLoopFigures open = spec.openLoop()
+                ? new OpenLoopFigures(spec.rate(), cut.sent(), cut.hits(), iterationUncorrected, iterationLag) : null;
+        IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
+                iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
+                cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
+                iterationConnects);
+        results.add(r);
+        listener.onIteration(r);
+        return end;
+    }
+}
