@@ -54,7 +54,8 @@ class RunCommandTest {
         assertEquals("", o.err());
         assertTrue(o.out().contains("executor=DefaultEventExecutorGroup(2)"), o.out());
         assertTrue(o.out().contains("executor=ExecutorFilter(OrderedThreadPoolExecutor(2))"), o.out());
-        assertEquals(4, o.out().lines().filter(l -> l.startsWith("  server: ") && l.contains(", CPU ")).count(),
+        assertEquals(4, o.out().lines().filter(l -> l.startsWith("  server: ") && l.contains(" MiB echoed, CPU "))
+                        .count(),
                 "one server line per measured iteration and server: " + o.out());
         String table = o.out().substring(o.out().indexOf("=== comparison"));
         assertTrue(table.contains("\nclient CPU "), table);
@@ -65,6 +66,7 @@ class RunCommandTest {
             assertTrue(stats.get("error").isNull(), stats.toString());
             assertEquals(2, stats.get("iterations").size(), stats.toString());
             assertTrue(stats.get("iterations").get(0).get("cpuPercent").isNumber(), stats.toString());
+            assertTrue(stats.get("iterations").get(0).get("bytesOut").asLong() >= 150 * 2048, stats.toString());
         }
         assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
                 "every child server stopped");
