@@ -45,6 +45,10 @@ import picocli.CommandLine.Unmatched;
             "  nbench run --in-process",
             "  # keep each server's result document",
             "  nbench run --results-dir results/",
+            "  # frameworks' executors on echo; the servers' CPU is shown unless",
+            "  # --no-server-stats",
+            "  nbench run --servers mina,netty --protocol echo -O mina.executor=2 \\",
+            "      -O netty.executor=2",
             "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5.",
             "Exit codes: the worst of the client runs (see nbench client --help); 1 if a server cannot start."})
 final class RunCommand implements Callable<Integer> {
