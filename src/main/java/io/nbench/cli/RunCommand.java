@@ -172,8 +172,8 @@ final class RunCommand implements Callable<Integer> {
                 "--monitor-token-file")) {
             if (parsed.hasMatchedOption(forbidden)) {
                 throw new ParameterException(spec.commandLine(), forbidden + " is chosen by nbench run itself: leave "
-                        + "it out (use --results-dir to keep the result documents; --no-server-stats turns "
-                        + "off the servers' monitors)");
+                        + "it out (" + (forbidden.startsWith("--monitor") ? "run gives each server a monitor of its "
+                        + "own; --no-server-stats turns that off)" : "use --results-dir to keep the result documents)"));
             }
         }
         if (inProcess && parsed.hasMatchedOption("--impl")) {
