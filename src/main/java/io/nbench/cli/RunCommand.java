@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
+import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.ChildServer;
 import io.nbench.transport.RunningServer;
@@ -44,6 +45,10 @@ import picocli.CommandLine.Unmatched;
             "  nbench run --in-process",
             "  # keep each server's result document",
             "  nbench run --results-dir results/",
+            "  # frameworks' executors on echo; the servers' CPU is shown unless",
+            "  # --no-server-stats",
+            "  nbench run --servers mina,netty --protocol echo -O mina.executor=2 \\",
+            "      -O netty.executor=2",
             "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5.",
             "Exit codes: the worst of the client runs (see nbench client --help); 1 if a server cannot start."})
 final class RunCommand implements Callable<Integer> {
@@ -75,6 +80,14 @@ final class RunCommand implements Callable<Integer> {
             description = "I/O threads of each server (default: ${nbench.cores}, the number of cores; 0 also means the "
                     + "number of cores).")
     int serverIoThreads;
+
+    @Option(names = "--server-stats", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Start each child server with a monitor (127.0.0.1, a free port, a random token passed "
+                    + "in its environment) and read the server's CPU, requests and processing time under each "
+                    + "iteration, in each result document and beside the client's CPU in the comparison "
+                    + "(default: on; --no-server-stats: off; not with --in-process, whose server shares this "
+                    + "JVM).")
+    boolean serverStats;
 
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
@@ -125,7 +138,7 @@ final class RunCommand implements Callable<Integer> {
                 out.println();
                 out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
                 out.flush();
-                int code = runAgainst(server, client.transport, files.filesOf(server, plan), out, err);
+                int code = runAgainst(server, client.transport, files.filesOf(server, plan), files, out, err);
                 worst = ExitCode.first(worst, code);
                 files.measured(server);
                 if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
@@ -155,10 +168,12 @@ final class RunCommand implements Callable<Integer> {
         } catch (ParameterException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        for (String forbidden : List.of("--port", "--host", "--format", "--out")) {
+        for (String forbidden : List.of("--port", "--host", "--format", "--out", "--monitor-port", "--monitor-host",
+                "--monitor-token-file")) {
             if (parsed.hasMatchedOption(forbidden)) {
                 throw new ParameterException(spec.commandLine(), forbidden + " is chosen by nbench run itself: leave "
-                        + "it out (use --results-dir to keep the result documents)");
+                        + "it out (" + (forbidden.startsWith("--monitor") ? "run gives each server a monitor of its "
+                        + "own; --no-server-stats turns that off)" : "use --results-dir to keep the result documents)"));
             }
         }
         if (inProcess && parsed.hasMatchedOption("--impl")) {
@@ -210,8 +225,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Runs {@code plan}'s client against a server of transport {@code server}; the client's exit code. */
-    private int runAgainst(Transport server, TransportOptions client, ChildClientPlan plan, PrintWriter out,
-                           PrintWriter err) {
+    private int runAgainst(Transport server, TransportOptions client, ChildClientPlan plan, RunFiles files,
+                           PrintWriter out, PrintWriter err) {
         TransportRegistry registry = TransportRegistry.load();
         // Each side gets the -O options of its own transports.
         plan = plan.with("-O", optionsOf(registry, client.transportOptions,
@@ -229,9 +244,25 @@ final class RunCommand implements Callable<Integer> {
         List<String> serverArgs = new ArrayList<>(List.of("--impl", server.name(), "--port", "0",
                 "--protocol", client.protocol.label(), "--io-threads", Integer.toString(serverIoThreads)));
         serverOptions.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
-        try (ChildServer child = ChildServer.start(serverArgs)) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        MonitorToken token = null;
+        if (serverStats) {
+            // A fresh token per server, in its environment (never argv); the client reads it from a file.
+            token = MonitorToken.generate();
+            environment.put(MonitorToken.ENV, token.reveal());
+            serverArgs.addAll(List.of("--monitor-port", "0", "--monitor-bind", "127.0.0.1"));
+        }
+        try (ChildServer child = ChildServer.start(serverArgs, environment)) {
             out.println(child.banner());
             out.flush();
+            if (token != null) {
+                if (child.monitorPort() == 0) {
+                    throw new IOException("it did not report its monitor's port");
+                }
+                plan = plan.with("--server-stats", true).with("--monitor-host", "127.0.0.1")
+                        .with("--monitor-port", child.monitorPort())
+                        .with("--monitor-token-file", files.monitorTokenFile(token.reveal()));
+            }
             int code = fromNow(plan).with("--port", child.port()).execute(out, err);
             String metrics = child.stop();
             if (!metrics.isEmpty()) {

@@ -299,6 +299,22 @@ final class RunFiles implements AutoCloseable {
         }
     }
 
+    /**
+     * The file run's clients read a child server's monitor token from ({@code --monitor-token-file}): in the
+     * scratch directory, readable by this user only, so the token is on no command line (ps shows those) and
+     * reaches forked clients too. Each server's token replaces the previous one.
+     */
+    Path monitorTokenFile(String token) throws IOException {
+        Path file = scratch.resolve("monitor-token");
+        Files.deleteIfExists(file);
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        }
+        Files.writeString(file, token + "\n");
+        return file;
+    }
+
     /** Removes the scratch directory; safe to call twice (the signal handler may too). */
     @Override
     public void close() {

@@ -195,7 +195,8 @@ final class ServerCommand implements Callable<Integer> {
             }
         }
         if (readyLine) {
-            out.println(ReadyLine.format(server.address()));
+            out.println(ReadyLine.format(server.address(),
+                    monitorServer != null ? monitorServer.address().getPort() : null));
         }
         StringJoiner config = new StringJoiner(", ");
         server.effectiveConfig().forEach((k, v) -> config.add(k + "=" + v));

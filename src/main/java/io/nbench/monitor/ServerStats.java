@@ -134,7 +134,7 @@ public final class ServerStats implements AutoCloseable {
         d.put("index", 0);
         long nanos = y.get("nanos").asLong() - x.get("nanos").asLong();
         d.put("nanos", nanos);
-        for (String f : new String[] {"requests", "rejected", "protocolErrors", "connections"}) {
+        for (String f : new String[] {"requests", "rejected", "protocolErrors", "connections", "bytesIn", "bytesOut"}) {
             d.put(f, y.get(f).asLong() - x.get(f).asLong());
         }
         if (x.get("cpuNanos").isNull() || y.get("cpuNanos").isNull() || nanos <= 0) {
@@ -159,12 +159,21 @@ public final class ServerStats implements AutoCloseable {
 
     /** The text line under an iteration. */
     public static String line(JsonNode d) {
+        if (d.get("requests").asLong() == 0 && d.path("bytesOut").asLong() > 0) {
+            // Echo: bytes, no requests (nothing to time but the CPU).
+            return String.format(Locale.ROOT, "  server: %s MiB echoed, CPU %s, GC %,d (%,d ms)",
+                    Units.mib(d.get("bytesOut").asLong() / (1024.0 * 1024)), cpu(d), d.get("gcCount").asLong(),
+                    d.get("gcMillis").asLong());
+        }
         return String.format(Locale.ROOT, "  server: %s requests, processing %s, queue wait %s, rejected %,d, CPU %s, "
                         + "GC %,d (%,d ms)",
                 Units.count(d.get("requests").asLong()), brief(d.get("processingNanos")), brief(d.get("queueWaitNanos")),
-                d.get("rejected").asLong(), d.get("cpuPercent").isNull() ? "-"
-                        : String.format(Locale.ROOT, "%.0f%%", d.get("cpuPercent").asDouble()),
+                d.get("rejected").asLong(), cpu(d),
                 d.get("gcCount").asLong(), d.get("gcMillis").asLong());
+    }
+
+    private static String cpu(JsonNode d) {
+        return d.get("cpuPercent").isNull() ? "-" : String.format(Locale.ROOT, "%.0f%%", d.get("cpuPercent").asDouble());
     }
 
     private static String brief(JsonNode s) {

@@ -26,11 +26,15 @@ public final class ChildServer implements AutoCloseable {
     private final Process process;
     private final String banner;
     private final int port;
+    /** 0 when the server has no monitor. */
+    private final int monitorPort;
     private final List<String> rest = new ArrayList<>();
     private final Thread drain;
     private final Thread killer;
 
-    private ChildServer(Process process, Thread killer, BufferedReader stdout, String banner, int port) {
+    private ChildServer(Process process, Thread killer, BufferedReader stdout, String banner, int port,
+                        int monitorPort) {
+        this.monitorPort = monitorPort;
         this.process = process;
         this.killer = killer;
         this.banner = banner;
@@ -53,11 +57,22 @@ public final class ChildServer implements AutoCloseable {
 
     /** Starts {@code nbench server ARGS --ready-line} and waits (at most 30 s) until it listens. */
     public static ChildServer start(List<String> serverArgs) throws IOException {
+        return start(serverArgs, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #start(List)}, with {@code environment} added to the child's (e.g. a monitor token, which
+     * must not be on its command line, where ps shows it).
+     */
+    public static ChildServer start(List<String> serverArgs, java.util.Map<String, String> environment)
+            throws IOException {
         List<String> args = new ArrayList<>(List.of("server"));
         args.addAll(serverArgs);
         args.add("--ready-line");
         List<String> command = ChildJvm.command(false, args);
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().putAll(environment);
+        Process p = builder.start();
         // From its first instant: on SIGINT nbench run stops the server itself once its client has printed and
         // written its partial results (a server stopped at once would turn a client still connecting into
         // "connection refused"), and prints its metrics; the hook steps in only if that has not happened in 20 s.
@@ -90,7 +105,8 @@ public final class ChildServer implements AutoCloseable {
             ChildProcesses.forget(killer);
             throw new IOException("the server did not start (exit code " + exitCode(p) + ")");
         }
-        return new ChildServer(p, killer, stdout, lines[1], bound.get().getPort());
+        return new ChildServer(p, killer, stdout, lines[1], bound.get().getPort(),
+                ReadyLine.monitorPort(lines[0]).orElse(0));
     }
 
     private static String exitCode(Process p) {
@@ -104,6 +120,11 @@ public final class ChildServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The port of the server's monitor ({@code --monitor-port}), or 0 when it has none. */
+    public int monitorPort() {
+        return monitorPort;
     }
 
     /** The server's first line: what it runs and where. */

@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * The line a server started with {@code --ready-line} prints once it accepts connections, for the program
  * that started it: a fixed prefix and one JSON object, e.g. {@code nbench-ready {"address":"127.0.0.1",
- * "port":40123}}. The human banner may change wording; this line only gains fields.
+ * "port":40123,"monitorPort":40124}} ({@code monitorPort} only with {@code --monitor-port}). The human banner may change wording; this line only gains fields.
  */
 public final class ReadyLine {
 
@@ -24,10 +24,32 @@ public final class ReadyLine {
 
     /** The line for a server listening on {@code bound}. */
     public static String format(InetSocketAddress bound) {
+        return format(bound, null);
+    }
+
+    /** The line for a server listening on {@code bound}, with its monitor's port when it has one (else null). */
+    public static String format(InetSocketAddress bound, Integer monitorPort) {
         ObjectNode o = JSON.createObjectNode();
         o.put("address", bound.getAddress().getHostAddress());
         o.put("port", bound.getPort());
+        if (monitorPort != null) {
+            o.put("monitorPort", monitorPort);
+        }
         return PREFIX + o;
+    }
+
+    /** The monitor's port a well-formed ready line names, or empty (no monitor, or not a ready line). */
+    public static java.util.OptionalInt monitorPort(String line) {
+        if (parse(line).isEmpty()) {
+            return java.util.OptionalInt.empty();
+        }
+        try {
+            JsonNode port = JSON.readTree(line.substring(PREFIX.length())).get("monitorPort");
+            return port != null && port.canConvertToInt() && port.intValue() >= 1 && port.intValue() <= 65535
+                    ? java.util.OptionalInt.of(port.intValue()) : java.util.OptionalInt.empty();
+        } catch (JsonProcessingException e) {
+            return java.util.OptionalInt.empty();
+        }
     }
 
     /** The address a ready line names, or empty when {@code line} is not a well-formed ready line. */

@@ -85,19 +85,6 @@ class ArgumentFilesTest {
     }
 
     @Test
-    void seed002SizeListIsReplacedNotExtended() throws IOException {
-        // config/seed-002 is written for nbench run; as a client it needs the transport its -O key belongs to.
-        JsonNode doc = clientJson(Protocol.ECHO, file("seed-002-mina-vs-netty-echo.args"), "--impl", "mina",
-                "--size", "64", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1", "--threads", "2");
-        JsonNode o = options(doc);
-        assertEquals("[64]", o.get("size").toString());
-        assertEquals("50 ms", o.get("iteration-time").asText());
-        assertEquals("echo", o.get("protocol").asText());
-        assertEquals("{\"mina.read-buffer\":\"2048\"}", o.get("O").toString());
-        assertEquals(List.of("impl=mina,size=64,threads=2,window=1"), names(doc));
-    }
-
-    @Test
     void seed003ThreadsOverrideRunsOnlyThatValue() throws IOException {
         JsonNode doc = clientJson(Protocol.FRAMED, file("seed-003-threads-over-one-connection.args"),
                 "--threads", "2", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1");
@@ -183,12 +170,19 @@ class ArgumentFilesTest {
         assertEquals(ExitCode.OK, o.code(), o.err() + o.out());
         assertEquals("", o.err());
         assertTrue(o.out().contains("read-buffer=2048"), "the file's mina key reaches the mina server: " + o.out());
+        assertTrue(o.out().contains("executor=ExecutorFilter(OrderedThreadPoolExecutor(2))"), o.out());
+        assertTrue(o.out().contains("executor=DefaultEventExecutorGroup(2)"), o.out());
+        assertTrue(o.out().contains("\nserver CPU "), "the servers' CPU in the comparison: " + o.out());
         for (String server : List.of("mina", "netty")) {
-            JsonNode options = options(OutputFormatsTest.json(Files.readString(results.resolve(server + ".json"))));
+            JsonNode doc = OutputFormatsTest.json(Files.readString(results.resolve(server + ".json")));
+            JsonNode options = options(doc);
             assertEquals("[1024]", options.get("size").toString());
             assertEquals("50 ms", options.get("iteration-time").asText());
             assertEquals("echo", options.get("protocol").asText());
-            assertEquals("{}", options.get("O").toString(), "the netty client gets no mina key");
+            assertEquals("{\"netty.executor\":\"2\"}", options.get("O").toString(),
+                    "the netty client gets no mina key");
+            assertTrue(doc.get("combinations").get(0).get("serverStats").get("iterations").get(0).get("cpuPercent")
+                    .isNumber(), doc.toString());
         }
     }
 

@@ -152,7 +152,11 @@ class CompareGateTest {
         assertEquals("--fail-if-slower 10", gate.get("expression").asText());
         assertTrue(gate.get("breached").asBoolean());
         assertEquals(0.9, gate.get("bound").asDouble(), 1e-12);
-        assertEquals(6, doc.get("combinations").get(0).get("metrics").size());
+        // throughput, five latencies, and the client's CPU (these files have no server CPU: no row for it)
+        JsonNode metrics = doc.get("combinations").get(0).get("metrics");
+        assertEquals(7, metrics.size(), metrics.toString());
+        assertEquals("client CPU", metrics.get(6).get("metric").asText());
+        assertEquals("%", metrics.get(6).get("unit").asText());
     }
 
     @Test

@@ -39,7 +39,7 @@ class CompletionTest {
         Path script = Files.writeString(dir.resolve("nbench.bash"), o.out());
         assertEquals("client compare completion console", complete(script, "nbench", "c"));
         assertEquals("--threads --threshold", complete(script, "nbench", "client", "--thr"));
-        assertEquals("--server-io-threads --servers", complete(script, "nbench", "run", "--serv"));
+        assertEquals("--server-io-threads --server-stats --servers", complete(script, "nbench", "run", "--serv"));
     }
 
     @Test

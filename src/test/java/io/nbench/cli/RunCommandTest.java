@@ -40,6 +40,45 @@ class RunCommandTest {
         assertEquals("", o.err());
     }
 
+    /**
+     * Echo servers with their frameworks' own executors, the server's CPU read through each child's monitor
+     * (on by default): under each iteration, in the result documents, and beside the client's CPU in the
+     * comparison; --no-server-stats turns it off.
+     */
+    @Test
+    void echoServersWithTheirExecutorsReportTheServersCpu(@TempDir Path dir) throws Exception {
+        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,mina", "--protocol", "echo", "--size", "2k",
+                "-O", "netty.executor=2", "-O", "mina.executor=2", "-O", "mina.read-buffer=2048", "--threads", "2",
+                "--msgs", "300", "--warmup", "0", "--iterations", "2", "--results-dir", dir.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        assertTrue(o.out().contains("executor=DefaultEventExecutorGroup(2)"), o.out());
+        assertTrue(o.out().contains("executor=ExecutorFilter(OrderedThreadPoolExecutor(2))"), o.out());
+        assertEquals(4, o.out().lines().filter(l -> l.startsWith("  server: ") && l.contains(" MiB echoed, CPU "))
+                        .count(),
+                "one server line per measured iteration and server: " + o.out());
+        String table = o.out().substring(o.out().indexOf("=== comparison"));
+        assertTrue(table.contains("\nclient CPU "), table);
+        assertTrue(table.contains("\nserver CPU "), table);
+        for (String server : new String[] {"netty", "mina"}) {
+            com.fasterxml.jackson.databind.JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER
+                    .readTree(dir.resolve(server + ".json").toFile()).get("combinations").get(0).get("serverStats");
+            assertTrue(stats.get("error").isNull(), stats.toString());
+            assertEquals(2, stats.get("iterations").size(), stats.toString());
+            assertTrue(stats.get("iterations").get(0).get("cpuPercent").isNumber(), stats.toString());
+            assertTrue(stats.get("iterations").get(0).get("bytesOut").asLong() >= 150 * 2048, stats.toString());
+        }
+        assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
+                "every child server stopped");
+
+        CliTest.Outcome off = CliTest.run("run", "--servers", "nio,blocking", "--no-server-stats", "--threads", "1",
+                "--msgs", "100", "--warmup", "0", "--iterations", "1");
+        assertEquals(0, off.code(), off.out() + off.err());
+        assertFalse(off.out().contains("  server: "), off.out());
+        assertFalse(off.out().contains("server CPU"), off.out());
+        assertFalse(off.out().contains("monitor on"), off.out());
+    }
+
     @Test
     void inProcessRunsTheInJvmTransportsAgainstThemselves() {
         // Time-based: a synchronous in-JVM pipe (mina-vmpipe) must still hand control back at the boundaries.
@@ -56,7 +95,7 @@ class RunCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"run --port 7007", "run --servers nosuch", "run --servers netty-local",
-        "run --in-process --servers netty", "run --size 5x", "run --out x.json"})
+        "run --in-process --servers netty", "run --size 5x", "run --out x.json", "run --monitor-port 7070"})
     void badRunArgumentsAreUsageErrors(String line) {
         CliTest.Outcome o = CliTest.run(line.split(" "));
         assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());

@@ -55,6 +55,28 @@ class ServerReadyLineTest {
         }
     }
 
+    /** With a monitor the line also names its port; the token comes from the child's environment, not argv. */
+    @Test
+    void childServerWithAMonitorReportsItsPortInTheReadyLine() throws Exception {
+        String token = "ready-line-test-token";
+        try (ChildServer child = ChildServer.start(List.of("--impl", "nio", "--port", "0", "--monitor-port", "0"),
+                java.util.Map.of(io.nbench.monitor.MonitorToken.ENV, token))) {
+            assertTrue(child.monitorPort() > 0 && child.monitorPort() != child.port(), child.banner());
+            assertTrue(child.banner().contains(", monitor on 127.0.0.1:" + child.monitorPort()), child.banner());
+            try (io.nbench.monitor.MonitorClient monitor = io.nbench.monitor.MonitorClient.connect("127.0.0.1",
+                    child.monitorPort(), io.nbench.monitor.MonitorToken.from(null,
+                            java.util.Map.of(io.nbench.monitor.MonitorToken.ENV, token)),
+                    java.time.Duration.ofSeconds(10))) {
+                assertTrue(monitor.metricsJson().contains("\"sinceStart\""), "the monitor answers with this token");
+            }
+            child.stop();
+        }
+        assertEquals(java.util.OptionalInt.empty(), ReadyLine.monitorPort("nbench-ready {\"address\":\"127.0.0.1\","
+                + "\"port\":7007}"));
+        assertEquals(java.util.OptionalInt.of(7008), ReadyLine.monitorPort("nbench-ready {\"address\":\"127.0.0.1\","
+                + "\"port\":7007,\"monitorPort\":7008}"));
+    }
+
     @Test
     void malformedReadyLinesAreNotTakenForAnAddress() {
         for (String line : new String[] {null, "", "nbench server: nio listening on 127.0.0.1:7007",

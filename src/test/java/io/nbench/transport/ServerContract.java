@@ -159,6 +159,74 @@ public abstract class ServerContract {
                 "the executor's threads end with the server");
     }
 
+    /**
+     * Echo through the framework's own executor (the echo handler on its threads): every byte comes back in
+     * order on each of two connections, small exchanges and 4 MiB written while it is read back.
+     */
+    @Test
+    void nativeExecutorEchoesEveryByteInOrder() throws Exception {
+        java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
+        Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
+        events = new TransportTesting.CountingEvents();
+        server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.ECHO,
+                TransportTesting.socket(), MAX_FRAME, OptionValues.resolve(transport().options(), option.getKey())),
+                events);
+        Random random = new Random(7);
+        try (Socket s = connect(server.address()); Socket other = connect(server.address())) {
+            for (int size : new int[] {1, 3, 1000, 2048, 65_537}) {
+                byte[] data = new byte[size];
+                random.nextBytes(data);
+                exchange(s, data, data);
+                exchange(other, data, data);
+            }
+            byte[] big = new byte[4 << 20];
+            random.nextBytes(big);
+            Thread[] writers = new Thread[2];
+            Socket[] sockets = {s, other};
+            for (int i = 0; i < 2; i++) {
+                Socket to = sockets[i];
+                writers[i] = new Thread(() -> {
+                    try {
+                        // In pieces of varied size, as a client's writes reach the server.
+                        for (int off = 0, n = 1; off < big.length; off += n, n = n * 7 % 65_521 + 1) {
+                            to.getOutputStream().write(big, off, Math.min(n, big.length - off));
+                        }
+                    } catch (IOException e) {
+                        // the read below fails too
+                    }
+                }, "test-writer-" + i);
+                writers[i].start();
+            }
+            assertArrayEquals(big, s.getInputStream().readNBytes(big.length));
+            assertArrayEquals(big, other.getInputStream().readNBytes(big.length));
+            for (Thread w : writers) {
+                w.join(10_000);
+            }
+        }
+        assertTrue(!events.echoThreads.isEmpty()
+                        && events.echoThreads.stream().allMatch(t -> t.startsWith(option.getValue())),
+                "the echo handler ran on " + events.echoThreads);
+    }
+
+    /** With the framework's executor a peer that never reads its echo is bounded as without it. */
+    @Test
+    void nativeExecutorEchoBoundsWhatItAcceptsFromAPeerThatNeverReads() throws Exception {
+        java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
+        Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
+        events = new TransportTesting.CountingEvents();
+        server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.ECHO,
+                new SocketSettings(0, true, NeverReadingPeer.SNDBUF, NeverReadingPeer.SNDBUF), MAX_FRAME,
+                OptionValues.resolve(transport().options(), option.getKey())), events);
+        long cap = 256L << 20;
+        long accepted;
+        try (NeverReadingPeer peer = new NeverReadingPeer(server.address())) {
+            accepted = peer.writeUntilStalled(new byte[4096], cap, 2_000);
+        }
+        assertTrue(accepted < ACCEPTED_FROM_A_PEER_THAT_NEVER_READS, "echo through " + option.getKey()
+                + ": the server accepted " + accepted + " bytes from a peer that reads nothing; at most "
+                + ACCEPTED_FROM_A_PEER_THAT_NEVER_READS + " may be buffered");
+    }
+
     private InetSocketAddress start(BusinessRuntime with) throws IOException {
         return start(with, with);
     }

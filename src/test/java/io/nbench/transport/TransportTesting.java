@@ -190,8 +190,12 @@ public final class TransportTesting {
             protocolErrors.release();
         }
 
+        /** The threads the echo handler ran on. */
+        public final java.util.Set<String> echoThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
         @Override
         public void echoed(int bytes) {
+            echoThreads.add(Thread.currentThread().getName());
         }
     }
 }

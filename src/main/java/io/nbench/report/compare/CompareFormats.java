@@ -45,7 +45,7 @@ public final class CompareFormats {
             for (Comparison.Row r : b.rows()) {
                 ObjectNode m = metrics.addObject();
                 m.put("metric", r.metric().name());
-                m.put("unit", r.metric().higherIsBetter() ? "msg/s" : "ns");
+                m.put("unit", r.metric().unit());
                 m.put("higherIsBetter", r.metric().higherIsBetter());
                 ObjectNode base = m.putObject("baseline");
                 number(base, "mean", r.baseline());

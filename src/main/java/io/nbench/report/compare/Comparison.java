@@ -15,7 +15,10 @@ public final class Comparison {
 
     /** The plain verdict of one cell. */
     public enum Verdict {
-        FASTER("faster"), SLOWER("slower"), SAME("no significant difference"),
+        FASTER("faster"), SLOWER("slower"),
+        /** A cost (CPU): significantly less, or more, than the first file's. */
+        LESS("less"), MORE("more"),
+        SAME("no significant difference"),
         /** Not significant, and too few iterations to tell a real difference from noise: not "the same". */
         TOO_FEW("too few iterations to decide; use --iterations ≥ " + Comparison.DECISIVE_N + " or --forks"),
         /** An iteration has a figure of 0 (nothing measured): no ratio. */
@@ -79,8 +82,14 @@ public final class Comparison {
             for (CompareMetric m : CompareMetric.ALL) {
                 double[] a = m.values(base.iterations());
                 List<Cell> cells = new ArrayList<>();
+                boolean any = a.length > 0;
                 for (ResultFile.CombinationData p : partners) {
-                    cells.add(p == null ? null : cell(m, a, m.values(p.iterations())));
+                    double[] b = p == null ? null : m.values(p.iterations());
+                    any |= b != null && b.length > 0;
+                    cells.add(p == null ? null : cell(m, a, b));
+                }
+                if (m.cost() && !any) {
+                    continue; // e.g. server CPU without --server-stats: no row rather than a row of dashes
                 }
                 rows.add(new Row(m, a.length == 0 ? Double.NaN : StudentT.mean(a), a.length, cells));
             }
@@ -111,7 +120,8 @@ public final class Comparison {
         Verdict v;
         if (r.significant()) {
             boolean higher = r.low() > 1;
-            v = higher == m.higherIsBetter() ? Verdict.FASTER : Verdict.SLOWER;
+            v = m.cost() ? (higher ? Verdict.MORE : Verdict.LESS)
+                    : higher == m.higherIsBetter() ? Verdict.FASTER : Verdict.SLOWER;
         } else {
             v = n < DECISIVE_N ? Verdict.TOO_FEW : Verdict.SAME;
         }

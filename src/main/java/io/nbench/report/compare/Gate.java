@@ -33,7 +33,7 @@ public record Gate(String expression, String metric, double percent) {
         String metric = spec.substring(0, colon).strip();
         List<String> latency = new ArrayList<>();
         for (CompareMetric m : CompareMetric.ALL) {
-            if (!m.higherIsBetter()) {
+            if (!m.higherIsBetter() && !m.cost()) {
                 latency.add(m.name());
             }
         }

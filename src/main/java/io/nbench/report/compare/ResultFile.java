@@ -20,8 +20,16 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
     public record CombinationData(String name, Map<String, String> keys, List<IterationData> iterations) {
     }
 
-    /** What compare needs of an iteration: throughput and the latency histogram (ns). */
-    public record IterationData(double msgPerSec, Histogram latency) {
+    /**
+     * What compare needs of an iteration: throughput, the latency histogram (ns), and the CPU (% of one core)
+     * of the client and of the server (from {@code --server-stats}); NaN when the document has none.
+     */
+    public record IterationData(double msgPerSec, Histogram latency, double clientCpuPercent,
+                                double serverCpuPercent) {
+
+        public IterationData(double msgPerSec, Histogram latency) {
+            this(msgPerSec, latency, Double.NaN, Double.NaN);
+        }
     }
 
     /** The file is missing, not JSON, not an nbench result, or of another schema; the message is one line. */
@@ -55,13 +63,21 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
             for (JsonNode c : doc.path("combinations")) {
                 Map<String, String> keys = new LinkedHashMap<>();
                 c.path("keys").properties().forEach(e -> keys.put(e.getKey(), e.getValue().asText()));
+                // The server's figures of a measured iteration carry its index (none: no --server-stats, or
+                // stopped part way).
+                Map<Integer, Double> serverCpu = new java.util.HashMap<>();
+                for (JsonNode s : c.path("serverStats").path("iterations")) {
+                    serverCpu.put(s.path("index").asInt(), number(s.path("cpuPercent")));
+                }
                 List<IterationData> iterations = new ArrayList<>();
                 for (JsonNode it : c.path("iterations")) {
                     if (it.path("warmup").asBoolean(false)) {
                         continue;
                     }
                     iterations.add(new IterationData(it.path("msgPerSec").asDouble(),
-                            HistogramCodec.decode(it.path("histogram").asText())));
+                            HistogramCodec.decode(it.path("histogram").asText()),
+                            number(it.path("resources").path("cpuPercent")),
+                            serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
                 }
                 combinations.add(new CombinationData(c.path("name").asText(), keys, iterations));
             }
@@ -69,6 +85,11 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
             throw new Unreadable(path + ": damaged iteration histogram (" + e.getMessage() + ")");
         }
         return new ResultFile(path, combinations);
+    }
+
+    /** A figure that may be null or absent: NaN then. */
+    private static double number(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
     private static String firstLine(String s) {

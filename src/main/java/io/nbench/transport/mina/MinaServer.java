@@ -82,32 +82,33 @@ final class MinaServer implements RunningServer {
         try {
             config.applyStatistics(acceptor);
             config.applySession(acceptor.getSessionConfig());
+            // mina.executor: the handler's messageReceived (the request's work and write, or the echo write) on
+            // an ExecutorFilter, as a MINA user takes blocking work off the processors; for framed after the
+            // codec, for echo the only filter. Only that event: messageSent resumes a paused session's reading
+            // (and decoding), which must stay on its processor. nbench's own pool (--executor-threads, framed
+            // only) takes precedence.
+            boolean handOff = config.executorThreads > 0 && settings.runtime().pool() == null;
             FramedServerDecoder decoder = null;
             if (settings.protocol() == Protocol.FRAMED) {
-                // mina.executor: the handler's messageReceived (the request's work and write) on an
-                // ExecutorFilter, as a MINA user takes blocking work off the processors. Only that event:
-                // messageSent resumes a paused session's decoding, which must stay on its processor.
-                // nbench's own pool (--executor-threads) takes precedence.
-                boolean handOff = config.executorThreads > 0 && settings.runtime().pool() == null;
                 decoder = new FramedServerDecoder(settings.maxFrame(), events, idle.enabled(), settings.runtime(),
                         handOff);
                 acceptor.getFilterChain().addLast(FramedServerDecoder.CODEC,
                         new ProtocolCodecFilter(IoBufferEncoder.INSTANCE, decoder));
-                if (handOff) {
-                    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-                    OrderedThreadPoolExecutor executor = new OrderedThreadPoolExecutor(config.executorThreads,
-                            config.executorThreads, 30, TimeUnit.SECONDS, r -> {
-                                Thread t = new Thread(r, "nbench-mina-executor-" + n.incrementAndGet());
-                                t.setDaemon(true);
-                                return t;
-                            });
-                    pools.add(executor);
-                    acceptor.getFilterChain().addLast("executor",
-                            new ExecutorFilter(executor, IoEventType.MESSAGE_RECEIVED));
-                    executorDescription = "ExecutorFilter(OrderedThreadPoolExecutor(" + config.executorThreads + "))";
-                } else if (config.executorThreads > 0) {
-                    executorDescription = "off (nbench's --executor-threads pool runs the work)";
-                }
+            }
+            if (handOff) {
+                java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+                OrderedThreadPoolExecutor executor = new OrderedThreadPoolExecutor(config.executorThreads,
+                        config.executorThreads, 30, TimeUnit.SECONDS, r -> {
+                            Thread t = new Thread(r, "nbench-mina-executor-" + n.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        });
+                pools.add(executor);
+                acceptor.getFilterChain().addLast("executor",
+                        new ExecutorFilter(executor, IoEventType.MESSAGE_RECEIVED));
+                executorDescription = "ExecutorFilter(OrderedThreadPoolExecutor(" + config.executorThreads + "))";
+            } else if (config.executorThreads > 0) {
+                executorDescription = "off (nbench's --executor-threads pool runs the work)";
             }
             acceptor.setHandler(new MinaServerHandler(events, decoder, idle));
             SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();

@@ -34,9 +34,9 @@ public final class MinaTransport extends BaseTransport {
             directOption(PREFIX),
             allocatorOption(PREFIX),
             TransportOption.threadsOrOff(PREFIX + EXECUTOR,
-                    "server: an ExecutorFilter with an OrderedThreadPoolExecutor of N threads after the codec, "
-                    + "MINA's own way to run the handler (and --work) off the processor threads, in order per "
-                    + "session; its queue is unbounded, so it never rejects; ignored with --executor-threads "
+                    "server: an ExecutorFilter with an OrderedThreadPoolExecutor of N threads before the handler "
+                    + "(framed: after the codec), MINA's own way to run the handler (the echo write, or the "
+                    + "request's --work and response) off the processor threads, in order per session; its queue is unbounded, so it never rejects; ignored with --executor-threads "
                     + "(nbench's bounded pool)"));
 
     static TransportOption statsOption(String prefix) {

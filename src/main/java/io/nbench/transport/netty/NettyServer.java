@@ -58,16 +58,17 @@ final class NettyServer implements RunningServer {
                 new DefaultThreadFactory("nbench-netty-server", true), config.handlerFactory());
         IdleConnections idle = IdleConnections.start(settings.idleTimeout(), events,
                 config.local ? "nbench-netty-local-idle" : "nbench-netty-idle");
-        // netty.executor: the request handler on a DefaultEventExecutorGroup, as a Netty user moves blocking
-        // work off the event loop. nbench's own pool (--executor-threads) takes precedence.
-        boolean framed = settings.protocol() == Protocol.FRAMED;
+        // netty.executor: the request handler (framed) or the echo handler on a DefaultEventExecutorGroup, as a
+        // Netty user moves blocking work off the event loop: each channel's events run on one executor thread,
+        // in order, and its writes go back to its event loop. nbench's own pool (--executor-threads, framed
+        // only) takes precedence.
         boolean ownPool = settings.runtime().pool() != null;
-        EventExecutorGroup executor = framed && !ownPool && config.executorThreads > 0
+        EventExecutorGroup executor = !ownPool && config.executorThreads > 0
                 ? new DefaultEventExecutorGroup(config.executorThreads,
                         new DefaultThreadFactory("nbench-netty-executor", true))
                 : null;
         String executorDescription = executor != null ? "DefaultEventExecutorGroup(" + config.executorThreads + ")"
-                : config.executorThreads > 0 && framed ? "off (nbench's --executor-threads pool runs the work)" : "off";
+                : config.executorThreads > 0 ? "off (nbench's --executor-threads pool runs the work)" : "off";
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(config.serverChannel())
@@ -75,7 +76,10 @@ final class NettyServer implements RunningServer {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (settings.protocol() == Protocol.ECHO) {
-                            ch.pipeline().addLast(new EchoServerHandler(events, idle));
+                            // With netty.executor all its events run on the group, writability changes too, so
+                            // backpressure (autoRead off while the channel is unwritable) works as without it:
+                            // a write from the executor counts as pending at once, before the event loop runs it.
+                            ch.pipeline().addLast(executor, new EchoServerHandler(events, idle));
                         } else {
                             ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events, idle,
                                     settings.runtime(), executor != null));

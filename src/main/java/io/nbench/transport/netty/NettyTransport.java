@@ -33,7 +33,8 @@ public final class NettyTransport extends BaseTransport {
                         return text;
                     }),
             TransportOption.threadsOrOff(EXECUTOR,
-                    "server: run the request handler (and --work) on a DefaultEventExecutorGroup of N threads, "
+                    "server: run the request handler (and --work), or the echo handler, on a "
+                    + "DefaultEventExecutorGroup of N threads, "
                     + "Netty's own way to take work off the event loop; its queues are unbounded, so it never "
                     + "rejects; ignored with --executor-threads (nbench's bounded pool)"));
 

@@ -1,6 +1,7 @@
 package io.nbench.report.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.stats.LatencyHistograms;
 import java.io.PrintWriter;
@@ -129,6 +130,39 @@ class CompareTableTest {
         }
         assertEquals(a.length, throughput.baselineN());
         return t;
+    }
+
+    /**
+     * CPU is a cost: its verdict says more or less, not faster or slower; the server's row appears only when
+     * a file has the figure, and an iteration without it is left out rather than counted as 0.
+     */
+    @Test
+    void cpuRowsSayMoreOrLessAndAppearOnlyWithTheFigure() {
+        Histogram h = LatencyHistograms.newHistogram();
+        h.recordValue(10_000);
+        List<ResultFile.IterationData> a = new ArrayList<>();
+        List<ResultFile.IterationData> b = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            a.add(new ResultFile.IterationData(100 + i, h, 50 + i, i == 2 ? Double.NaN : 100 + i));
+            b.add(new ResultFile.IterationData(100 + i, h, 25 + i, 200 + i));
+        }
+        ResultFile fa = new ResultFile(Path.of("a"), List.of(new ResultFile.CombinationData("c", X, a)));
+        ResultFile fb = new ResultFile(Path.of("b"), List.of(new ResultFile.CombinationData("c", X, b)));
+        List<Comparison.Row> rows = Comparison.compare(List.of(fa, fb)).get(0).rows();
+        Comparison.Row client = rows.stream().filter(r -> r.metric().name().equals("client CPU")).findFirst()
+                .orElseThrow();
+        Comparison.Row server = rows.stream().filter(r -> r.metric().name().equals("server CPU")).findFirst()
+                .orElseThrow();
+        assertEquals(Comparison.Verdict.LESS, client.others().get(0).verdict());
+        assertEquals(Comparison.Verdict.MORE, server.others().get(0).verdict());
+        assertEquals(4, server.baselineN(), "the iteration without the server's figure is left out");
+        assertTrue(print(List.of(fa, fb)).contains("server CPU  102%"), print(List.of(fa, fb)));
+
+        List<ResultFile.IterationData> plain = List.of(new ResultFile.IterationData(100, h),
+                new ResultFile.IterationData(101, h));
+        ResultFile pa = new ResultFile(Path.of("a"), List.of(new ResultFile.CombinationData("c", X, plain)));
+        assertTrue(Comparison.compare(List.of(pa, pa)).get(0).rows().stream()
+                .noneMatch(r -> r.metric().cost()), "no CPU rows without the figures");
     }
 
     @Test
