@@ -13,7 +13,10 @@ import picocli.CommandLine.ParameterException;
 /** The server's business runtime options: per-request work and the business pool it runs on. */
 final class BusinessOptions {
 
-    /** The pool's queue when --executor-queue is not given: the size of the queue in the executor-offload seed. */
+    /**
+     * The pool's queue when --executor-queue is not given: 1000, deep enough that a thousand concurrent
+     * requests queue rather than being rejected, as with the executor config/seed-001 reproduces.
+     */
     static final int DEFAULT_QUEUE = 1000;
 
     @Option(names = "--work", paramLabel = "D", converter = Converters.Time.class,
