@@ -28,6 +28,7 @@ import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -194,6 +195,36 @@ final class ServerCommand implements Callable<Integer> {
                 return ExitCode.COULD_NOT_RUN;
             }
         }
+        // The stop hook goes in before anything announces the server: a supervisor (or a test) may send
+        // SIGTERM as soon as it reads the first line, and the report and exit 0 must follow even then.
+        AtomicReference<MetricsSampler> sampler = new AtomicReference<>();
+        MonitorServer monitorToClose = monitorServer;
+        Runnable stopAll = () -> {
+            MetricsSampler s = sampler.get();
+            if (s != null) {
+                s.close();
+            }
+            if (monitorToClose != null) {
+                monitorToClose.close();
+            }
+            stop(server, metrics, out);
+        };
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stopAll.run();
+            stopped.countDown();
+            // SIGINT/SIGTERM is how a server is meant to end: after a clean stop and its report, exit 0
+            // rather than the JVM's 128 + signal, so that scripts and supervisors see success.
+            Runtime.getRuntime().halt(ExitCode.OK);
+        }, "nbench-server-shutdown");
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // Stopped by a signal while starting, before it announced anything: nothing to report.
+            stopAll.run();
+            return ExitCode.OK;
+        }
         if (readyLine) {
             out.println(ReadyLine.format(server.address(),
                     monitorServer != null ? monitorServer.address().getPort() : null));
@@ -218,25 +249,7 @@ final class ServerCommand implements Callable<Integer> {
                     : "  monitor token: from " + token.source());
         }
         out.flush();
-        MetricsSampler sampler = new MetricsSampler(metrics, reportInterval, out);
-        MonitorServer monitorToClose = monitorServer;
-        Runnable stopAll = () -> {
-            sampler.close();
-            if (monitorToClose != null) {
-                monitorToClose.close();
-            }
-            stop(server, metrics, out);
-        };
-
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stopAll.run();
-            stopped.countDown();
-            // SIGINT/SIGTERM is how a server is meant to end: after a clean stop and its report, exit 0
-            // rather than the JVM's 128 + signal, so that scripts and supervisors see success.
-            Runtime.getRuntime().halt(ExitCode.OK);
-        }, "nbench-server-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        sampler.set(new MetricsSampler(metrics, reportInterval, out));
         try {
             if (duration != null) {
                 stopped.await(duration.toNanos(), TimeUnit.NANOSECONDS);
@@ -248,7 +261,12 @@ final class ServerCommand implements Callable<Integer> {
         }
         if (stopped.getCount() > 0) {
             // --duration elapsed: stop here rather than in the hook.
-            Runtime.getRuntime().removeShutdownHook(hook);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // A signal came at the same instant: the hook stops the server, reports and ends the process.
+                return ExitCode.OK;
+            }
             stopAll.run();
         }
         runtime.close();
