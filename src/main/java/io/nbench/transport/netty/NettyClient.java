@@ -75,11 +75,18 @@ final class NettyClient implements ClientTransport {
         return config.describe();
     }
 
+    /** How long an in-JVM client's loops stay up after its channels closed, for their peers' last word. */
+    static final long LOCAL_QUIET_MILLIS = 200;
+
     @Override
     public void close() {
         // Close the connections first: a LocalChannel peer notifies this side's event loop as it closes,
-        // which must still be running.
+        // which must still be running. That notification comes back from the server's event loop after
+        // our close has completed, so in-JVM the loops also wait for a quiet period, during which a task
+        // submitted is still accepted (without it Netty logs a RejectedExecutionException on a loaded
+        // machine); TCP channels have no such peer and stop at once.
         channels.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        long quietMillis = config.local ? LOCAL_QUIET_MILLIS : 0;
+        group.shutdownGracefully(quietMillis, 2_000 + quietMillis, TimeUnit.MILLISECONDS).awaitUninterruptibly();
     }
 }
