@@ -251,9 +251,9 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             if (!in.isReadable()) {
                 return false;
             }
-            int take = Math.min(needs - c.readableBytes(), in.readableBytes());
-            c.ensureWritable(take);
-            c.writeBytes(in, take);
+            // Room for the rest of the frame at once: a large frame grows the carry once, not per read.
+            c.ensureWritable(needs - c.readableBytes());
+            c.writeBytes(in, Math.min(needs - c.readableBytes(), in.readableBytes()));
         }
         decode(ctx, c);
         c.clear();
@@ -265,14 +265,18 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         return true;
     }
 
-    /** Keeps the incomplete frame at the end of a read for the next one. */
+    /**
+     * Keeps the incomplete frame at the end of a read for the next one, in a carry with room for the
+     * whole frame once its header is known (so a large frame grows it once, not per read).
+     */
     private void carryOver(ChannelHandlerContext ctx, ByteBuf in) {
-        int left = in.readableBytes();
+        int room = Math.max(in.readableBytes(), frameNeeds(in));
         if (carry == null) {
-            carry = ctx.alloc().heapBuffer(Math.max(left, Math.min(frameNeeds(in), CARRY_KEPT)));
+            carry = ctx.alloc().heapBuffer(Math.max(room, Framed.RESPONSE_HEADER));
+        } else if (carry.clear().capacity() < room) {
+            carry.capacity(room);
         }
-        carry.clear().ensureWritable(left);
-        carry.writeBytes(in, left);
+        carry.writeBytes(in, in.readableBytes());
     }
 
     /**
