@@ -38,7 +38,7 @@ import java.io.IOException;
  * <p><b>Responses are decoded where the socket read put them.</b> Not a {@code ByteToMessageDecoder}:
  * its cumulation copies every read whole into the cumulation buffer (and grows it) whenever the previous
  * read ended inside a frame, which with a pipelined window is nearly every read, so every received byte
- * was copied once more (removing that copy cut CPU per message at 5 KiB by a third to a half). Here
+ * was copied once more (removing that copy cut CPU per message at 5 KiB by a quarter to a half). Here
  * complete frames are decoded in the read buffer itself, and only the one frame that straddles two reads
  * is put together in {@link #carry}: at most one frame's bytes copied per read, whatever its size.
  */
