@@ -55,11 +55,15 @@ class ChildClientPlanTest {
             if (o.usageHelp() || o.versionHelp()) {
                 continue;
             }
-            assertEquals((Object) o.getValue(), fresh.findOption(o.longestName()).getValue(), o.longestName());
+            Object expected = o.getValue();
+            Object carried = fresh.findOption(o.longestName()).getValue();
+            assertEquals(expected, carried, o.longestName());
             compared++;
         }
         assertTrue(compared > 30, "options compared: " + compared);
-        assertNotEquals((Object) parsedClient().findOption("--threads").getValue(), fresh.findOption("--threads").getValue());
+        Object parsedThreads = parsedClient().findOption("--threads").getValue();
+        Object freshThreads = fresh.findOption("--threads").getValue();
+        assertNotEquals(parsedThreads, freshThreads);
     }
 
     @Test

@@ -102,12 +102,12 @@ public final class NdjsonStream {
         }
     }
 
-    /** The result document as the stream's last line. */
     /** One second's figures, as {@link #intervals} made them, on a line of their own. */
     public void interval(JsonNode figures) {
         line(figures);
     }
 
+    /** The result document as the stream's last line. */
     public void last(JsonNode document) {
         line(document);
     }

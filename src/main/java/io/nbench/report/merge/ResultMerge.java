@@ -13,7 +13,6 @@ import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -346,8 +345,7 @@ public final class ResultMerge {
             }
             late += e.path("lateResponses").asLong();
             reconnects += e.path("reconnects").asLong();
-            for (Iterator<Map.Entry<String, JsonNode>> f = e.path("first").fields(); f.hasNext();) {
-                Map.Entry<String, JsonNode> entry = f.next();
+            for (Map.Entry<String, JsonNode> entry : e.path("first").properties()) {
                 if (!first.has(entry.getKey())) {
                     first.set(entry.getKey(), entry.getValue());
                 }
