@@ -155,7 +155,7 @@ final class BlockingServer implements RunningServer {
             offloaded(socket, input, output, watch, in, out);
             return;
         }
-        ProcessingClock clock = new ProcessingClock(events);
+        ProcessingClock clock = new ProcessingClock(events, settings.runtime().hasWork());
         boolean work = settings.runtime().hasWork();
         FramedRequestParser parser = new FramedRequestParser(settings.maxFrame(), (requestBytes, responseBytes) -> {
             watch.progress();

@@ -191,9 +191,9 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
 
     /** What the decoder keeps per session, in one attribute so each request costs one lookup. */
     private final class State {
-        final ProcessingClock clock = new ProcessingClock(events);
+        final ProcessingClock clock = new ProcessingClock(events, runtime.hasWork());
         /** Used on the ExecutorFilter's thread only (mina.executor). */
-        final ProcessingClock workClock = new ProcessingClock(events);
+        final ProcessingClock workClock = new ProcessingClock(events, runtime.hasWork());
         /** Made at the session's first large request. */
         StreamedRequest stream;
         /** Made at the session's first request when requests are offloaded. */

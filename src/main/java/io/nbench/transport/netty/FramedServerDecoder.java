@@ -54,7 +54,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         this.handOff = handOff;
         // With the hand-off the work runs in WorkHandler, on the executor group.
         this.work = runtime.hasWork() && !handOff;
-        this.clock = new ProcessingClock(events);
+        this.clock = new ProcessingClock(events, runtime.hasWork());
     }
 
     @Override

@@ -22,7 +22,7 @@ final class WorkHandler extends ChannelInboundHandlerAdapter {
 
     WorkHandler(ServerEvents events, ServerRuntime runtime) {
         this.runtime = runtime;
-        this.clock = new ProcessingClock(events);
+        this.clock = new ProcessingClock(events, runtime.hasWork());
     }
 
     @Override

@@ -66,7 +66,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         this.channel = channel;
         this.runtime = runtime;
         this.work = runtime.hasWork();
-        this.clock = new ProcessingClock(events);
+        this.clock = new ProcessingClock(events, runtime.hasWork());
         this.offloaded = echo || runtime.pool() == null ? null : new OrderedResponses<>(runtime, events, new PoolWriter());
         this.events = events;
         this.idle = idle;

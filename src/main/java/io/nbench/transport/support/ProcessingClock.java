@@ -7,18 +7,26 @@ import io.nbench.transport.ServerEvents;
  * thread (no lock). The transport calls {@link #decoded} when a request's frame is complete and
  * {@link #written} when the responses of its read batch have been handed on (the flush after the batch);
  * this clock takes the timestamps, so every transport measures the same span and none reads the clock
- * itself. Timing the batch at its flush rather than each response costs one clock read per request and
- * one per batch, and no allocation: the decode times wait in an array that grows to the largest batch
- * seen and is reused.
+ * itself. Timing the batch at its flush rather than each response costs no allocation: the decode times
+ * wait in an array that grows to the largest batch seen and is reused.
+ *
+ * <p>Without {@code --work} the requests of one read batch are decoded microseconds apart, all from bytes
+ * that were already there, so they share the batch's first reading: one clock read per batch at decode
+ * and one at the flush, not one per request (the later requests' share of the batch's parsing counts as
+ * their wait, which it is). With work each request gets its own reading, since the work of the ones
+ * before it is exactly the wait on the I/O thread that the figure must show.
  */
 public final class ProcessingClock {
 
     private final ServerEvents events;
+    private final boolean eachRequest;
     private long[] decoded = new long[16];
     private int count;
 
-    public ProcessingClock(ServerEvents events) {
+    /** {@code eachRequest}: read the clock at every decode (requests do work), not once per batch. */
+    public ProcessingClock(ServerEvents events, boolean eachRequest) {
         this.events = events;
+        this.eachRequest = eachRequest;
     }
 
     /** A request's frame was decoded (its last byte consumed). */
@@ -26,7 +34,8 @@ public final class ProcessingClock {
         if (count == decoded.length) {
             decoded = java.util.Arrays.copyOf(decoded, count * 2);
         }
-        decoded[count++] = System.nanoTime();
+        decoded[count] = eachRequest || count == 0 ? System.nanoTime() : decoded[count - 1];
+        count++;
     }
 
     /** The responses of every request decoded since the last call were handed on: report their time. */
