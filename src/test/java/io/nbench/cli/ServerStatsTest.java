@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nbench.monitor.MonitorToken;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,8 +27,7 @@ class ServerStatsTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = ServerProcess.start(Map.of(MonitorToken.ENV, TOKEN), "--impl", "nio", "--port", "0",
-                "--monitor-port", "0");
+        server = ServerProcess.withMonitor(TOKEN);
     }
 
     @AfterAll

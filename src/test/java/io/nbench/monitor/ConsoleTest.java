@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
@@ -29,8 +28,7 @@ class ConsoleTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = ServerProcess.start(Map.of(MonitorToken.ENV, TOKEN), "--impl", "nio", "--port", "0",
-                "--monitor-port", "0");
+        server = ServerProcess.withMonitor(TOKEN);
     }
 
     @AfterAll

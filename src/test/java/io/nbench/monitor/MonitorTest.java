@@ -38,8 +38,7 @@ class MonitorTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = ServerProcess.start(Map.of(MonitorToken.ENV, TOKEN), "--impl", "nio", "--port", "0",
-                "--monitor-port", "0", "--report-interval", "1s");
+        server = ServerProcess.withMonitor(TOKEN, "--report-interval", "1s");
     }
 
     @AfterAll

@@ -48,6 +48,16 @@ public final class ServerProcess implements AutoCloseable {
         monitorPort = mm.find() ? Integer.parseInt(mm.group(1)) : -1;
     }
 
+    /**
+     * A nio server on a free port with its monitor on another, the monitor's token given as a user gives it
+     * (the environment), plus {@code more} arguments.
+     */
+    public static ServerProcess withMonitor(String token, String... more) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("--impl", "nio", "--port", "0", "--monitor-port", "0"));
+        args.addAll(List.of(more));
+        return start(Map.of("NBENCH_MONITOR_TOKEN", token), args.toArray(new String[0]));
+    }
+
     /** Starts {@code nbench server args} with these extra environment variables (null values remove one). */
     public static ServerProcess start(Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(NbenchProcess.command(List.of()));
