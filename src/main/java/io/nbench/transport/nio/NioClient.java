@@ -23,15 +23,19 @@ final class NioClient implements ClientTransport {
     private final ClientSettings settings;
     private final NioConfig config;
     private final SelectorLoop[] loops;
+    /** {@code readBuffers[i]} is used by {@code loops[i]}'s thread only. */
+    private final SharedReadBuffer[] readBuffers;
     private final AtomicInteger next = new AtomicInteger();
 
     NioClient(ClientSettings settings) throws IOException {
         this.settings = settings;
         this.config = new NioConfig(settings.options(), settings.socket());
         this.loops = new SelectorLoop[config.ioThreads];
+        this.readBuffers = new SharedReadBuffer[config.ioThreads];
         try {
             for (int i = 0; i < loops.length; i++) {
                 loops[i] = new SelectorLoop("nbench-nio-client-" + i);
+                readBuffers[i] = new SharedReadBuffer(config);
             }
         } catch (IOException e) {
             close();
@@ -66,8 +70,10 @@ final class NioClient implements ClientTransport {
             channel.close();
             throw e;
         }
-        SelectorLoop loop = loops[Math.floorMod(next.getAndIncrement(), loops.length)];
-        NioClientConnection connection = new NioClientConnection(loop, channel, config, template, handler,
+        int index = Math.floorMod(next.getAndIncrement(), loops.length);
+        SelectorLoop loop = loops[index];
+        NioClientConnection connection = new NioClientConnection(loop, readBuffers[index], channel, config,
+                template, handler,
                 settings.maxFrame(), settings.notifyWritten());
         CompletableFuture<Void> registered = new CompletableFuture<>();
         boolean queued = loop.execute(() -> {
