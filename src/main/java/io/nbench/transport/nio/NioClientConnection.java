@@ -48,7 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>"Written" ({@code --measure send}) means the request's last byte was accepted by
  * {@link SocketChannel#write}: ends of requests are tracked as byte offsets and reported, outside the
- * lock, by the thread whose write passed them.
+ * lock, by the thread whose write passed them; the requests a write completed are taken under the
+ * lock acquisition that wrote them (the loop thread's into {@code loopWritten}), not one each.
  */
 final class NioClientConnection implements ClientConnection, SelectorLoop.Selectable {
 
@@ -64,8 +65,9 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private final int wire;
     private final int responseSize;
 
-    /** Loop thread only. */
     private final NioConfig config;
+
+    /** Loop thread only. */
     /** The bytes of an incomplete response at the end of the last read, in fill mode; null until needed. */
     private ByteBuffer carry;
     private boolean inBatch;

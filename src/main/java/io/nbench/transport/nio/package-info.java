@@ -15,10 +15,13 @@
  * its two buffers whatever its peer does, and a 16 MiB frame passes through 64 KiB buffers. Echo writes
  * back each read from the same buffer, with the same backpressure.
  *
- * <p><b>Client.</b> Responses are decoded by the loop thread in place
- * ({@link io.nbench.transport.support.ResponseDecoder}); the read buffer starts at one response and grows only
- * if the server sends a larger frame. {@code send(id)} may come from any thread; see
- * {@link io.nbench.transport.nio.NioClientConnection} for the locking argument. In rtt mode the client's
+ * <p><b>Client.</b> All connections of a loop read into the loop's one read buffer
+ * ({@link io.nbench.transport.nio.SharedReadBuffer}, {@code nio.buffer} bytes, grown only if the server sends a
+ * larger frame), which stays in the core's cache however many connections there are; responses are decoded
+ * there, in place ({@link io.nbench.transport.support.ResponseDecoder}), and a connection keeps only the
+ * bytes of an incomplete response. Each connection has its own write buffer. {@code send(id)} may come
+ * from any thread; the loop thread's sends during a read batch are written under one lock acquisition
+ * when it ends; see {@link io.nbench.transport.nio.NioClientConnection} for the locking argument. In rtt mode the client's
  * selector threads allocate nothing per message ({@code NioAllocationTest}), with one exception outside
  * nbench's reach: the JDK's epoll selector looks each ready file descriptor up in a
  * {@code HashMap<Integer, SelectionKeyImpl>}, boxing it, and descriptors of 128 and above are outside
