@@ -1,5 +1,6 @@
 package io.nbench.load;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -70,6 +71,42 @@ class HotPathCostTest {
         double perMessage = (double) clock.reads.get() / messages;
         assertTrue(perMessage < 0.6, "clock readings per message: " + perMessage + " (" + clock.reads.get()
                 + " for " + messages + " messages)");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"nio", "netty"})
+    @Timeout(60)
+    void theResponsesOfAReadShareOneContextLookUpAndOneHistogramCriticalSection(String client) throws Exception {
+        // Real server, real client transport, one I/O thread; 4 connections x window 16.
+        Runs.Workload w = Runs.workload().protocol(Protocol.ECHO).threads(2).connections(4).window(16)
+                .msgs(5_000).warmup(0).iterations(1).size(64).driver(Driver.IO);
+        TransportRegistry registry = TransportRegistry.load();
+        Transport t = registry.get(client);
+        ClientSettings settings = new ClientSettings(Protocol.ECHO, new SocketSettings(1, true, 0, 0),
+                Duration.ofSeconds(5), false, TestServers.MAX_FRAME, registry.resolveOptions(t, Map.of()));
+        BenchmarkRun run = new BenchmarkRun(w.spec(), RunListener.NONE);
+        RunResult result;
+        try (ClientTransport ct = t.newClient(settings)) {
+            result = run.execute(ct, TestServers.get("nio", Protocol.ECHO).address());
+        }
+        long messages = result.iterations().stream().mapToLong(IterationResult::messages).sum();
+        assertEquals(w.expectedMessages(), messages);
+        assertEquals(0, result.errors().total());
+        // The recording threads' own counts, read after the run (the last flip orders them before us).
+        long lookups = 0;
+        long sections = 0;
+        for (ThreadContext c : run.recorders().flipAll()) {
+            lookups += c.lookups;
+            sections += c.criticalSections();
+        }
+        // Per response, it was one look-up and one critical section (two atomic increments) per message;
+        // per read, a read brings several responses with 16 in flight per connection.
+        double lookupsPerMessage = (double) lookups / messages;
+        double sectionsPerMessage = (double) sections / messages;
+        assertAll(
+                () -> assertTrue(lookupsPerMessage < 0.6, "context look-ups per message: " + lookupsPerMessage),
+                () -> assertTrue(sectionsPerMessage < 0.6,
+                        "histogram critical sections per message: " + sectionsPerMessage));
     }
 
     @Test
