@@ -43,6 +43,11 @@ final class ResponseVerifier {
         return carriesId && payload.length() >= 8 ? payload.getLong(0) : -1;
     }
 
+    /** The length only: enough where the id was read from the stamp itself. */
+    boolean checkLength(PayloadView payload) {
+        return payload.length() == length;
+    }
+
     /** Length and id stamp only: cheap enough for every message. */
     boolean checkHeader(long id, PayloadView payload) {
         if (payload.length() != length) {
