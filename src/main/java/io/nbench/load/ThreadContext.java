@@ -33,6 +33,13 @@ final class ThreadContext {
      */
     boolean inRead;
     long readTime;
+    /** Reads begun and not ended (they may nest); {@link #inRead} while above 0. */
+    private int readDepth;
+    /**
+     * Times a connection looked this context up ({@link LoadConnection#context}). A plain field of the
+     * owner: tests read it after the run to count look-ups per message.
+     */
+    long lookups;
     private LoadConnection[] deferred = new LoadConnection[16];
     private int head;
     private int tail;
@@ -49,6 +56,32 @@ final class ThreadContext {
         // allocates nothing and takes microseconds, as every later one does.
         this.histograms = new ThreadHistograms(openLoop, churn,
                 packed ? LatencyHistograms::newPackedHistogram : LatencyHistograms::newHistogram);
+    }
+
+    /**
+     * A transport's read begins on this (the owner's) thread: its responses share one clock reading and
+     * one histogram critical section ({@link ThreadHistograms#enterBatch}). Every call must be matched by
+     * {@link #endRead}, also when handling the read throws.
+     */
+    void beginRead() {
+        if (readDepth++ == 0) {
+            inRead = true;
+            readTime = LoadConnection.NO_TIME; // read lazily: a read may complete no response
+            histograms.enterBatch();
+        }
+    }
+
+    /** Ends what {@link #beginRead} began (an unmatched call is ignored). */
+    void endRead() {
+        if (readDepth > 0 && --readDepth == 0) {
+            inRead = false;
+            histograms.exitBatch();
+        }
+    }
+
+    /** Histogram critical sections entered by the owner so far (for tests). */
+    long criticalSections() {
+        return histograms.criticalSections;
     }
 
     /** Records one latency; values beyond the histogram's range are clamped and counted, negatives are 0. */
