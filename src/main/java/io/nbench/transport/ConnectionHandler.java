@@ -29,7 +29,13 @@ public interface ConnectionHandler {
     default void onReadStart() {
     }
 
-    /** Ends what {@link #onReadStart} began; called even when decoding the read failed. */
+    /**
+     * Ends what {@link #onReadStart} began: always (call it in a {@code finally}, also when decoding the
+     * read failed), on the thread that called {@link #onReadStart}, and before that thread blocks or
+     * waits for anything. The engine keeps its statistics' interval open for the whole read (one
+     * critical section per read instead of one per response), so an interval boundary waits for
+     * the read to end: a read that never ends would hold up the run.
+     */
     default void onReadEnd() {
     }
 
