@@ -40,10 +40,8 @@ import java.io.IOException;
  * its cumulation copies every read whole into the cumulation buffer (and grows it) whenever the previous
  * read ended inside a frame, which with a pipelined window is nearly every read, so every received byte
  * was copied once more (removing that copy cut CPU per message at 5 KiB by a quarter to a half). Here
- * complete frames are decoded in the read buffer itself, and the one frame that straddles two reads is
- * delivered from both (the first read kept, retained, in {@link #tail}); only a frame spread over more
- * than two reads, or whose header is cut, is put together in {@link #carry}: at most one frame's bytes
- * copied per read, whatever its size.
+ * complete frames are decoded in the read buffer itself, and only the one frame that straddles two reads
+ * is put together in {@link #carry}: at most one frame's bytes copied per read, whatever its size.
  */
 final class NettyClientConnection extends ChannelInboundHandlerAdapter implements ClientConnection {
 
@@ -89,17 +87,6 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * read; null until a frame first straddles two reads, then kept (grown to the largest such frame).
      */
     private ByteBuf carry;
-    /**
-     * Event loop only: the read buffer whose last bytes start a frame the next read should complete,
-     * retained (with the index and length of that start) so that the frame is delivered from the two
-     * reads where they lie instead of copied into {@link #carry}; null when none. At 5 KiB, where
-     * nearly every read ends inside a frame, that copy was 2.4 % of the I/O thread.
-     */
-    private ByteBuf tail;
-    private int tailIndex;
-    private int tailLength;
-    /** The whole frame's length (header included) whose start {@link #tail} holds. */
-    private int tailFrame;
     /** The largest carry buffer kept between straddling frames. */
     private static final int CARRY_KEPT = 64 * 1024;
     /** Event loop only: a protocol error closed the connection; what is still read is dropped. */
@@ -336,84 +323,18 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         inRead = true;
         handler.onReadStart();
         try {
-            if (tail != null && !completeTail(ctx, in)) {
-                return;
-            }
             if (carry != null && carry.isReadable() && !completeCarried(ctx, in)) {
                 return;
             }
             if (!failed) {
                 decode(ctx, in);
             }
-            if (!failed && in.isReadable() && !keepTail(in)) {
+            if (!failed && in.isReadable()) {
                 carryOver(ctx, in);
             }
         } finally {
             in.release();
             handler.onReadEnd();
-        }
-    }
-
-    /**
-     * Keeps the frame started at the end of {@code in} in place, retaining {@code in}, when the frame's
-     * header is whole there (so only its payload spans the two reads) and a well-formed one: the next
-     * read will most likely complete it. False when the carry must take it instead.
-     */
-    private boolean keepTail(ByteBuf in) {
-        int r = in.readerIndex();
-        int length = in.readableBytes();
-        int frame;
-        if (echo) {
-            frame = template.payloadSize();
-        } else {
-            if (length < Framed.RESPONSE_HEADER) {
-                return false;
-            }
-            // decode accepted this length (it stopped at this frame for want of bytes, not for an error)
-            frame = 4 + (int) in.getUnsignedInt(r);
-            int status = in.getUnsignedByte(r + 12);
-            if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
-                return false; // decode reports it once the frame is whole, from the carry
-            }
-        }
-        tail = in.retain();
-        tailIndex = r;
-        tailLength = length;
-        tailFrame = frame;
-        in.skipBytes(length);
-        return true;
-    }
-
-    /**
-     * Completes the frame kept in {@link #tail} with the first bytes of {@code in} and delivers it from
-     * the two buffers; when {@code in} does not complete it, moves it to the carry instead. Returns
-     * false while the frame is still incomplete (all of {@code in} taken).
-     */
-    private boolean completeTail(ChannelHandlerContext ctx, ByteBuf in) {
-        ByteBuf t = tail;
-        tail = null;
-        try {
-            int rest = tailFrame - tailLength;
-            if (in.readableBytes() < rest) {
-                // a frame longer than two reads: put it together in the carry (rare at the sizes pipelined)
-                carryOver(ctx, t.readerIndex(tailIndex));
-                return completeCarried(ctx, in);
-            }
-            int at = in.readerIndex();
-            if (echo) {
-                handler.onResponse(ConnectionHandler.UNKNOWN_ID, Framed.STATUS_OK,
-                        view.wrap(t, tailIndex, tailLength, in, at, tailFrame));
-            } else {
-                long id = t.getLong(tailIndex + 4);
-                int status = t.getUnsignedByte(tailIndex + 12);
-                int inTail = tailLength - Framed.RESPONSE_HEADER;
-                int payload = tailFrame - Framed.RESPONSE_HEADER;
-                handler.onResponse(id, status, view.wrap(t, tailIndex + Framed.RESPONSE_HEADER, inTail, in, at, payload));
-            }
-            in.readerIndex(at + rest);
-            return true;
-        } finally {
-            t.release();
         }
     }
 
@@ -445,10 +366,6 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             batch = null;
         }
         prepared.release();
-        if (tail != null) {
-            tail.release();
-            tail = null;
-        }
         if (carry != null) {
             carry.release();
             carry = null;

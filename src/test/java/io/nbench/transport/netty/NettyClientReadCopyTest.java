@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nbench.protocol.Framed;
-import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
@@ -80,95 +78,6 @@ class NettyClientReadCopyTest {
         assertEquals(frames, seen[0], "responses");
         assertTrue(copied <= (long) reads * size,
                 copied + " bytes copied out of " + reads + " reads of " + stream.length + " bytes");
-    }
-
-    /**
-     * Reads at least a frame long: every frame lies whole in one read or across two, and is delivered
-     * from where the reads put it (the second read completing the first's last frame), with nothing
-     * copied unless a read ended inside a framed response's header; every payload byte and every 8-byte word (also those across the
-     * boundary) reads back as sent, and each framed response keeps its id and status.
-     */
-    @ParameterizedTest(name = "{0}: {1} B payloads in reads of {2} B")
-    @CsvSource({"ECHO, 5120, 65536", "ECHO, 5120, 7000", "ECHO, 1024, 1500", "FRAMED, 5120, 65536",
-            "FRAMED, 5120, 5200", "FRAMED, 1024, 1100", "FRAMED, 100, 120"})
-    void framesAcrossTwoReadsAreDeliveredWithoutCopying(Protocol protocol, int size, int readSize) {
-        boolean echo = protocol == Protocol.ECHO;
-        RequestTemplate template = echo ? RequestTemplate.echo(size, 7) : RequestTemplate.framed(16, size, 7);
-        int frame = echo ? size : Framed.RESPONSE_HEADER + size;
-        int frames = (1 << 20) / frame;
-        ByteBuffer stream = ByteBuffer.allocate(frames * frame);
-        for (int i = 0; i < frames; i++) {
-            if (!echo) {
-                stream.putInt(Framed.RESPONSE_FIXED + size).putLong(i + 1).put((byte) (i % 2));
-            }
-            for (int b = 0; b < size; b++) {
-                stream.put(pattern(i, b));
-            }
-        }
-        long[] seen = {0};
-        ConnectionHandler check = new ConnectionHandler() {
-            @Override
-            public void onResponse(long id, int status, PayloadView payload) {
-                int i = (int) seen[0]++;
-                if (!echo) {
-                    assertEquals(i + 1, id, "id");
-                    assertEquals(i % 2, status, "status of response " + i);
-                }
-                assertEquals(size, payload.length());
-                for (int b = 0; b < size; b++) {
-                    assertEquals(pattern(i, b), payload.getByte(b), "byte " + b + " of response " + i);
-                }
-                for (int b = 0; b + 8 <= size; b++) {
-                    long word = 0;
-                    for (int k = 0; k < 8; k++) {
-                        word = word << 8 | (pattern(i, b + k) & 0xFF);
-                    }
-                    assertEquals(word, payload.getLong(b), "word at " + b + " of response " + i);
-                }
-            }
-
-            @Override
-            public void onWritten(long id) {
-            }
-
-            @Override
-            public void onError(ErrorKind kind, String message) {
-                throw new AssertionError(message);
-            }
-
-            @Override
-            public void onClosed() {
-            }
-        };
-        NettyClientConnection connection = new NettyClientConnection(template, check, false, 16 << 20);
-        EmbeddedChannel ch = new EmbeddedChannel();
-        connection.initPipeline(ch.pipeline());
-        connection.attach(ch);
-        long copied = 0;
-        byte[] bytes = stream.array();
-        try {
-            for (int at = 0; at < bytes.length; at += readSize) {
-                CountingRead read = new CountingRead(Unpooled.wrappedBuffer(bytes, at, Math.min(readSize, bytes.length - at)));
-                ch.writeInbound(read);
-                copied += read.copied;
-            }
-            ch.checkException();
-        } finally {
-            assertFalse(ch.finishAndReleaseAll());
-        }
-        assertEquals(frames, seen[0], "responses");
-        // A read that ends inside a framed response's 13-byte header leaves that frame to the carry.
-        int headerCuts = 0;
-        for (int at = readSize; at < bytes.length; at += readSize) {
-            int into = at % frame;
-            headerCuts += !echo && into > 0 && into < Framed.RESPONSE_HEADER ? 1 : 0;
-        }
-        assertTrue(copied <= (long) headerCuts * frame, copied + " bytes copied out of the reads, "
-                + headerCuts + " of which ended inside a header");
-    }
-
-    private static byte pattern(int frame, int at) {
-        return (byte) (frame * 31 + at * 7 + (at >> 8));
     }
 
     /** A read buffer that counts the bytes copied out of it (its array hidden, so copies go through here). */
