@@ -167,7 +167,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             b = null;
         }
         if (b == null) {
-            if (prepared.begin(ch.alloc())) {
+            if (prepared.begin()) {
                 prepared.add(id); // a free buffer has room for one request at least
                 return;
             }

@@ -1,7 +1,7 @@
 package io.nbench.transport.netty;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 
 /**
  * A connection's reusable batch buffers, each holding copies of the request one after the other, so
@@ -43,14 +43,20 @@ final class PreparedBatches {
     }
 
     /**
-     * Starts a batch in a buffer the channel no longer holds, allocating one from {@code alloc} while
-     * fewer than {@link #BUFFERS} exist. False when all are still queued in the channel.
+     * Starts a batch in a buffer the channel no longer holds, allocating one while fewer than
+     * {@link #BUFFERS} exist. False when all are still queued in the channel.
+     *
+     * <p>The buffers come from the pooled allocator whatever {@code netty.allocator} says: they live as
+     * long as the connection, and Netty's default adaptive allocator is built for short-lived buffers.
+     * Holding its memory for long made it rotate its chunks through a shared cache and fall back to new
+     * direct buffers for the reads: 11-19 B/msg allocated on the event loop at 50 x 16 x 5 KiB, and more
+     * system time, where the pooled allocator's arenas are unaffected (0 B/msg).
      */
-    boolean begin(ByteBufAllocator alloc) {
+    boolean begin() {
         for (int i = 0; i < BUFFERS; i++) {
             ByteBuf b = buffers[i];
             if (b == null) {
-                buffers[i] = alloc.directBuffer(request.length, maxBytes);
+                buffers[i] = PooledByteBufAllocator.DEFAULT.directBuffer(request.length, maxBytes);
                 prepared[i] = 0;
                 current = i;
                 return true;

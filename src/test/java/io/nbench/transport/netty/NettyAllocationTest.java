@@ -34,23 +34,27 @@ import org.junit.jupiter.params.provider.CsvSource;
 class NettyAllocationTest {
 
     @ParameterizedTest
-    @CsvSource({"FRAMED, IO", "ECHO, IO", "FRAMED, THREADS", "ECHO, THREADS"})
-    void noAllocationPerMessageOnTheEventLoops(Protocol protocol, Driver driver) throws Exception {
+    @CsvSource({"FRAMED, IO, 100, 4, 2", "ECHO, IO, 100, 4, 2", "FRAMED, THREADS, 100, 4, 2", "ECHO, THREADS, 100, 4, 2",
+            // 5 KiB requests, 20 connections: several batch buffers per read batch held for the
+            // connection's life, beside the read buffers the allocator hands out per read
+            "ECHO, IO, 5120, 16, 20"})
+    void noAllocationPerMessageOnTheEventLoops(Protocol protocol, Driver driver, int size, int window, int connections)
+            throws Exception {
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "needs HotSpot's allocation counters");
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
-        TransportTesting.Case c = new TransportTesting.Case(protocol, 100, 100, 4, driver, Measure.RTT);
+        TransportTesting.Case c = new TransportTesting.Case(protocol, size, size, window, driver, Measure.RTT);
         try (RunningServer server = TransportTesting.startServer(new NioTransport(), protocol, ServerEvents.NONE);
              ClientTransport client = TransportTesting.newClient(new NettyTransport(), protocol, false)) {
-            run(client, server, c, 20_000, threads);
+            run(client, server, c, connections, 20_000, threads);
             // The least of three runs each: a run now and then allocates an allocator chunk or an engine
             // structure once (hundreds of KiB, not per message); what every larger run allocates more is
             // allocation per message.
             long small = Long.MAX_VALUE;
             long large = Long.MAX_VALUE;
             for (int i = 0; i < 3; i++) {
-                small = Math.min(small, run(client, server, c, 5_000, threads));
-                large = Math.min(large, run(client, server, c, 25_000, threads));
+                small = Math.min(small, run(client, server, c, connections, 5_000, threads));
+                large = Math.min(large, run(client, server, c, connections, 25_000, threads));
             }
             // Each run allocates a constant (the engine's per-thread recorders, connection set-up and
             // close); what grows with the message count is allocation per message.
@@ -62,10 +66,10 @@ class NettyAllocationTest {
     }
 
     /** Bytes the event loops allocated during one run of {@code msgs} messages per thread and iteration. */
-    private static long run(ClientTransport client, RunningServer server, TransportTesting.Case c, long msgs,
+    private static long run(ClientTransport client, RunningServer server, TransportTesting.Case c, int connections, long msgs,
                             com.sun.management.ThreadMXBean threads) throws Exception {
         Map<Long, Long> before = loopAllocations(threads);
-        RunResult r = new BenchmarkRun(c.spec(2, 2, msgs), RunListener.NONE).execute(client, server.address());
+        RunResult r = new BenchmarkRun(c.spec(2, connections, msgs), RunListener.NONE).execute(client, server.address());
         Map<Long, Long> after = loopAllocations(threads);
         // Without this the check passes vacuously: no thread found (renamed) or one gone is 0 bytes.
         assertFalse(after.isEmpty(), "no nbench-netty-client- event loop found to measure");
