@@ -11,7 +11,9 @@ import io.netty.buffer.PooledByteBufAllocator;
  * had each request copied into it whole (the copy was 2.4 % of the netty client's I/O thread at 50
  * connections x window 16 x 1 KiB), and its first touch of the freshly allocated buffer was a cache miss
  * (Netty's accessibility check reading its reference count: 3.8 %). The C reference client and the
- * nio client write from a prepared buffer in the same way.
+ * nio client write from a prepared buffer in the same way. Measured on Netty's EmbeddedChannel (no
+ * kernel, no engine), the connection's own CPU per message fell from 56 to 28.5 ns at 1 KiB and from
+ * 202 to 58 ns at 5 KiB.
  *
  * <p>A buffer is written whole as itself, retained: no slice or duplicate object per batch. It is free
  * again once the channel has released it, its reference count back to this set's own single
