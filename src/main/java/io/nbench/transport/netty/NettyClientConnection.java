@@ -8,6 +8,7 @@ import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
@@ -28,10 +29,12 @@ import java.io.IOException;
  *
  * <p>Sends issued from this channel's event loop while it is processing reads (the io driver sending
  * the next message from a response callback) are gathered: requests of up to {@link #GATHER_MAX} bytes
- * are encoded one after the other into one batch buffer, which is written and flushed once when the read
- * batch completes. One buffer, one outbound-buffer entry and one write() per read batch, where a
- * write per request costs a pooled allocation, a trip down the pipeline, an outbound-buffer entry and an
- * iovec each: together about a tenth of the event loop's time at 50 connections x window 16. The C
+ * go one after the other into one batch buffer, which is written and flushed once when the read batch
+ * completes; the batch buffers are reused and already hold copies of the request, so a request costs
+ * its id stamped in ({@link PreparedBatches}). One buffer, one outbound-buffer entry and one write()
+ * per read batch, where a write per request costs a pooled allocation, a trip down the pipeline, an
+ * outbound-buffer entry and an iovec each: together about a tenth of the event loop's time at 50
+ * connections x window 16. The C
  * reference client does the same (one write per read batch). Larger requests keep their shared tail
  * (see below) and are written one by one, flushed once per read batch.
  *
@@ -74,8 +77,13 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * since they are complete already and must not get a second tail.
      */
     private ChannelHandlerContext gatherOut;
-    /** Event loop only: requests gathered in this read batch, not yet written; null when none. */
+    /**
+     * Event loop only: requests gathered in this read batch into a fresh buffer (all prepared buffers
+     * were still queued in the channel), not yet written; null when none.
+     */
     private ByteBuf batch;
+    /** Event loop only: the batch buffers reused with copies of the request in them. */
+    private final PreparedBatches prepared;
     /**
      * Event loop only: the start of a frame that the last read ended inside, completed from the next
      * read; null until a frame first straddles two reads, then kept (grown to the largest such frame).
@@ -96,6 +104,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         this.idOffsets = template.idOffsets();
         this.encoded = template.sharedTailLength() > 0 ? template.perMessageLength() : bytes.length;
         this.gather = !notifyWritten && bytes.length <= GATHER_MAX;
+        this.prepared = new PreparedBatches(bytes, idOffsets, BATCH_CAPACITY / Math.max(1, bytes.length));
     }
 
     /** Adds this connection's handlers to a new channel's pipeline. */
@@ -143,14 +152,27 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         }
     }
 
-    /** Event loop, inside a read batch: appends the whole request to the batch buffer. */
+    /**
+     * Event loop, inside a read batch: adds the request to the batch, in a prepared buffer when one is
+     * free (its id stamped into a copy already there), else copied whole into a fresh buffer.
+     */
     private void gatherInBatch(Channel ch, long id) {
+        if (prepared.active()) {
+            if (prepared.add(id)) {
+                return;
+            }
+            writeBatch();
+        }
         ByteBuf b = batch;
         if (b != null && b.writableBytes() < bytes.length) {
             writeBatch();
             b = null;
         }
         if (b == null) {
+            if (prepared.begin()) {
+                prepared.add(id); // a free buffer has room for one request at least
+                return;
+            }
             b = ch.alloc().ioBuffer(Math.max(BATCH_CAPACITY, bytes.length));
             batch = b;
         }
@@ -161,12 +183,19 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         }
     }
 
-    /** Hands the batch buffer to the pipeline, unflushed: the read batch's end flushes. */
+    /** Hands the batch to the pipeline, unflushed: the read batch's end flushes. */
     private void writeBatch() {
-        ByteBuf b = batch;
-        batch = null;
-        gatherOut.write(b, gatherOut.voidPromise());
-        flushPending = true;
+        ByteBuf b;
+        if (prepared.active()) {
+            b = prepared.take();
+        } else {
+            b = batch;
+            batch = null;
+        }
+        if (b != null) {
+            gatherOut.write(b, gatherOut.voidPromise());
+            flushPending = true;
+        }
     }
 
     @Override
@@ -272,7 +301,10 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     private void carryOver(ChannelHandlerContext ctx, ByteBuf in) {
         int room = Math.max(in.readableBytes(), frameNeeds(in));
         if (carry == null) {
-            carry = ctx.alloc().heapBuffer(Math.max(room, Framed.RESPONSE_HEADER));
+            // Its own array, not the channel's allocator: an adaptive allocator's heap chunk (128 KiB)
+            // is created and dropped as the carries of a run's connections come and go, which made
+            // the allocation of the event loops differ between equal runs.
+            carry = Unpooled.buffer(Math.max(room, Framed.RESPONSE_HEADER));
         } else if (carry.clear().capacity() < room) {
             carry.capacity(room);
         }
@@ -318,7 +350,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         inRead = false;
-        if (batch != null) {
+        if (batch != null || prepared.active()) {
             writeBatch();
         }
         if (flushPending) {
@@ -335,6 +367,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             batch.release();
             batch = null;
         }
+        prepared.release();
         if (carry != null) {
             carry.release();
             carry = null;
