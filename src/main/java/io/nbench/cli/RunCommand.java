@@ -78,8 +78,8 @@ final class RunCommand implements Callable<Integer> {
     Path report;
 
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
-            description = "I/O threads of each server. Default: 0, half the cores (${nbench.cores}), at least 1: the "
-                    + "client runs on this machine too and takes the other half.")
+            description = "I/O threads of each server. Default: 0, half of the ${nbench.cores} cores, at least 1: "
+                    + "the client runs on this machine too and takes the other half.")
     int serverIoThreads;
 
     @Option(names = "--server-stats", negatable = true, defaultValue = "true", fallbackValue = "true",

@@ -111,7 +111,7 @@ public final class ClientRun {
         Transport t = step.transport().transport();
         int maxFrame = Math.max(16 * 1024 * 1024, Math.max(planned.size(), planned.responseSize()));
         // --io-threads not given: half the cores against a server on this machine, never more than the
-        // connections; decided per combination, since --connections may be a sweep dimension.
+        // connections; decided per combination, since a --threads sweep changes the connections.
         SocketSettings socket = plan.socket().withIoThreads(IoThreads.client(plan.socket().ioThreads(),
                 plan.remote().getAddress(), planned.connections()));
         ClientSettings settings = new ClientSettings(planned.protocol(), socket, plan.connectTimeout(),

@@ -63,8 +63,8 @@ class HelpTextTest {
                     + "half of them, at least 1, when its server is on this machine"), help);
             assertTrue(help.contains("never more than --connections"), help);
         }
-        assertTrue(usage("run").replaceAll("\\s+", " ").contains("Default: 0, half the cores (" + cores
-                + "), at least 1"));
+        assertTrue(usage("run").replaceAll("\\s+", " ").contains("Default: 0, half of the " + cores
+                + " cores, at least 1"));
     }
 
     @Test
