@@ -48,7 +48,7 @@ public final class Main {
     }
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        // ${nbench.cores} in help texts: the default of the --io-threads options as a value.
+        // ${nbench.cores} in help texts: the number of cores the --io-threads defaults count from, as a value.
         System.setProperty("nbench.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         OutputOptions.describeFormats();
         CommandLine cl = new CommandLine(new NbenchCommand());

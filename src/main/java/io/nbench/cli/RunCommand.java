@@ -4,6 +4,7 @@ import io.nbench.client.ExitCode;
 import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.ChildServer;
+import io.nbench.transport.IoThreads;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -77,8 +78,8 @@ final class RunCommand implements Callable<Integer> {
     Path report;
 
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
-            description = "I/O threads of each server (default: ${nbench.cores}, the number of cores; 0 also means the "
-                    + "number of cores).")
+            description = "I/O threads of each server. Default: 0, half of the ${nbench.cores} cores, at least 1: "
+                    + "the client runs on this machine too and takes the other half.")
     int serverIoThreads;
 
     @Option(names = "--server-stats", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -242,7 +243,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         List<String> serverArgs = new ArrayList<>(List.of("--impl", server.name(), "--port", "0",
-                "--protocol", client.protocol.label(), "--io-threads", Integer.toString(serverIoThreads)));
+                "--protocol", client.protocol.label(), "--io-threads",
+                Integer.toString(IoThreads.sharingTheMachine(serverIoThreads))));
         serverOptions.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
         Map<String, String> environment = new LinkedHashMap<>();
         MonitorToken token = null;
@@ -332,7 +334,7 @@ final class RunCommand implements Callable<Integer> {
             throws IOException {
         TransportRegistry registry = TransportRegistry.load();
         return server.startServer(new ServerSettings(new InetSocketAddress("127.0.0.1", 0), protocol,
-                new SocketSettings(serverIoThreads, true, 0, 0), 16 * 1024 * 1024,
+                new SocketSettings(IoThreads.sharingTheMachine(serverIoThreads), true, 0, 0), 16 * 1024 * 1024,
                 registry.resolveOptions(server, options)), ServerEvents.NONE);
     }
 }

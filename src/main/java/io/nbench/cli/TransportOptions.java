@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.client.CouldNotRun;
 import io.nbench.client.ResolvedTransport;
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.IoThreads;
 import io.nbench.transport.SocketSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,8 +32,10 @@ final class TransportOptions {
     Protocol protocol;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
-            description = "I/O threads (event loops, selector loops) (default: ${nbench.cores}, the number of cores; 0 also "
-                    + "means the number of cores).")
+            description = "I/O threads (event loops, selector loops). Default: 0, automatic: the server takes every "
+                    + "core (${nbench.cores}); the client half of them, at least 1, when its server is on this machine "
+                    + "(loopback or a local address: they share the cores), all of them otherwise, and never more "
+                    + "than --connections. The effective number is in the transport line and the result.")
     int ioThreads;
 
     @Option(names = "--tcp-nodelay", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -93,7 +96,7 @@ final class TransportOptions {
         return values;
     }
 
-    /** Negative thread counts are meaningless (0 already means one per core). */
+    /** Negative thread counts are meaningless (0 is the automatic default, see {@link IoThreads}). */
     void checkIoThreads(CommandSpec spec, String option) {
         checkIoThreads(spec, option, ioThreads);
     }
@@ -101,7 +104,7 @@ final class TransportOptions {
     static void checkIoThreads(CommandSpec spec, String option, int value) {
         if (value < 0) {
             throw new ParameterException(spec.commandLine(), option + " " + value
-                    + " is negative: use 0 (one per core) or a positive count");
+                    + " is negative: use 0 (automatic) or a positive count");
         }
     }
 

@@ -18,7 +18,8 @@ import java.util.List;
  * @param remote           its address
  * @param steps            the sweep's combinations, in the order they run
  * @param keys             the sweep's combination keys, in column order
- * @param socket           socket options of every connection
+ * @param socket           socket options of every connection; I/O threads 0: each combination's default
+ *                         ({@link io.nbench.transport.IoThreads#client})
  * @param connectTimeout   how long one connect may take
  * @param verdict          how each combination is judged
  * @param firstIterationAt when the first (warmup) iteration starts, so that the first measured one starts at

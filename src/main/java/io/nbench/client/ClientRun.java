@@ -15,6 +15,8 @@ import io.nbench.report.SweepResult;
 import io.nbench.sweep.Combination;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
+import io.nbench.transport.IoThreads;
+import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportFailure;
 import java.io.IOException;
@@ -108,7 +110,11 @@ public final class ClientRun {
         LoadSpec planned = step.load();
         Transport t = step.transport().transport();
         int maxFrame = Math.max(16 * 1024 * 1024, Math.max(planned.size(), planned.responseSize()));
-        ClientSettings settings = new ClientSettings(planned.protocol(), plan.socket(), plan.connectTimeout(),
+        // --io-threads not given: half the cores against a server on this machine, never more than the
+        // connections; decided per combination, since a --threads sweep changes the connections.
+        SocketSettings socket = plan.socket().withIoThreads(IoThreads.client(plan.socket().ioThreads(),
+                plan.remote().getAddress(), planned.connections()));
+        ClientSettings settings = new ClientSettings(planned.protocol(), socket, plan.connectTimeout(),
                 planned.measure() == Measure.SEND, maxFrame, step.transport().options());
         try (ClientTransport client = t.newClient(settings)) {
             LoadSpec spec = planned.effectiveFor(client);

@@ -7,7 +7,8 @@ import java.time.Duration;
  * What a client transport is asked to provide.
  *
  * @param protocol       framed or echo
- * @param socket         shared socket and threading settings
+ * @param socket         shared socket and threading settings; I/O threads not given (0) become every core:
+ *                       the command line resolves its own default first ({@link IoThreads#client})
  * @param connectTimeout bound on each connect
  * @param notifyWritten  report {@link ConnectionHandler#onWritten} for every request ({@code --measure send});
  *                       when false the transport must not pay for write notifications
@@ -16,4 +17,10 @@ import java.time.Duration;
  */
 public record ClientSettings(Protocol protocol, SocketSettings socket, Duration connectTimeout, boolean notifyWritten,
                              int maxFrame, OptionValues options) {
+
+    public ClientSettings {
+        if (socket.ioThreads() == 0) { // transports only ever see a resolved number
+            socket = socket.withIoThreads(IoThreads.allCores(0));
+        }
+    }
 }

@@ -8,7 +8,7 @@ import java.net.InetSocketAddress;
  *
  * @param bind     address and port to listen on (port 0 = any free port, reported by {@link RunningServer#address()})
  * @param protocol framed or echo
- * @param socket   shared socket and threading settings
+ * @param socket   shared socket and threading settings; I/O threads not given (0) become every core
  * @param maxFrame largest request payload and response length accepted (framed protocol)
  * @param options  this transport's resolved {@code -O} options
  * @param idleTimeout close a connection that completes no request (echo: sends no byte) for this long;
@@ -22,6 +22,9 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
     public ServerSettings {
         if (runtime == null) {
             runtime = ServerRuntime.INLINE;
+        }
+        if (socket.ioThreads() == 0) { // transports only ever see a resolved number
+            socket = socket.withIoThreads(IoThreads.allCores(0));
         }
     }
 

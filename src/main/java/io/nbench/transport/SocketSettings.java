@@ -4,15 +4,17 @@ package io.nbench.transport;
  * Socket and threading choices shared by every transport. Zero means "the transport's or the OS's
  * default"; each transport honours what is meaningful for it and reports the effective values.
  *
- * @param ioThreads  number of I/O threads (event loops, selector loops); 0 = transport default
+ * @param ioThreads  number of I/O threads (event loops, selector loops); 0 = not given, resolved by
+ *                   {@link IoThreads} before a transport sees it ({@link ClientSettings}, {@link ServerSettings})
  * @param tcpNoDelay TCP_NODELAY on accepted and connected sockets
  * @param sndbuf     SO_SNDBUF in bytes, 0 = OS default
  * @param rcvbuf     SO_RCVBUF in bytes, 0 = OS default
  */
 public record SocketSettings(int ioThreads, boolean tcpNoDelay, int sndbuf, int rcvbuf) {
 
-    public int ioThreadsOr(int fallback) {
-        return ioThreads > 0 ? ioThreads : fallback;
+    /** These settings with another number of I/O threads. */
+    public SocketSettings withIoThreads(int n) {
+        return new SocketSettings(n, tcpNoDelay, sndbuf, rcvbuf);
     }
 
     /** The socket options as every transport reports them in its effective configuration. */

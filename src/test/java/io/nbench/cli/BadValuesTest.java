@@ -29,11 +29,11 @@ class BadValuesTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "client --io-threads -1 --msgs 10"
-            + "| --io-threads -1 is negative: use 0 (one per core) or a positive count (see 'nbench client --help')",
+            + "| --io-threads -1 is negative: use 0 (automatic) or a positive count (see 'nbench client --help')",
         "server --io-threads -3 --duration 1s"
-            + "| --io-threads -3 is negative: use 0 (one per core) or a positive count (see 'nbench server --help')",
+            + "| --io-threads -3 is negative: use 0 (automatic) or a positive count (see 'nbench server --help')",
         "run --server-io-threads -2"
-            + "| --server-io-threads -2 is negative: use 0 (one per core) or a positive count (see 'nbench run --help')",
+            + "| --server-io-threads -2 is negative: use 0 (automatic) or a positive count (see 'nbench run --help')",
         "server --bind 999.1.1.1 --duration 1s"
             + "| --bind 999.1.1.1 is not an address of this machine: use an IP address such as 127.0.0.1, ::1 or "
             + "0.0.0.0, or a host name that resolves (see 'nbench server --help')",

@@ -2,7 +2,6 @@ package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.report.Tty;
@@ -56,14 +55,16 @@ class HelpTextTest {
     }
 
     @Test
-    void ioThreadsDefaultIsTheNumberOfCoresAsAValue() {
+    void ioThreadsHelpStatesTheRuleWithTheCoresAsAValue() {
         int cores = Runtime.getRuntime().availableProcessors();
         for (String command : List.of("client", "server")) {
             String help = usage(command).replaceAll("\\s+", " ");
-            assertTrue(help.contains("(default: " + cores + ", the number of cores;"), help);
-            assertFalse(help.contains("0 = number of cores"), help);
+            assertTrue(help.contains("Default: 0, automatic: the server takes every core (" + cores + "); the client "
+                    + "half of them, at least 1, when its server is on this machine"), help);
+            assertTrue(help.contains("never more than --connections"), help);
         }
-        assertTrue(usage("run").replaceAll("\\s+", " ").contains("(default: " + cores + ", the number of cores;"));
+        assertTrue(usage("run").replaceAll("\\s+", " ").contains("Default: 0, half of the " + cores
+                + " cores, at least 1"));
     }
 
     @Test

@@ -33,7 +33,7 @@ final class MinaConfig {
         this.direct = options.bool(prefix + MinaTransport.DIRECT);
         this.allocator = options.string(prefix + MinaTransport.ALLOCATOR);
         this.socket = socket;
-        this.processors = socket.ioThreadsOr(Runtime.getRuntime().availableProcessors());
+        this.processors = socket.ioThreads(); // resolved by IoThreads before it gets here
         if (vmpipe) {
             // VmPipe hands each written buffer to the peer's filter chain; there is no read buffer.
             this.readBuffer = 0;

@@ -79,7 +79,7 @@ final class NettyConfig {
         };
         this.recvName = options.string(prefix + "recv");
         this.socket = socket;
-        this.ioThreads = socket.ioThreadsOr(Runtime.getRuntime().availableProcessors());
+        this.ioThreads = socket.ioThreads(); // resolved by IoThreads before it gets here
         this.executorThreads = local ? 0 : options.integer(NettyTransport.EXECUTOR);
     }
 

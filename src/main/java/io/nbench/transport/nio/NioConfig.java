@@ -22,7 +22,7 @@ final class NioConfig {
         this.direct = options.bool(NioTransport.DIRECT);
         this.bufferSize = options.integer(NioTransport.BUFFER);
         this.socket = socket;
-        this.ioThreads = socket.ioThreadsOr(Runtime.getRuntime().availableProcessors());
+        this.ioThreads = socket.ioThreads(); // resolved by IoThreads before it gets here
     }
 
     ByteBuffer allocate(int capacity) {
