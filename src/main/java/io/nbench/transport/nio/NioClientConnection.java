@@ -130,7 +130,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
             throw new IllegalStateException("connection is closed");
         }
         if (loop.inLoop() && inBatch) {
-            deferred.add(id); // written under one lock acquisition when the batch ends (flushDeferred)
+            deferred.add(id); // written under one lock acquisition when the batch ends (flushFromLoop)
             return;
         }
         String failure = null;
@@ -337,7 +337,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
             keep(in);
         }
         if (!deferred.isEmpty()) {
-            flushDeferred();
+            flushFromLoop();
         }
     }
 
@@ -349,8 +349,11 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         carry.put(in);
     }
 
-    /** The end of a read batch: encodes and writes the loop thread's sends under one lock acquisition. */
-    private void flushDeferred() {
+    /**
+     * The loop thread's flush, under one lock acquisition: at the end of a read batch it first encodes
+     * the sends deferred during the batch; on OP_WRITE (nothing deferred) it finishes a partial write.
+     */
+    private void flushFromLoop() {
         String failure = null;
         lockCounted();
         try {
@@ -375,28 +378,6 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         }
         if (failure != null) {
             deferred.clear();
-            closeNow(ErrorKind.WRITE, "write failed: " + failure);
-        } else {
-            reportLoopWritten();
-        }
-    }
-
-    private void flushFromLoop() {
-        String failure = null;
-        lockCounted();
-        try {
-            flushLocked();
-            if (notifyWritten) {
-                takeWrittenLocked();
-            }
-        } catch (IOException e) {
-            failure = oneLine(e);
-        } catch (CancelledKeyException e) {
-            failure = "connection closed while writing";
-        } finally {
-            lock.unlock();
-        }
-        if (failure != null) {
             closeNow(ErrorKind.WRITE, "write failed: " + failure);
         } else {
             reportLoopWritten();
