@@ -38,6 +38,20 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class HotPathCostTest {
 
+    /** 4 connections x window 16 of 64-byte echo, io driver, 5,000 messages per thread. */
+    private static Runs.Workload fourConnectionsOfSixteen() {
+        return Runs.workload().protocol(Protocol.ECHO).threads(2).connections(4).window(16)
+                .msgs(5_000).warmup(0).iterations(1).size(64).driver(Driver.IO);
+    }
+
+    /** A real echo client of transport {@code name} with one I/O thread. */
+    private static ClientTransport oneLoopEchoClient(String name) throws java.io.IOException {
+        TransportRegistry registry = TransportRegistry.load();
+        Transport t = registry.get(name);
+        return t.newClient(new ClientSettings(Protocol.ECHO, new SocketSettings(1, true, 0, 0),
+                Duration.ofSeconds(5), false, TestServers.MAX_FRAME, registry.resolveOptions(t, Map.of())));
+    }
+
     /** The system clock, counting its readings. */
     static final class CountingClock implements NanoClock {
         final AtomicLong reads = new AtomicLong();
@@ -59,15 +73,10 @@ class HotPathCostTest {
     @Timeout(60)
     void theIoDriverReadsTheClockOncePerReadNotPerMessage(String client) throws Exception {
         // Real server, real client transport; 4 connections x window 16, 5,000 messages per thread.
-        Runs.Workload w = Runs.workload().protocol(Protocol.ECHO).threads(2).connections(4).window(16)
-                .msgs(5_000).warmup(0).iterations(1).size(64).driver(Driver.IO);
-        TransportRegistry registry = TransportRegistry.load();
-        Transport t = registry.get(client);
-        ClientSettings settings = new ClientSettings(Protocol.ECHO, new SocketSettings(1, true, 0, 0),
-                Duration.ofSeconds(5), false, TestServers.MAX_FRAME, registry.resolveOptions(t, Map.of()));
+        Runs.Workload w = fourConnectionsOfSixteen();
         CountingClock clock = new CountingClock();
         RunResult result;
-        try (ClientTransport ct = t.newClient(settings)) {
+        try (ClientTransport ct = oneLoopEchoClient(client)) {
             result = new BenchmarkRun(w.spec(), RunListener.NONE, clock)
                     .execute(ct, TestServers.get("nio", Protocol.ECHO).address());
         }
@@ -87,15 +96,10 @@ class HotPathCostTest {
     @Timeout(60)
     void theResponsesOfAReadShareOneContextLookUpAndOneHistogramCriticalSection(String client) throws Exception {
         // Real server, real client transport, one I/O thread; 4 connections x window 16.
-        Runs.Workload w = Runs.workload().protocol(Protocol.ECHO).threads(2).connections(4).window(16)
-                .msgs(5_000).warmup(0).iterations(1).size(64).driver(Driver.IO);
-        TransportRegistry registry = TransportRegistry.load();
-        Transport t = registry.get(client);
-        ClientSettings settings = new ClientSettings(Protocol.ECHO, new SocketSettings(1, true, 0, 0),
-                Duration.ofSeconds(5), false, TestServers.MAX_FRAME, registry.resolveOptions(t, Map.of()));
+        Runs.Workload w = fourConnectionsOfSixteen();
         BenchmarkRun run = new BenchmarkRun(w.spec(), RunListener.NONE);
         RunResult result;
-        try (ClientTransport ct = t.newClient(settings)) {
+        try (ClientTransport ct = oneLoopEchoClient(client)) {
             result = run.execute(ct, TestServers.get("nio", Protocol.ECHO).address());
         }
         long messages = result.iterations().stream().mapToLong(IterationResult::messages).sum();

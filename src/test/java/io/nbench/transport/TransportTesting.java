@@ -72,6 +72,39 @@ public final class TransportTesting {
     }
 
     /** The cases every client/server pair runs: both protocols, sizes 1, 100 and 100k, both drivers and measures. */
+    /**
+     * Bytes the client's I/O threads (those whose names start with {@code ioThreadPrefix}) allocated during
+     * one engine run of {@code c} with {@code connections} connections and {@code msgs} messages per thread
+     * and iteration, the run checked to complete every message without an error. The threads are found by
+     * name before and after: none found, or one gone during the run, fails rather than counting as 0 bytes.
+     */
+    public static long ioThreadBytesDuringRun(ClientTransport client, RunningServer server, Case c, int connections,
+                                              long msgs, String ioThreadPrefix) throws Exception {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<Long, Long> before = allocatedBytes(threads, ioThreadPrefix);
+        RunResult r = new BenchmarkRun(c.spec(2, connections, msgs), RunListener.NONE).execute(client, server.address());
+        Map<Long, Long> after = allocatedBytes(threads, ioThreadPrefix);
+        if (after.isEmpty()) {
+            throw new AssertionError("no " + ioThreadPrefix + " thread found to measure");
+        }
+        if (!after.keySet().containsAll(before.keySet())) {
+            throw new AssertionError("an I/O thread ended during the run: " + before.keySet() + " before, "
+                    + after.keySet() + " after");
+        }
+        if (r.errors().total() != 0 || r.summary().messages() != 2 * 2 * msgs) {
+            throw new AssertionError("the run did not complete: " + r.summary().messages() + " of " + 2 * 2 * msgs
+                    + " messages, " + r.errors().total() + " errors");
+        }
+        return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
+    }
+
+    private static Map<Long, Long> allocatedBytes(com.sun.management.ThreadMXBean threads, String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(prefix))
+                .collect(Collectors.toMap(Thread::getId, t -> threads.getThreadAllocatedBytes(t.getId())));
+    }
+
     public static List<Case> cases() {
         int k100 = 100 * 1024;
         return List.of(

@@ -59,7 +59,6 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private final ConnectionHandler handler;
     private final ResponseDecoder decoder;
     private final boolean notifyWritten;
-    private final boolean direct;
     private final byte[] request;
     private final int[] idOffsets;
     private final int wire;
@@ -109,7 +108,6 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         this.handler = handler;
         this.decoder = new ResponseDecoder(template, maxFrame, handler);
         this.notifyWritten = notifyWritten;
-        this.direct = config.direct;
         this.request = template.bytes();
         this.idOffsets = template.idOffsets();
         this.wire = request.length;

@@ -1,14 +1,10 @@
 package io.nbench.transport.netty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nbench.load.BenchmarkRun;
 import io.nbench.load.Driver;
 import io.nbench.load.Measure;
-import io.nbench.load.RunListener;
-import io.nbench.load.RunResult;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
@@ -19,9 +15,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -94,45 +88,29 @@ class NettyAllocationTest {
         int size = Integer.parseInt(args[2]);
         int window = Integer.parseInt(args[3]);
         int connections = Integer.parseInt(args[4]);
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         TransportTesting.Case c = new TransportTesting.Case(protocol, size, size, window, driver, Measure.RTT);
         try (RunningServer server = TransportTesting.startServer(new NioTransport(), protocol, ServerEvents.NONE);
              ClientTransport client = TransportTesting.newClient(new NettyTransport(), protocol, false)) {
             // Long enough for C2 to compile the hot paths: C1's code does no escape analysis, so a JVM
             // measured before C2 has taken over allocates what the steady state does not (46 B/msg at
             // 5 KiB after a warm-up of 80,000 messages here, 0 after 400,000).
-            run(client, server, c, connections, 100_000, threads);
+            bytes(client, server, c, connections, 100_000);
             // The least of three runs each: a run now and then allocates an allocator chunk or an engine
             // structure once (hundreds of KiB, not per message); what every larger run allocates more is
             // allocation per message.
             long small = Long.MAX_VALUE;
             long large = Long.MAX_VALUE;
             for (int i = 0; i < 3; i++) {
-                small = Math.min(small, run(client, server, c, connections, 5_000, threads));
-                large = Math.min(large, run(client, server, c, connections, 25_000, threads));
+                small = Math.min(small, bytes(client, server, c, connections, 5_000));
+                large = Math.min(large, bytes(client, server, c, connections, 25_000));
             }
             System.out.println("allocated " + small + " " + large);
         }
     }
 
-    /** Bytes the event loops allocated during one run of {@code msgs} messages per thread and iteration. */
-    private static long run(ClientTransport client, RunningServer server, TransportTesting.Case c, int connections, long msgs,
-                            com.sun.management.ThreadMXBean threads) throws Exception {
-        Map<Long, Long> before = loopAllocations(threads);
-        RunResult r = new BenchmarkRun(c.spec(2, connections, msgs), RunListener.NONE).execute(client, server.address());
-        Map<Long, Long> after = loopAllocations(threads);
-        // Without this the check passes vacuously: no thread found (renamed) or one gone is 0 bytes.
-        assertFalse(after.isEmpty(), "no nbench-netty-client- event loop found to measure");
-        assertTrue(after.keySet().containsAll(before.keySet()), "an event loop ended during the run: " + before.keySet()
-                + " before, " + after.keySet() + " after");
-        assertEquals(0, r.errors().total());
-        assertEquals(2 * 2 * msgs, r.summary().messages());
-        return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
-    }
-
-    private static Map<Long, Long> loopAllocations(com.sun.management.ThreadMXBean threads) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("nbench-netty-client-"))
-                .collect(Collectors.toMap(Thread::getId, t -> threads.getThreadAllocatedBytes(t.getId())));
+    /** Bytes the netty client's event loops allocated during one run. */
+    private static long bytes(ClientTransport client, RunningServer server, TransportTesting.Case c, int connections,
+                              long msgs) throws Exception {
+        return TransportTesting.ioThreadBytesDuringRun(client, server, c, connections, msgs, "nbench-netty-client-");
     }
 }

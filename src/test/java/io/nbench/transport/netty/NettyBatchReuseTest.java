@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.protocol.RequestTemplate;
-import io.nbench.transport.ConnectionHandler;
-import io.nbench.transport.ErrorKind;
-import io.nbench.transport.PayloadView;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -89,27 +86,11 @@ class NettyBatchReuseTest {
             template = RequestTemplate.echo(size, 7);
             ch.config().setAllocator(alloc);
             NettyClientConnection[] self = new NettyClientConnection[1];
-            connection = new NettyClientConnection(template, new ConnectionHandler() {
-                @Override
-                public void onResponse(long id, int status, PayloadView payload) {
-                    long next = nextId++;
-                    sent.add(next);
-                    self[0].send(next); // as the io driver does, from inside the callback
-                }
-
-                @Override
-                public void onWritten(long id) {
-                }
-
-                @Override
-                public void onError(ErrorKind kind, String message) {
-                    throw new AssertionError(message);
-                }
-
-                @Override
-                public void onClosed() {
-                }
-            }, false, 16 << 20);
+            connection = new NettyClientConnection(template, ResponsesOnly.of((id, status, payload) -> {
+                long next = nextId++;
+                sent.add(next);
+                self[0].send(next); // as the io driver does, from inside the callback
+            }), false, 16 << 20);
             self[0] = connection;
             connection.initPipeline(ch.pipeline());
             connection.attach(ch);

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ConnectionHandler;
-import io.nbench.transport.ErrorKind;
-import io.nbench.transport.PayloadView;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.WrappedByteBuf;
@@ -35,30 +33,14 @@ class NettyClientReadCopyTest {
             System.arraycopy(one, 0, stream, i * size, size);
         }
         long[] seen = {0};
-        ConnectionHandler check = new ConnectionHandler() {
-            @Override
-            public void onResponse(long id, int status, PayloadView payload) {
-                seen[0]++;
-                assertEquals(size, payload.length());
-                for (int at : template.idOffsets()) {
-                    assertEquals(seen[0], payload.getLong(at), "id of response " + seen[0]);
-                }
-                assertEquals(template.bytes()[size - 1], payload.getByte(size - 1), "last byte");
+        ConnectionHandler check = ResponsesOnly.of((id, status, payload) -> {
+            seen[0]++;
+            assertEquals(size, payload.length());
+            for (int at : template.idOffsets()) {
+                assertEquals(seen[0], payload.getLong(at), "id of response " + seen[0]);
             }
-
-            @Override
-            public void onWritten(long id) {
-            }
-
-            @Override
-            public void onError(ErrorKind kind, String message) {
-                throw new AssertionError(message);
-            }
-
-            @Override
-            public void onClosed() {
-            }
-        };
+            assertEquals(template.bytes()[size - 1], payload.getByte(size - 1), "last byte");
+        });
         NettyClientConnection connection = new NettyClientConnection(template, check, false, 16 << 20);
         EmbeddedChannel ch = new EmbeddedChannel();
         connection.initPipeline(ch.pipeline());

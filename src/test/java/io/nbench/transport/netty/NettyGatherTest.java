@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ConnectionHandler;
-import io.nbench.transport.ErrorKind;
-import io.nbench.transport.PayloadView;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -36,27 +34,11 @@ class NettyGatherTest {
         RequestTemplate template = RequestTemplate.echo(size, 7);
         List<Long> sent = new ArrayList<>();
         NettyClientConnection[] connection = new NettyClientConnection[1];
-        ConnectionHandler sendNext = new ConnectionHandler() {
-            @Override
-            public void onResponse(long id, int status, PayloadView payload) {
-                long next = 100 + sent.size();
-                sent.add(next);
-                connection[0].send(next); // as the io driver does, from inside the callback
-            }
-
-            @Override
-            public void onWritten(long id) {
-            }
-
-            @Override
-            public void onError(ErrorKind kind, String message) {
-                throw new AssertionError(message);
-            }
-
-            @Override
-            public void onClosed() {
-            }
-        };
+        ConnectionHandler sendNext = ResponsesOnly.of((id, status, payload) -> {
+            long next = 100 + sent.size();
+            sent.add(next);
+            connection[0].send(next); // as the io driver does, from inside the callback
+        });
         connection[0] = new NettyClientConnection(template, sendNext, false, 16 << 20);
         EmbeddedChannel ch = new EmbeddedChannel();
         connection[0].initPipeline(ch.pipeline());

@@ -1,14 +1,9 @@
 package io.nbench.transport.nio;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nbench.load.BenchmarkRun;
 import io.nbench.load.Driver;
 import io.nbench.load.Measure;
-import io.nbench.load.RunListener;
-import io.nbench.load.RunResult;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
@@ -16,9 +11,7 @@ import io.nbench.transport.ServerEvents;
 import io.nbench.transport.TransportTesting;
 import io.nbench.transport.netty.NettyTransport;
 import java.lang.management.ManagementFactory;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,13 +31,12 @@ class NioAllocationTest {
     void noAllocationPerMessageOnTheSelectorThreads(Protocol protocol, Driver driver) throws Exception {
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "needs HotSpot's allocation counters");
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
         TransportTesting.Case c = new TransportTesting.Case(protocol, 100, 100, 4, driver, Measure.RTT);
         try (RunningServer server = TransportTesting.startServer(new NettyTransport(), protocol, ServerEvents.NONE);
              ClientTransport client = TransportTesting.newClient(new NioTransport(), protocol, false)) {
-            run(client, server, c, 20_000, threads);
-            long small = run(client, server, c, 5_000, threads);
-            long large = run(client, server, c, 25_000, threads);
+            TransportTesting.ioThreadBytesDuringRun(client, server, c, 2, 20_000, "nbench-nio-client-");
+            long small = TransportTesting.ioThreadBytesDuringRun(client, server, c, 2, 5_000, "nbench-nio-client-");
+            long large = TransportTesting.ioThreadBytesDuringRun(client, server, c, 2, 25_000, "nbench-nio-client-");
             // Each run allocates a constant (the engine's per-thread recorders, connection set-up and
             // close); what grows with the message count is allocation per message.
             long extraMessages = 3 * 2 * 20_000L;
@@ -52,26 +44,5 @@ class NioAllocationTest {
             assertTrue(extraBytes < extraMessages / 100, "selector threads allocated " + small + " bytes in a run of "
                     + 3 * 2 * 5_000 + " messages and " + large + " in a run of " + 3 * 2 * 25_000);
         }
-    }
-
-    /** Bytes the selector threads allocated during one run of {@code msgs} messages per thread and iteration. */
-    private static long run(ClientTransport client, RunningServer server, TransportTesting.Case c, long msgs,
-                            com.sun.management.ThreadMXBean threads) throws Exception {
-        Map<Long, Long> before = loopAllocations(threads);
-        RunResult r = new BenchmarkRun(c.spec(2, 2, msgs), RunListener.NONE).execute(client, server.address());
-        Map<Long, Long> after = loopAllocations(threads);
-        // Without this the check passes vacuously: no thread found (renamed) or one gone is 0 bytes.
-        assertFalse(after.isEmpty(), "no nbench-nio-client- selector thread found to measure");
-        assertTrue(after.keySet().containsAll(before.keySet()), "a selector thread ended during the run: " + before.keySet()
-                + " before, " + after.keySet() + " after");
-        assertEquals(0, r.errors().total());
-        assertEquals(2 * 2 * msgs, r.summary().messages());
-        return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
-    }
-
-    private static Map<Long, Long> loopAllocations(com.sun.management.ThreadMXBean threads) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("nbench-nio-client-"))
-                .collect(Collectors.toMap(Thread::getId, t -> threads.getThreadAllocatedBytes(t.getId())));
     }
 }
