@@ -41,6 +41,34 @@ class RequestLayoutTest {
         }
     }
 
+    /** pattern(24, 0) bytes 16..23 computed in Python, the same xorshift with seed 0. */
+    private static final byte[] SHARED_16_TO_24 = {-111, -98, -19, -110, 23, -45, 92, 124};
+
+    @Test
+    void pastItsFirst16BytesThePayloadIsTheSameForEveryConnection() {
+        RequestTemplate one = RequestTemplate.echo(1024, 1);
+        RequestTemplate two = RequestTemplate.echo(1024, 2);
+        // The first 16 bytes keep the per-connection pattern (its start is the 12-byte one above).
+        assertArrayEquals(SEED_1, Arrays.copyOf(one.patternCopy(), 12));
+        assertArrayEquals(SEED_2, Arrays.copyOf(two.patternCopy(), 12));
+        assertArrayEquals(SHARED_16_TO_24, Arrays.copyOfRange(one.patternCopy(), 16, 24));
+        assertArrayEquals(Arrays.copyOfRange(one.bytes(), 16, 1024), Arrays.copyOfRange(two.bytes(), 16, 1024));
+        assertFalse(Arrays.equals(Arrays.copyOfRange(one.bytes(), 8, 16), Arrays.copyOfRange(two.bytes(), 8, 16)),
+                "bytes 8..15 tell the connections apart");
+        assertEquals(16, one.connectionHeadLength());
+        assertTrue(one.sameTailAs(two));
+        RequestTemplate framedOne = RequestTemplate.framed(1024, 100, 1);
+        RequestTemplate framedTwo = RequestTemplate.framed(1024, 7, 2);
+        assertEquals(16 + 16, framedOne.connectionHeadLength(), "the header (with the response length) and 16 payload bytes");
+        assertTrue(framedOne.sameTailAs(framedTwo), "the response length is in the header, not the tail");
+        assertArrayEquals(Arrays.copyOfRange(framedOne.bytes(), 32, 16 + 1024), Arrays.copyOfRange(framedTwo.bytes(), 32, 16 + 1024));
+        assertFalse(one.sameTailAs(framedOne), "another protocol");
+        assertFalse(one.sameTailAs(RequestTemplate.echo(1000, 1)), "another size");
+        // Up to 16 payload bytes, the whole request is the connection's own.
+        assertEquals(12, RequestTemplate.echo(12, 1).connectionHeadLength());
+        assertEquals(16 + 12, RequestTemplate.framed(12, 12, 1).connectionHeadLength());
+    }
+
     @ParameterizedTest(name = "echo size {0}")
     @ValueSource(ints = {7, 8, 9, 12})
     void echoLayout(int size) {

@@ -25,6 +25,8 @@ final class NioClient implements ClientTransport {
     private final SelectorLoop[] loops;
     /** {@code readBuffers[i]} is used by {@code loops[i]}'s thread only. */
     private final SharedReadBuffer[] readBuffers;
+    /** {@code writeBuffers[i]} is used by {@code loops[i]}'s thread only. */
+    private final SharedWriteBuffer[] writeBuffers;
     private final AtomicInteger next = new AtomicInteger();
 
     NioClient(ClientSettings settings) throws IOException {
@@ -32,10 +34,12 @@ final class NioClient implements ClientTransport {
         this.config = new NioConfig(settings.options(), settings.socket());
         this.loops = new SelectorLoop[config.ioThreads];
         this.readBuffers = new SharedReadBuffer[config.ioThreads];
+        this.writeBuffers = new SharedWriteBuffer[config.ioThreads];
         try {
             for (int i = 0; i < loops.length; i++) {
                 loops[i] = new SelectorLoop("nbench-nio-client-" + i);
                 readBuffers[i] = new SharedReadBuffer(config);
+                writeBuffers[i] = new SharedWriteBuffer(config);
             }
         } catch (IOException e) {
             close();
@@ -72,9 +76,8 @@ final class NioClient implements ClientTransport {
         }
         int index = Math.floorMod(next.getAndIncrement(), loops.length);
         SelectorLoop loop = loops[index];
-        NioClientConnection connection = new NioClientConnection(loop, readBuffers[index], channel, config,
-                template, handler,
-                settings.maxFrame(), settings.notifyWritten());
+        NioClientConnection connection = new NioClientConnection(loop, readBuffers[index], writeBuffers[index],
+                channel, config, template, handler, settings.maxFrame(), settings.notifyWritten());
         CompletableFuture<Void> registered = new CompletableFuture<>();
         boolean queued = loop.execute(() -> {
             try {

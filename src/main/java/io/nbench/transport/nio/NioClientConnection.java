@@ -36,7 +36,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>The loop thread's sends during a read batch do not take the lock: they only add their id to
  * {@code deferred}, which the loop thread alone touches, and when the batch ends the loop thread takes the
  * lock once to encode them all and write them with one write (as Netty's flush consolidation does).
- * Measured: the lock was 1.1 % of the loop thread when each of a batch's sends took it. A send from
+ * Measured: the lock was 1.1 % of the loop thread when each of a batch's sends took it. When nothing of
+ * the connection waits in {@code out}, that batch is encoded in the loop's {@link SharedWriteBuffer} and
+ * written from there; only what the socket does not take is copied into {@code out}. A send from
  * another thread during the batch may therefore reach the socket before the loop's earlier ones: sends
  * from different threads were never ordered, and each request is still written whole and in one piece.
  *
@@ -55,6 +57,8 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
 
     private final SelectorLoop loop;
     private final SharedReadBuffer readBuffer;
+    private final SharedWriteBuffer writeBuffer;
+    private final RequestTemplate template;
     private final SocketChannel channel;
     private final ConnectionHandler handler;
     private final ResponseDecoder decoder;
@@ -79,6 +83,8 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by lock: how often it was taken, which tests compare with the messages sent. */
     private long lockAcquisitions;
+    /** Guarded by lock: requests encoded in the loop's shared write buffer, for tests. */
+    private long sharedEncodes;
     /** Guarded by lock: requests encoded but not yet accepted by the kernel (fill mode). */
     private final ByteBuffer out;
     private final LongRing backlog = new LongRing();
@@ -99,10 +105,13 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean closing;
 
-    NioClientConnection(SelectorLoop loop, SharedReadBuffer readBuffer, SocketChannel channel, NioConfig config,
-                        RequestTemplate template, ConnectionHandler handler, int maxFrame, boolean notifyWritten) {
+    NioClientConnection(SelectorLoop loop, SharedReadBuffer readBuffer, SharedWriteBuffer writeBuffer,
+                        SocketChannel channel, NioConfig config, RequestTemplate template, ConnectionHandler handler,
+                        int maxFrame, boolean notifyWritten) {
         this.loop = loop;
         this.readBuffer = readBuffer;
+        this.writeBuffer = writeBuffer;
+        this.template = template;
         this.config = config;
         this.channel = channel;
         this.handler = handler;
@@ -269,6 +278,16 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         }
     }
 
+    /** How many requests were encoded in the loop's shared write buffer so far (for tests). */
+    long sharedEncodes() {
+        lock.lock();
+        try {
+            return sharedEncodes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---- the loop thread --------------------------------------------------------------------------
 
     @Override
@@ -348,22 +367,25 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     }
 
     /**
-     * The loop thread's flush, under one lock acquisition: at the end of a read batch it first encodes
-     * the sends deferred during the batch; on OP_WRITE (nothing deferred) it finishes a partial write.
+     * The loop thread's flush, under one lock acquisition: at the end of a read batch it writes the sends
+     * deferred during the batch; on OP_WRITE (nothing deferred) it finishes a partial write.
      */
     private void flushFromLoop() {
         String failure = null;
         lockCounted();
         try {
+            // Nothing of this connection's waits in out: the batch can go from the loop's buffer.
+            boolean socketFull = out.position() == 0 && backlog.isEmpty() && !writeShared();
             while (!deferred.isEmpty()) {
-                long id = deferred.poll();
-                if (out.position() > 0 || !backlog.isEmpty()) {
-                    enqueueLocked(id);
-                } else {
-                    encodeLocked(id);
-                }
+                enqueueLocked(deferred.poll());
             }
-            flushLocked();
+            if (socketFull) {
+                // writeShared armed OP_WRITE: writing again now would only find the socket full
+            } else if (out.position() > 0 || !backlog.isEmpty()) {
+                flushLocked();
+            } else {
+                setWriteInterest(false);
+            }
             if (notifyWritten) {
                 takeWrittenLocked();
             }
@@ -380,6 +402,38 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         } else {
             reportLoopWritten();
         }
+    }
+
+    /**
+     * Under the lock, with {@code out} empty: writes the deferred sends from the loop's
+     * {@link SharedWriteBuffer}, a buffer-full at a time, until they are all written or the socket takes
+     * less than it was given; what it did not take moves to {@code out} (OP_WRITE finishes it) and the
+     * sends not yet encoded stay in {@code deferred} for the caller to queue behind it. Returns whether
+     * the socket took everything.
+     */
+    private boolean writeShared() throws IOException {
+        while (!deferred.isEmpty()) {
+            ByteBuffer w = writeBuffer.take(template);
+            while (!deferred.isEmpty() && w.remaining() >= wire) {
+                long id = deferred.poll();
+                writeBuffer.append(template, id);
+                sharedEncodes++;
+                if (notifyWritten) {
+                    appended += wire;
+                    writtenIds.add(id);
+                    writtenEnds.add(appended);
+                }
+            }
+            w.flip();
+            written += channel.write(w);
+            if (w.hasRemaining()) {
+                prepared = 0; // out's start no longer holds whole copies of the request
+                out.put(w);
+                setWriteInterest(true);
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Moves the ids of every request now fully written to {@code loopWritten}, under the flush's lock. */

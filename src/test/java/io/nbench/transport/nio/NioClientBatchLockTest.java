@@ -9,15 +9,10 @@ import io.nbench.load.Measure;
 import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.protocol.Protocol;
-import io.nbench.protocol.RequestTemplate;
 import io.nbench.testkit.TestServers;
-import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientTransport;
-import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.TransportTesting;
-import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,7 +45,7 @@ class NioClientBatchLockTest {
         List<NioClientConnection> connections = new CopyOnWriteArrayList<>();
         try (ClientTransport nio = TransportTesting.newClient(new NioTransport(), protocol, measure == Measure.SEND,
                 Map.of());
-             ClientTransport client = recording(nio, connections)) {
+             ClientTransport client = new RecordingNioClient(nio, connections)) {
             RunResult r = new BenchmarkRun(c.spec(2, 4, 20_000), RunListener.NONE).execute(client, server.address());
             assertEquals(0, r.errors().total());
             long messages = r.summary().messages();
@@ -67,28 +62,5 @@ class NioClientBatchLockTest {
                         + " messages: more than one per send");
             }
         }
-    }
-
-    /** The nio client, keeping each connection it makes for the count. */
-    private static ClientTransport recording(ClientTransport nio, List<NioClientConnection> into) {
-        return new ClientTransport() {
-            @Override
-            public ClientConnection connect(InetSocketAddress remote, RequestTemplate template,
-                                            ConnectionHandler handler) throws IOException {
-                ClientConnection c = nio.connect(remote, template, handler);
-                into.add((NioClientConnection) c);
-                return c;
-            }
-
-            @Override
-            public Map<String, String> effectiveConfig() {
-                return nio.effectiveConfig();
-            }
-
-            @Override
-            public void close() {
-                nio.close();
-            }
-        };
     }
 }
