@@ -10,6 +10,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.Channel;
@@ -20,6 +21,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /** The Netty client: {@code --io-threads} event loops shared by all connections, round-robin. */
@@ -31,6 +33,8 @@ final class NettyClient implements ClientTransport {
     private final Bootstrap base;
     /** Every connection, so close() can wait for them to close before their event loops stop. */
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    /** Each event loop's batch buffers, shared by its connections (see PreparedBatches). */
+    private final Map<EventLoop, PreparedBatches> batches = new ConcurrentHashMap<>();
 
     NettyClient(ClientSettings settings) {
         this(settings, new NettyConfig(settings.options(), settings.socket()));
@@ -54,7 +58,7 @@ final class NettyClient implements ClientTransport {
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                connection.initPipeline(ch.pipeline());
+                connection.initPipeline(ch.pipeline(), batches.computeIfAbsent(ch.eventLoop(), l -> new PreparedBatches()));
             }
         });
         ChannelFuture f = b.connect(config.address(remote));
@@ -88,5 +92,7 @@ final class NettyClient implements ClientTransport {
         channels.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         long quietMillis = config.local ? LOCAL_QUIET_MILLIS : 0;
         group.shutdownGracefully(quietMillis, 2_000 + quietMillis, TimeUnit.MILLISECONDS).awaitUninterruptibly();
+        // The loops have stopped: nothing else touches their batch buffers now.
+        batches.values().forEach(PreparedBatches::release);
     }
 }

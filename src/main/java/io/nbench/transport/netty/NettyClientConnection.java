@@ -30,8 +30,8 @@ import java.io.IOException;
  * <p>Sends issued from this channel's event loop while it is processing reads (the io driver sending
  * the next message from a response callback) are gathered: requests of up to {@link #GATHER_MAX} bytes
  * go one after the other into one batch buffer, which is written and flushed once when the read batch
- * completes; the batch buffers are reused and already hold copies of the request, so a request costs
- * its id stamped in ({@link PreparedBatches}). One buffer, one outbound-buffer entry and one write()
+ * completes; the batch buffers are the event loop's, reused, and already hold copies of the request, so
+ * a request costs its connection's first bytes and its id ({@link PreparedBatches}). One buffer, one outbound-buffer entry and one write()
  * per read batch, where a write per request costs a pooled allocation, a trip down the pipeline, an
  * outbound-buffer entry and an iovec each: together about a tenth of the event loop's time at 50
  * connections x window 16. The C
@@ -68,8 +68,6 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * length queued, a larger one only its header (its tail is shared).
      */
     static final int GATHER_MAX = 16 * 1024;
-    /** A batch buffer's size: a window of 16 requests of 1 KiB, or a few larger ones, per buffer. */
-    private static final int BATCH_CAPACITY = 32 * 1024;
     /** Whether sends inside a read batch are gathered (a write event per request needs them apart). */
     private final boolean gather;
     /**
@@ -82,8 +80,10 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * were still queued in the channel), not yet written; null when none.
      */
     private ByteBuf batch;
-    /** Event loop only: the batch buffers reused with copies of the request in them. */
-    private final PreparedBatches prepared;
+    /** Event loop only: the loop's batch buffers, reused with copies of the request in them. */
+    private PreparedBatches prepared;
+    /** Whether {@link #prepared} is this connection's own (released with it) rather than its loop's. */
+    private boolean ownBatches;
     /**
      * Event loop only: the start of a frame that the last read ended inside, completed from the next
      * read; null until a frame first straddles two reads, then kept (grown to the largest such frame).
@@ -104,11 +104,20 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         this.idOffsets = template.idOffsets();
         this.encoded = template.sharedTailLength() > 0 ? template.perMessageLength() : bytes.length;
         this.gather = !notifyWritten && bytes.length <= GATHER_MAX;
-        this.prepared = new PreparedBatches(bytes, idOffsets, BATCH_CAPACITY / Math.max(1, bytes.length));
     }
 
-    /** Adds this connection's handlers to a new channel's pipeline. */
+    /** Adds this connection's handlers to a new channel's pipeline, with batch buffers of its own. */
     void initPipeline(ChannelPipeline pipeline) {
+        initPipeline(pipeline, new PreparedBatches());
+        ownBatches = true;
+    }
+
+    /**
+     * Adds this connection's handlers to a new channel's pipeline; its read batches are gathered in
+     * {@code loopBatches}, shared with the other connections of the channel's event loop.
+     */
+    void initPipeline(ChannelPipeline pipeline, PreparedBatches loopBatches) {
+        this.prepared = loopBatches;
         int tail = template.sharedTailLength();
         if (tail > 0) {
             pipeline.addLast(new SharedPayloadWriter(bytes, encoded, tail));
@@ -157,7 +166,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * free (its id stamped into a copy already there), else copied whole into a fresh buffer.
      */
     private void gatherInBatch(Channel ch, long id) {
-        if (prepared.active()) {
+        if (prepared.activeFor(this)) {
             if (prepared.add(id)) {
                 return;
             }
@@ -169,11 +178,11 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             b = null;
         }
         if (b == null) {
-            if (prepared.begin()) {
+            if (prepared.begin(this, template)) {
                 prepared.add(id); // a free buffer has room for one request at least
                 return;
             }
-            b = ch.alloc().ioBuffer(Math.max(BATCH_CAPACITY, bytes.length));
+            b = ch.alloc().ioBuffer(Math.max(PreparedBatches.CAPACITY, bytes.length));
             batch = b;
         }
         int at = b.writerIndex();
@@ -186,7 +195,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     /** Hands the batch to the pipeline, unflushed: the read batch's end flushes. */
     private void writeBatch() {
         ByteBuf b;
-        if (prepared.active()) {
+        if (prepared.activeFor(this)) {
             b = prepared.take();
         } else {
             b = batch;
@@ -350,7 +359,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         inRead = false;
-        if (batch != null || prepared.active()) {
+        if (batch != null || prepared.activeFor(this)) {
             writeBatch();
         }
         if (flushPending) {
@@ -367,7 +376,11 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             batch.release();
             batch = null;
         }
-        prepared.release();
+        if (ownBatches) {
+            prepared.release();
+        } else {
+            prepared.abandon(this); // closed inside a read batch: the loop's buffer is free for others
+        }
         if (carry != null) {
             carry.release();
             carry = null;
