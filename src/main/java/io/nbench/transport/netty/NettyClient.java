@@ -58,7 +58,8 @@ final class NettyClient implements ClientTransport {
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                connection.initPipeline(ch.pipeline(), batches.computeIfAbsent(ch.eventLoop(), l -> new PreparedBatches()));
+                PreparedBatches loopBatches = batches.computeIfAbsent(ch.eventLoop(), l -> new PreparedBatches());
+                connection.initPipeline(ch.pipeline(), loopBatches);
             }
         });
         ChannelFuture f = b.connect(config.address(remote));

@@ -31,11 +31,11 @@ import java.io.IOException;
  * the next message from a response callback) are gathered: requests of up to {@link #GATHER_MAX} bytes
  * go one after the other into one batch buffer, which is written and flushed once when the read batch
  * completes; the batch buffers are the event loop's, reused, and already hold copies of the request, so
- * a request costs its connection's first bytes and its id ({@link PreparedBatches}). One buffer, one outbound-buffer entry and one write()
- * per read batch, where a write per request costs a pooled allocation, a trip down the pipeline, an
- * outbound-buffer entry and an iovec each: together about a tenth of the event loop's time at 50
- * connections x window 16. The C
- * reference client does the same (one write per read batch). Larger requests keep their shared tail
+ * a request costs its connection's first bytes and its id ({@link PreparedBatches}). One buffer, one
+ * outbound-buffer entry and one write() per read batch, where a write per request costs a pooled
+ * allocation, a trip down the pipeline, an outbound-buffer entry and an iovec each: together about a
+ * tenth of the event loop's time at 50 connections x window 16. The C reference client does the same
+ * (one write per read batch). Larger requests keep their shared tail
  * (see below) and are written one by one, flushed once per read batch.
  *
  * <p><b>Responses are decoded where the socket read put them.</b> Not a {@code ByteToMessageDecoder}:
