@@ -413,7 +413,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
      */
     private boolean writeShared() throws IOException {
         while (!deferred.isEmpty()) {
-            ByteBuffer w = writeBuffer.take(template);
+            ByteBuffer w = writeBuffer.take(template, out.capacity()); // what the socket leaves fits in out
             while (!deferred.isEmpty() && w.remaining() >= wire) {
                 long id = deferred.poll();
                 writeBuffer.append(template, id);

@@ -33,8 +33,12 @@ final class SharedWriteBuffer {
         this.config = config;
     }
 
-    /** The buffer, cleared, for requests of {@code template}: room for one request at least. */
-    ByteBuffer take(RequestTemplate template) {
+    /**
+     * The buffer, cleared, for requests of {@code template}: room for one request at least and for no
+     * more than {@code maxBytes} (the connection's own buffer, which must hold what the socket does not
+     * take, even when this one has grown for another connection's larger requests).
+     */
+    ByteBuffer take(RequestTemplate template, int maxBytes) {
         int wire = template.wireLength();
         if (buffer == null || buffer.capacity() < wire) {
             buffer = config.allocate(Math.max(config.bufferSize, wire));
@@ -45,6 +49,7 @@ final class SharedWriteBuffer {
             prepared = 0;
         }
         buffer.clear();
+        buffer.limit(Math.min(buffer.capacity(), Math.max(wire, maxBytes)));
         return buffer;
     }
 
