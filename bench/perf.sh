@@ -24,7 +24,7 @@ baseline="$here/../shared/baseline"
 jars=()
 rounds=3
 secs=3
-warmup=1
+warmup=2
 clients="nio,netty"
 servers="nio,netty,mina,blocking,vthreads"
 # connections x window x size; the first is the server-side workload too
@@ -135,7 +135,7 @@ run_nclient() {
   threads=$(( c < 4 ? c : 4 ))
   [ "$io" = default ] || ioarg=(--io-threads "$io")
   java -jar "$jar" client --impl "$impl" --protocol echo --port "$port" --connections "$c" \
-      --threads "$threads" --window "$w" --size "$s" "${ioarg[@]}" --warmup 1 --iterations "$secs" \
+      --threads "$threads" --window "$w" --size "$s" "${ioarg[@]}" --warmup "$warmup" --iterations "$secs" \
       --iteration-time 1s --format json --progress never > "$work/client.json" 2> "$work/client.err" || true
   python3 - "$work/client.json" "$warmup" <<'EOF'
 import json, sys
