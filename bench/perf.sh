@@ -10,7 +10,7 @@
 # It prints, per pairing, the median over rounds of msg/s, p50 and CPU per message, and the ratio to
 # the C reference (median of the per-round ratios), as a table and as JSON (--json FILE).
 #
-#   bench/perf.sh                                         # target/nbench.jar, 3 rounds (~6 minutes)
+#   bench/perf.sh                                         # target/nbench.jar, 3 rounds (~7 minutes)
 #   bench/perf.sh --jar before=/tmp/old.jar --jar after=target/nbench.jar --rounds 5
 #   bench/perf.sh --quick                                 # 1 round, two workloads, nio and netty
 #
