@@ -148,6 +148,13 @@ public final class RequestTemplate {
         return payloadSize >= 8;
     }
 
+    /** The request with {@code id}, as it goes on the wire, in an array of its own (tests and tools). */
+    public byte[] encode(long id) {
+        byte[] b = new byte[bytes.length];
+        encode(id, b, 0);
+        return b;
+    }
+
     /** Writes the request with {@code id} into {@code target} at {@code offset}, for array-based transports. */
     public void encode(long id, byte[] target, int offset) {
         System.arraycopy(bytes, 0, target, offset, bytes.length);

@@ -13,6 +13,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * One nio client connection, registered with one selector loop for life.
@@ -270,19 +271,19 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
 
     /** How often the connection's lock was taken so far (for tests: one per read batch, not per send). */
     long lockAcquisitions() {
-        lock.lock();
-        try {
-            return lockAcquisitions;
-        } finally {
-            lock.unlock();
-        }
+        return underLock(() -> lockAcquisitions);
     }
 
     /** How many requests were encoded in the loop's shared write buffer so far (for tests). */
     long sharedEncodes() {
+        return underLock(() -> sharedEncodes);
+    }
+
+    /** A counter guarded by the lock, read under it (tests; off the hot path). */
+    private long underLock(LongSupplier counter) {
         lock.lock();
         try {
-            return sharedEncodes;
+            return counter.getAsLong();
         } finally {
             lock.unlock();
         }

@@ -25,7 +25,7 @@ public final class NioTransport extends BaseTransport {
                             + "per-thread direct buffer on every read and write"),
             TransportOption.size(BUFFER, "64k", 64,
                     "read and write buffer per connection (larger frames stream through it; the client's grows "
-                            + "to one response or request, and its read buffer is one per I/O thread)"));
+                            + "to one response or request, and it reads into and writes from one buffer per I/O thread)"));
 
     public NioTransport() {
         super("nio", "plain JDK NIO selector loops, no framework: the baseline", OPTIONS,

@@ -12,7 +12,6 @@ import io.netty.buffer.UnpooledDirectByteBuf;
 import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -101,7 +100,7 @@ class NettyBatchReuseTest {
             sent.clear();
             ByteArrayOutputStream read = new ByteArrayOutputStream();
             for (int i = 0; i < WINDOW; i++) {
-                read.writeBytes(request(template, 1_000_000 + i));
+                read.writeBytes(template.encode(1_000_000 + i));
             }
             ch.writeInbound(Unpooled.wrappedBuffer(read.toByteArray()));
             ch.checkException();
@@ -131,7 +130,7 @@ class NettyBatchReuseTest {
         byte[] expected(List<Long> ids) {
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             for (long id : ids) {
-                expected.writeBytes(request(template, id));
+                expected.writeBytes(template.encode(id));
             }
             return expected.toByteArray();
         }
@@ -168,13 +167,4 @@ class NettyBatchReuseTest {
         }
     }
 
-    /** The request with id {@code id}, as the transport must put it on the wire. */
-    private static byte[] request(RequestTemplate template, long id) {
-        byte[] b = template.bytes().clone();
-        ByteBuffer view = ByteBuffer.wrap(b);
-        for (int at : template.idOffsets()) {
-            view.putLong(at, id);
-        }
-        return b;
-    }
 }

@@ -29,7 +29,7 @@ class NettyClientReadCopyTest {
         int frames = (1 << 20) / size;
         byte[] stream = new byte[frames * size];
         for (int i = 0; i < frames; i++) {
-            byte[] one = request(template, i + 1);
+            byte[] one = template.encode(i + 1);
             System.arraycopy(one, 0, stream, i * size, size);
         }
         long[] seen = {0};
@@ -118,12 +118,4 @@ class NettyClientReadCopyTest {
         }
     }
 
-    private static byte[] request(RequestTemplate template, long id) {
-        byte[] b = template.bytes().clone();
-        ByteBuffer view = ByteBuffer.wrap(b);
-        for (int at : template.idOffsets()) {
-            view.putLong(at, id);
-        }
-        return b;
-    }
 }

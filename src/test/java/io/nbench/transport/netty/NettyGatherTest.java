@@ -10,7 +10,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +46,7 @@ class NettyGatherTest {
             // One read holding 16 echoed requests.
             ByteArrayOutputStream read = new ByteArrayOutputStream();
             for (long id = 1; id <= 16; id++) {
-                read.writeBytes(request(template, id));
+                read.writeBytes(template.encode(id));
             }
             ch.writeInbound(Unpooled.wrappedBuffer(read.toByteArray()));
             assertEquals(16, sent.size());
@@ -62,7 +61,7 @@ class NettyGatherTest {
             }
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             for (long id : sent) {
-                expected.writeBytes(request(template, id));
+                expected.writeBytes(template.encode(id));
             }
             assertArrayEquals(expected.toByteArray(), wire.toByteArray(), "the bytes sent");
             assertEquals(expectedBuffers, buffers, "buffers written for 16 requests of " + size + " bytes");
@@ -73,13 +72,4 @@ class NettyGatherTest {
         assertNull(ch.readOutbound());
     }
 
-    /** The request with id {@code id}, as the transport must put it on the wire. */
-    private static byte[] request(RequestTemplate template, long id) {
-        byte[] b = template.bytes().clone();
-        ByteBuffer view = ByteBuffer.wrap(b);
-        for (int at : template.idOffsets()) {
-            view.putLong(at, id);
-        }
-        return b;
-    }
 }

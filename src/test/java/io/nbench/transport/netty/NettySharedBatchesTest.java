@@ -110,7 +110,7 @@ class NettySharedBatchesTest {
             sent.clear();
             ByteArrayOutputStream read = new ByteArrayOutputStream();
             for (int i = 0; i < 16; i++) {
-                read.writeBytes(request(template, 1_000_000 + i));
+                read.writeBytes(template.encode(1_000_000 + i));
             }
             ch.writeInbound(Unpooled.wrappedBuffer(read.toByteArray()));
             ch.checkException();
@@ -121,7 +121,7 @@ class NettySharedBatchesTest {
         byte[] expected(List<Long> ids) {
             ByteArrayOutputStream expected = new ByteArrayOutputStream();
             for (long id : ids) {
-                expected.writeBytes(request(template, id));
+                expected.writeBytes(template.encode(id));
             }
             return expected.toByteArray();
         }
@@ -133,9 +133,4 @@ class NettySharedBatchesTest {
         return bytes;
     }
 
-    private static byte[] request(RequestTemplate template, long id) {
-        byte[] b = new byte[template.wireLength()];
-        template.encode(id, b, 0);
-        return b;
-    }
 }
