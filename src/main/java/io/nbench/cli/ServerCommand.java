@@ -289,6 +289,11 @@ final class ServerCommand implements Callable<Integer> {
         }
         try {
             MonitorToken t = MonitorToken.from(monitor.tokenFile, System.getenv());
+            String exposed = monitor.tokenFile != null ? MonitorToken.exposure(monitor.tokenFile) : null;
+            if (exposed != null) {
+                spec.commandLine().getErr().println("nbench server: warning: " + exposed);
+                spec.commandLine().getErr().flush();
+            }
             return t != null ? t : MonitorToken.generate();
         } catch (MonitorToken.Invalid e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
