@@ -207,7 +207,7 @@ final class ServerCommand implements Callable<Integer> {
             if (monitorToClose != null) {
                 monitorToClose.close();
             }
-            stop(server, metrics, out);
+            stop(server, runtime, metrics, out);
         };
 
         CountDownLatch stopped = new CountDownLatch(1);
@@ -323,8 +323,16 @@ final class ServerCommand implements Callable<Integer> {
                 + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }
 
-    private static void stop(RunningServer server, ServerMetrics metrics, PrintWriter out) {
+    /**
+     * Stops at once, without draining: the transport stops accepting and reading and closes every connection,
+     * then the business pool ends (queued requests are never run, running work is interrupted). A benchmark
+     * server is stopped when the measurement is over, so answering what is queued would only delay the
+     * report; instead each request received and not answered is counted as dropped at shutdown, in the report.
+     */
+    private static void stop(RunningServer server, BusinessRuntime runtime, ServerMetrics metrics, PrintWriter out) {
+        metrics.stopping();
         server.close();
-        metrics.print(out);
+        runtime.close();
+        metrics.printFinal(out);
     }
 }

@@ -66,7 +66,8 @@ class MeasurementsTest {
     void resetZeroesTheFiguresSinceResetAndKeepsTheCumulativeOnes() {
         m.served(28, 25);
         m.processed(2_000);
-        m.rejected(28, 12);
+        m.received(28);
+        m.rejected(12);
         now[0] += 3_000_000_000L;
         m.reset();
         now[0] += 1_000_000_000L;
