@@ -89,7 +89,8 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--max-connections", paramLabel = "N",
             description = "Serve at most N connections at once; more are closed as they arrive, logged at most "
                     + "once per 10 s and counted (default: as many as fit in 3/4 of the JVM's memory at what the "
-                    + "transport can hold per connection, e.g. 18,000 for netty with a 6 GiB heap).")
+                    + "transport can hold per connection, e.g. 18,000 for netty with a 6 GiB heap, and no more than "
+                    + "the descriptor limit, ulimit -n, leaves).")
     Integer maxConnections;
 
     @Option(names = "--duration", paramLabel = "D", converter = Converters.Time.class,
@@ -147,7 +148,7 @@ final class ServerCommand implements Callable<Integer> {
         }
         if (maxConnections != null && maxConnections < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-connections " + maxConnections
-                    + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory)");
+                    + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory and ulimit -n)");
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
         // Its pool starts no thread before the first request, so the early returns below leave nothing running.
