@@ -89,7 +89,8 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--max-connections", paramLabel = "N",
             description = "Serve at most N connections at once; more are closed as they arrive, logged at most "
                     + "once per 10 s and counted (default: as many as fit in 3/4 of the JVM's memory at what the "
-                    + "transport can hold per connection, e.g. 18,000 for netty with a 6 GiB heap).")
+                    + "transport can hold per connection, e.g. 18,000 for netty with a 6 GiB heap, and no more than "
+                    + "the descriptor limit, ulimit -n, leaves).")
     Integer maxConnections;
 
     @Option(names = "--duration", paramLabel = "D", converter = Converters.Time.class,
@@ -147,7 +148,7 @@ final class ServerCommand implements Callable<Integer> {
         }
         if (maxConnections != null && maxConnections < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-connections " + maxConnections
-                    + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory)");
+                    + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory and ulimit -n)");
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
         // Its pool starts no thread before the first request, so the early returns below leave nothing running.
@@ -207,7 +208,7 @@ final class ServerCommand implements Callable<Integer> {
             if (monitorToClose != null) {
                 monitorToClose.close();
             }
-            stop(server, metrics, out);
+            stop(server, runtime, metrics, out);
         };
 
         CountDownLatch stopped = new CountDownLatch(1);
@@ -289,6 +290,11 @@ final class ServerCommand implements Callable<Integer> {
         }
         try {
             MonitorToken t = MonitorToken.from(monitor.tokenFile, System.getenv());
+            String exposed = monitor.tokenFile != null ? MonitorToken.exposure(monitor.tokenFile) : null;
+            if (exposed != null) {
+                spec.commandLine().getErr().println("nbench server: warning: " + exposed);
+                spec.commandLine().getErr().flush();
+            }
             return t != null ? t : MonitorToken.generate();
         } catch (MonitorToken.Invalid e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -318,8 +324,16 @@ final class ServerCommand implements Callable<Integer> {
                 + "of this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }
 
-    private static void stop(RunningServer server, ServerMetrics metrics, PrintWriter out) {
+    /**
+     * Stops at once, without draining: the transport stops accepting and reading and closes every connection,
+     * then the business pool ends (queued requests are never run, running work is interrupted). A benchmark
+     * server is stopped when the measurement is over, so answering what is queued would only delay the
+     * report; instead each request received and not answered is counted as dropped at shutdown, in the report.
+     */
+    private static void stop(RunningServer server, BusinessRuntime runtime, ServerMetrics metrics, PrintWriter out) {
+        metrics.stopping();
         server.close();
-        metrics.print(out);
+        runtime.close();
+        metrics.printFinal(out);
     }
 }

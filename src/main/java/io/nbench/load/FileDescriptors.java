@@ -16,8 +16,8 @@ public final class FileDescriptors {
     private FileDescriptors() {
     }
 
-    /** {open, limit}, or null where the JVM does not say (not a Unix). */
-    static long[] usage() {
+    /** {open, limit} (the soft limit, {@code ulimit -n}), or null where the JVM does not say (not a Unix). */
+    public static long[] usage() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
             long open = unix.getOpenFileDescriptorCount();

@@ -85,8 +85,9 @@ final class RunControl extends ConnectionHost {
 
     /**
      * A connection is closed for good. When it was the last: if no request was ever answered, the server
-     * refused what it was sent (an nbench server closes a connection only on a request it will not take:
-     * one over its --max-frame, or bytes that are not a framed request, such as an echo client's);
+     * closed every connection after the first request, which it does for a request it will not take (one
+     * over its --max-frame, bytes that are not a framed request, such as an echo client's) and also when it
+     * stops or is killed: the message names that fact, not a cause the client has no evidence for;
      * otherwise it went away.
      */
     @Override
@@ -117,9 +118,10 @@ final class RunControl extends ConnectionHost {
             return "protocol mismatch: " + closed + ": it is not an echo server; if it is an nbench server "
                     + "started without --protocol echo, drop --protocol echo";
         }
-        long largest = Math.max(spec.size(), spec.responseSize());
-        return closed + ": likely it refuses requests this large (payload " + spec.size() + " bytes, response "
-                + spec.responseSize() + " bytes): start the server with --max-frame " + largest + " or more";
+        // Not "the request is too large": a server killed before its first answer closes the connections
+        // the same way, and nothing the client saw tells the two apart. The server's log does.
+        return closed + " (payload " + spec.size() + " bytes, response " + spec.responseSize() + " bytes): it stopped, "
+                + "or it refused the request; if it is up, its log says why";
     }
 
     /** The peer does not speak the protocol: counted, and the run stops at once (nothing can be measured). */

@@ -1,5 +1,6 @@
 package io.nbench.monitor;
 
+import io.nbench.units.Durations;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,6 +50,12 @@ public final class MonitorClient implements AutoCloseable {
             s.setTcpNoDelay(true);
             MonitorClient c = new MonitorClient(s, where);
             String banner = c.line();
+            if (banner != null && banner.startsWith(MonitorProtocol.BUSY)) {
+                throw new Failure("the monitor at " + where + " is busy: it serves " + MonitorServer.MAX_CONNECTIONS
+                        + " connections at once and all are taken (it answered '" + shorten(banner) + "'): close a "
+                        + "console or client connected to it, or try again (one that does not authenticate is closed "
+                        + "within " + Durations.format(MonitorServer.AUTH_DEADLINE) + ")");
+            }
             if (banner == null || !banner.startsWith("nbench monitor")) {
                 throw new Failure("no nbench monitor at " + where + " (it answered '" + shorten(banner)
                         + "'): point --monitor-port at the server's monitor port");

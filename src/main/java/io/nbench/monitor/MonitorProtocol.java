@@ -15,6 +15,8 @@ public final class MonitorProtocol {
     public static final int MAX_LINE = 1024;
     public static final String END = ".";
     public static final String BANNER = "nbench monitor 1: 'auth TOKEN' first, then 'help'";
+    /** How a monitor whose connections are all taken answers instead of its banner, before it closes. */
+    static final String BUSY = "ERR too many monitor connections";
     static final String[] COMMANDS = {"metrics", "metrics json", "reset", "help", "quit"};
 
     private MonitorProtocol() {

@@ -5,6 +5,7 @@ import io.nbench.server.metrics.MetricsJson;
 import io.nbench.server.metrics.MetricsText;
 import io.nbench.units.Durations;
 import java.io.BufferedInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The server's monitor port: a line protocol ({@link MonitorProtocol}) usable with {@code nc}. Plain JDK
@@ -26,23 +28,34 @@ import java.util.concurrent.Semaphore;
  * {@code ERR auth required} and the connection closed. A wrong token is answered only after
  * {@link #BAD_TOKEN_DELAY}, then the connection is closed: with the connection limit that bounds guessing
  * to a few tries per second. The token is compared in constant time and never written anywhere.
+ *
+ * <p>A connection must authenticate within {@link #AUTH_DEADLINE} of connecting, however it keeps itself
+ * busy (empty lines, a line trickled a byte at a time): without that, four peers without the token could
+ * hold every slot for as long as they liked and lock out the operator and {@code --server-stats}. Each
+ * one closed for it is counted and logged at the server's rate limit.
  */
 public final class MonitorServer implements AutoCloseable {
 
     public static final int MAX_CONNECTIONS = 4;
     static final Duration BAD_TOKEN_DELAY = Duration.ofSeconds(1);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
+    /** Long enough to paste a token into nc; short enough that squatters free a slot every few seconds. */
+    public static final Duration AUTH_DEADLINE = Duration.ofSeconds(10);
 
     private final ServerSocket socket;
     private final MonitorToken token;
     private final ServerMetrics metrics;
     private final int idleMillis;
+    private final Duration authDeadline;
+    private final AtomicLong unauthenticatedClosed = new AtomicLong();
     private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
     private final Thread acceptor;
     private volatile boolean closed;
 
-    private MonitorServer(ServerSocket socket, MonitorToken token, ServerMetrics metrics, Duration idle) {
+    private MonitorServer(ServerSocket socket, MonitorToken token, ServerMetrics metrics, Duration idle,
+                          Duration authDeadline) {
         this.socket = socket;
+        this.authDeadline = authDeadline;
         this.token = token;
         this.metrics = metrics;
         this.idleMillis = (int) Math.min(Integer.MAX_VALUE, idle.toMillis());
@@ -52,6 +65,12 @@ public final class MonitorServer implements AutoCloseable {
     /** Binds (port 0: any free port) and starts accepting. */
     public static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle)
             throws IOException {
+        return start(bind, token, metrics, idle, AUTH_DEADLINE);
+    }
+
+    /** With its own authentication deadline (tests). */
+    static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle,
+                               Duration authDeadline) throws IOException {
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -60,7 +79,7 @@ public final class MonitorServer implements AutoCloseable {
             s.close();
             throw e;
         }
-        MonitorServer m = new MonitorServer(s, token, metrics, idle);
+        MonitorServer m = new MonitorServer(s, token, metrics, idle, authDeadline);
         m.acceptor.start();
         return m;
     }
@@ -89,7 +108,7 @@ public final class MonitorServer implements AutoCloseable {
             }
             if (!slots.tryAcquire()) {
                 try (c) {
-                    write(c.getOutputStream(), "ERR too many monitor connections (" + MAX_CONNECTIONS
+                    write(c.getOutputStream(), MonitorProtocol.BUSY + " (" + MAX_CONNECTIONS
                             + " at most): close one first");
                 } catch (IOException e) {
                     // the peer is gone already: nothing to tell it
@@ -117,9 +136,9 @@ public final class MonitorServer implements AutoCloseable {
     }
 
     private void serve(Socket c) throws IOException {
-        c.setSoTimeout(idleMillis);
         c.setTcpNoDelay(true);
-        InputStream in = new BufferedInputStream(c.getInputStream());
+        UntilDeadline reads = new UntilDeadline(c, idleMillis, System.nanoTime() + authDeadline.toNanos());
+        InputStream in = new BufferedInputStream(reads);
         OutputStream out = c.getOutputStream();
         write(out, MonitorProtocol.BANNER);
         boolean authenticated = false;
@@ -131,6 +150,14 @@ public final class MonitorServer implements AutoCloseable {
                 write(out, "ERR " + e.getMessage());
                 return;
             } catch (SocketTimeoutException e) {
+                if (!authenticated && reads.expired()) {
+                    write(out, "ERR no 'auth TOKEN' within " + Durations.format(authDeadline) + ": connection closed");
+                    metrics.trouble("monitor-auth", "monitor: closed a connection from "
+                            + c.getInetAddress().getHostAddress() + ":" + c.getPort() + " that did not authenticate "
+                            + "within " + Durations.format(authDeadline) + " (" + unauthenticatedClosed.incrementAndGet()
+                            + " so far); only clients with the token should reach --monitor-bind");
+                    return;
+                }
                 write(out, "ERR idle for " + Durations.format(Duration.ofMillis(idleMillis)) + ": connection closed");
                 return;
             }
@@ -149,6 +176,7 @@ public final class MonitorServer implements AutoCloseable {
                 }
                 if (words.length == 2 && token.matches(words[1])) {
                     authenticated = true;
+                    reads.authenticated();
                     write(out, "OK");
                     continue;
                 }
@@ -189,6 +217,57 @@ public final class MonitorServer implements AutoCloseable {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The socket's input, whose reads wait at most until the authentication deadline (and the idle time)
+     * until {@link #authenticated}, then the idle time only. The timeout is set again before each read, so a
+     * peer that trickles bytes cannot push the deadline back as it pushes back an idle timeout.
+     */
+    private static final class UntilDeadline extends FilterInputStream {
+        private final Socket socket;
+        private final int idleMillis;
+        private final long deadlineNanos;
+        private boolean authenticated;
+
+        UntilDeadline(Socket socket, int idleMillis, long deadlineNanos) throws IOException {
+            super(socket.getInputStream());
+            this.socket = socket;
+            this.idleMillis = idleMillis;
+            this.deadlineNanos = deadlineNanos;
+        }
+
+        @Override
+        public int read() throws IOException {
+            arm();
+            return super.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            arm();
+            return super.read(b, off, len);
+        }
+
+        private void arm() throws IOException {
+            if (authenticated) {
+                return;
+            }
+            long leftMillis = (deadlineNanos - System.nanoTime() + 999_999) / 1_000_000; // rounded up: never early
+            if (leftMillis <= 0) {
+                throw new SocketTimeoutException("authentication deadline");
+            }
+            socket.setSoTimeout((int) Math.min(idleMillis, leftMillis));
+        }
+
+        boolean expired() {
+            return System.nanoTime() - deadlineNanos >= 0;
+        }
+
+        void authenticated() throws IOException {
+            authenticated = true;
+            socket.setSoTimeout(idleMillis);
         }
     }
 

@@ -5,11 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The monitor's shared secret. It never comes from the command line, where {@code ps} shows it: from
@@ -61,6 +64,25 @@ public final class MonitorToken {
             return new MonitorToken(check(fromEnv.strip(), ENV), ENV);
         }
         return null;
+    }
+
+    /**
+     * One line naming the problem and the fix when group or other users may read {@code file} (as ssh says of
+     * a private key), else null; null too where the file system has no POSIX permissions. A warning, not a
+     * refusal: the token guards the server's figures and {@code reset}, not an account, and a file shared
+     * with a group on purpose (a team's CI user) must not stop a benchmark.
+     */
+    public static String exposure(Path file) {
+        try {
+            Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
+            if (!p.contains(PosixFilePermission.GROUP_READ) && !p.contains(PosixFilePermission.OTHERS_READ)) {
+                return null;
+            }
+            return "--monitor-token-file " + file + " can be read by other users (" + PosixFilePermissions.toString(p)
+                    + "): anyone on this machine may use the monitor; make it private with chmod 600 " + file;
+        } catch (IOException | UnsupportedOperationException e) {
+            return null; // no POSIX permissions to judge (or the file went away: reading it said so already)
+        }
     }
 
     /** A token typed at a prompt. */

@@ -29,6 +29,7 @@ public final class ServerMetrics implements ServerEvents {
     private final PrintWriter log;
     private final long startNanos;
     private final Measurements measurements;
+    private volatile boolean stopping;
 
     /** Without a connection limit. */
     public ServerMetrics(PrintWriter log) {
@@ -84,8 +85,32 @@ public final class ServerMetrics implements ServerEvents {
     }
 
     @Override
-    public void requestRejected(int requestBytes, int responseBytes) {
-        measurements.rejected(requestBytes, responseBytes);
+    public void requestReceived(int requestBytes) {
+        measurements.received(requestBytes);
+    }
+
+    @Override
+    public void requestAnswered(int requestBytes, int responseBytes) {
+        measurements.answered(requestBytes, responseBytes);
+    }
+
+    @Override
+    public void requestRejected(int responseBytes) {
+        measurements.rejected(responseBytes);
+    }
+
+    /** Counted as dropped at shutdown once {@link #stopping} was called, else as dropped on close. */
+    @Override
+    public void requestsDropped(int count) {
+        measurements.dropped(count, stopping);
+    }
+
+    /**
+     * The server is stopping: from now on a request whose connection closes before its answer was dropped
+     * by the stop, not by its peer.
+     */
+    public void stopping() {
+        stopping = true;
     }
 
     @Override
@@ -193,7 +218,16 @@ public final class ServerMetrics implements ServerEvents {
         return measurements;
     }
 
-    /** The report printed when the server stops: every figure since start. */
+    /**
+     * The report printed when the server has stopped (transport closed, pool ended): what is still in
+     * progress then is counted as dropped at shutdown first, so that every request received is in it.
+     */
+    public void printFinal(PrintWriter out) {
+        measurements.settleAtShutdown();
+        print(out);
+    }
+
+    /** The report of every figure since start. */
     public void print(PrintWriter out) {
         out.println(MetricsText.report(snapshot(), false, measurements.resetEpochMillis()));
         out.flush();

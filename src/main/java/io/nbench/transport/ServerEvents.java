@@ -15,15 +15,37 @@ public interface ServerEvents {
 
     void connectionClosed();
 
-    /** One request decoded and its response (if any) written or queued. */
+    /**
+     * One request decoded and its response (if any) written or queued, on the I/O thread that decoded it:
+     * received and answered in one event.
+     */
     void requestServed(int requestBytes, int responseBytes);
 
     /**
-     * A request the business pool could not take (its queue full and every thread busy): it was answered
-     * with a rejected frame ({@link io.nbench.protocol.Framed#STATUS_REJECTED}, {@code responseBytes}
-     * on the wire). Counted instead of {@link #requestServed}, never as well.
+     * A request decoded and handed on to be answered later (nbench's business pool): received now, its
+     * bytes counted as read now. Exactly one of {@link #requestAnswered}, {@link #requestRejected} or
+     * {@link #requestsDropped} follows for it, so that every request received is accounted for.
      */
-    default void requestRejected(int requestBytes, int responseBytes) {
+    default void requestReceived(int requestBytes) {
+    }
+
+    /** A request reported by {@link #requestReceived} was answered: its response handed to the write path. */
+    default void requestAnswered(int requestBytes, int responseBytes) {
+    }
+
+    /**
+     * A request reported by {@link #requestReceived} that the business pool could not take (its queue full
+     * and every thread busy): it was answered with a rejected frame
+     * ({@link io.nbench.protocol.Framed#STATUS_REJECTED}, {@code responseBytes} on the wire).
+     */
+    default void requestRejected(int responseBytes) {
+    }
+
+    /**
+     * Requests reported by {@link #requestReceived} that will never be answered: their connection closed
+     * first (the peer went away, {@code --idle-timeout}, a protocol error, or the server stopping).
+     */
+    default void requestsDropped(int count) {
     }
 
     /**

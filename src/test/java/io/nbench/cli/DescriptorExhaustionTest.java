@@ -46,6 +46,27 @@ class DescriptorExhaustionTest {
         }
     }
 
+    /**
+     * The connection limit a server advertises (and enforces) fits its descriptor limit: under
+     * {@code ulimit -n 128} a server cannot hold 18,084 connections, whatever its memory allows.
+     */
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void theServersDefaultConnectionLimitFitsItsDescriptorLimit() throws Exception {
+        Process p = new ProcessBuilder("bash", "-c", "ulimit -n 128; exec " + NbenchProcess.shellCommand()
+                + " server --impl netty --port 0 --duration 1ms").start();
+        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        String out = read(p.getInputStream());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), out + err.get());
+        String first = out.lines().findFirst().orElse("");
+        java.util.regex.Matcher m = Pattern.compile(", max connections ([\\d,]+) \\(([^)]*)\\)").matcher(first);
+        assertTrue(m.find(), first);
+        int max = Integer.parseInt(m.group(1).replace(",", ""));
+        assertTrue(max > 0 && max < 128, "at most what 128 descriptors leave, less those open already: " + first);
+        assertTrue(m.group(2).contains("ulimit -n 128"), first);
+    }
+
     private static String read(java.io.InputStream in) {
         try {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -75,6 +75,36 @@ class StoppedServerTest {
         }
     }
 
+    /**
+     * A server killed before it answered anything (its work outlasts the first request) closes every
+     * connection: the client says so, and blames nothing it has no evidence for (the request's size: the
+     * server's --max-frame is 16 MiB here).
+     */
+    @Test
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void aServerKilledBeforeItsFirstAnswerIsNotBlamedOnTheRequestSize() throws Exception {
+        try (io.nbench.testkit.ServerProcess server = io.nbench.testkit.ServerProcess.start(java.util.Map.of(),
+                "--impl", "nio", "--port", "0", "--work", "60s", "--report-interval", "100ms")) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            AtomicInteger code = new AtomicInteger(-1);
+            Thread client = new Thread(() -> code.set(Main.run(new String[] {"client", "--port",
+                Integer.toString(server.port), "--threads", "2", "--iteration-time", "1s", "--warmup", "0",
+                "--iterations", "20", "--timeout", "60s", "--max-errors", "100%"}, new PrintWriter(out, true),
+                new PrintWriter(err, true))), "client");
+            client.start();
+            server.awaitLine(l -> l.matches(".*connections [1-9]\\d* open.*")); // the client is connected and sending
+            signal("KILL", server.pid());
+            client.join(TimeUnit.SECONDS.toMillis(60));
+            assertEquals(ExitCode.COULD_NOT_RUN, code.get(), out + err.toString());
+            String[] errLines = err.toString().strip().split("\n");
+            assertEquals(1, errLines.length, err.toString());
+            assertEquals("nbench client: run aborted: the server closed every connection after the first request "
+                    + "without answering any (payload 1024 bytes, response 1024 bytes): it stopped, or it refused "
+                    + "the request; if it is up, its log says why", errLines[0]);
+        }
+    }
+
     private static void signal(String name, long pid) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -" + name);

@@ -254,6 +254,33 @@ class MonitorTest {
         }
     }
 
+    /** As ssh does with a private key: a token file others can read is named, once, on stderr (and still used). */
+    @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs({org.junit.jupiter.api.condition.OS.LINUX,
+        org.junit.jupiter.api.condition.OS.MAC})
+    void aTokenFileOthersCanReadIsUsedWithOneWarning(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("token");
+        Files.writeString(file, "readable-token\n");
+        String warning = "nbench server: warning: --monitor-token-file " + file + " can be read by other users "
+                + "(rw-r--r--): anyone on this machine may use the monitor; make it private with chmod 600 " + file;
+        for (String permissions : List.of("rw-r--r--", "rw-------")) {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString(permissions));
+            boolean shared = permissions.equals("rw-r--r--");
+            try (ServerProcess s = ServerProcess.start(Map.of(), "--impl", "nio", "--port", "0", "--monitor-port", "0",
+                    "--monitor-token-file", file.toString())) {
+                s.awaitLine(l -> l.contains("monitor token"));
+                try (Peer p = new Peer(s.monitorPort)) {
+                    assertEquals("OK", p.ask("auth readable-token"), "the token is used either way");
+                }
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (shared && s.stderr().isEmpty() && System.nanoTime() < deadline) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // awaiting the stderr pump
+                }
+                assertEquals(shared ? warning + "\n" : "", s.stderr(), permissions);
+            }
+        }
+    }
+
     private static JsonNode json() throws Exception {
         try (MonitorClient c = MonitorClient.connect("127.0.0.1", server.monitorPort, MonitorToken.from(null,
                 Map.of(MonitorToken.ENV, TOKEN)), java.time.Duration.ofSeconds(30))) {

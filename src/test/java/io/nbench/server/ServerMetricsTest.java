@@ -142,7 +142,8 @@ class ServerMetricsTest {
         events.requestServed(117, 30);
         events.processed(25_000);
         events.queueWait(4_000);
-        events.requestRejected(117, 13);
+        events.requestReceived(117);
+        events.requestRejected(13);
         f.advanceMillis(2_000);
         var s = f.m.snapshot();
         assertEquals(1, s.sinceStart().requests(), "a rejected request is not a served one");

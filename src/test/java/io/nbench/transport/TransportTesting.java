@@ -181,8 +181,14 @@ public final class TransportTesting {
                 new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
 
         @Override
-        public void requestRejected(int requestBytes, int responseBytes) {
+        public void requestRejected(int responseBytes) {
             rejected.release();
+        }
+
+        /** A request answered by the business pool: served, as one answered on its I/O thread. */
+        @Override
+        public void requestAnswered(int requestBytes, int responseBytes) {
+            served.incrementAndGet();
         }
 
         @Override

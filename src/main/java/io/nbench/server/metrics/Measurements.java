@@ -25,8 +25,11 @@ public final class Measurements {
     /** The window of the recent rates. */
     public static final long RECENT_NANOS = 10_000_000_000L;
 
+    private final LongAdder received = new LongAdder();
     private final LongAdder requests = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
+    private final LongAdder droppedAtShutdown = new LongAdder();
     private final LongAdder bytesIn = new LongAdder();
     private final LongAdder bytesOut = new LongAdder();
     private final LongAdder connections = new LongAdder();
@@ -67,18 +70,36 @@ public final class Measurements {
 
     // ---- writer side: any thread, no lock, no allocation
 
+    /** Received and answered at once (on the I/O thread). Received first: see {@link #raw} for why. */
     public void served(int requestBytes, int responseBytes) {
-        requests.increment();
+        received.increment();
         bytesIn.add(requestBytes);
+        answered(requestBytes, responseBytes);
+    }
+
+    /** Received, to be answered later (by the business pool): its bytes are read now. */
+    public void received(int requestBytes) {
+        received.increment();
+        bytesIn.add(requestBytes);
+    }
+
+    /** A request counted by {@link #received} was answered. */
+    public void answered(int requestBytes, int responseBytes) {
+        requests.increment();
         bytesOut.add(responseBytes);
         requestSize.record(requestBytes);
         responseSize.record(responseBytes);
     }
 
-    public void rejected(int requestBytes, int responseBytes) {
+    /** A request counted by {@link #received} was answered 'rejected'. */
+    public void rejected(int responseBytes) {
         rejected.increment();
-        bytesIn.add(requestBytes);
         bytesOut.add(responseBytes);
+    }
+
+    /** Requests counted by {@link #received} that will never be answered. */
+    public void dropped(int count, boolean atShutdown) {
+        (atShutdown ? droppedAtShutdown : dropped).add(count);
     }
 
     public void echoed(int bytes) {
@@ -133,6 +154,14 @@ public final class Measurements {
     }
 
     // ---- reader side: under this object's monitor, never taken by a writer
+
+    /**
+     * The server has stopped (its transport closed, its pool ended): nothing received will be answered any
+     * more, so whatever is still in progress is dropped at shutdown. Called once, before the last report.
+     */
+    public synchronized void settleAtShutdown() {
+        droppedAtShutdown.add(raw().inProgress());
+    }
 
     /** Everything now; {@code openConnections} is the gauge the caller keeps. */
     public synchronized MetricsSnapshot snapshot(long openConnections) {
@@ -203,8 +232,15 @@ public final class Measurements {
             gcCount = r.gcCount();
             gcMillis = r.gcMillis();
         }
-        return new Counters(clock.getAsLong() - startNanos, requests.sum(), rejected.sum(), bytesIn.sum(),
-                bytesOut.sum(), connections.sum(), protocolErrors.sum(), idleClosed.sum(), refused.sum(), cpu, gcCount,
-                gcMillis);
+        // The outcomes before the receipts: a request's receipt happens before its outcome is counted, so
+        // whatever outcome this sees has its receipt in the later read and in progress is never negative.
+        long answered = requests.sum();
+        long rejectedNow = rejected.sum();
+        long droppedNow = dropped.sum();
+        long droppedAtStop = droppedAtShutdown.sum();
+        long bytesOutNow = bytesOut.sum();
+        return new Counters(clock.getAsLong() - startNanos, received.sum(), answered, rejectedNow, droppedNow,
+                droppedAtStop, bytesIn.sum(), bytesOutNow, connections.sum(), protocolErrors.sum(), idleClosed.sum(),
+                refused.sum(), cpu, gcCount, gcMillis);
     }
 }

@@ -28,6 +28,7 @@ public final class MetricsJson {
         root.put("format", FORMAT);
         root.put("time", Instant.ofEpochMilli(s.epochMillis()).toString());
         root.put("openConnections", s.openConnections());
+        root.put("inProgress", s.sinceStart().inProgress());
         ObjectNode start = counts(root.putObject("sinceStart"), s.sinceStart(), s.sinceStartHistograms());
         ObjectNode encoded = start.putObject("encoded");
         encoded.put("processingNanos", HistogramCodec.encode(s.sinceStartHistograms().processing()));
@@ -48,8 +49,11 @@ public final class MetricsJson {
 
     private static ObjectNode counts(ObjectNode node, Counters c, Histograms h) {
         node.put("nanos", c.nanos());
+        node.put("received", c.received());
         node.put("requests", c.requests());
         node.put("rejected", c.rejected());
+        node.put("dropped", c.dropped());
+        node.put("droppedAtShutdown", c.droppedAtShutdown());
         node.put("bytesIn", c.bytesIn());
         node.put("bytesOut", c.bytesOut());
         node.put("connections", c.connections());

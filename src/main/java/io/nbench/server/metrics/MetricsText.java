@@ -32,6 +32,7 @@ public final class MetricsText {
         Counters c = sinceReset ? s.sinceReset() : s.sinceStart();
         Histograms h = sinceReset ? s.sinceResetHistograms() : s.sinceStartHistograms();
         StringBuilder b = new StringBuilder(countsLine(s, sinceReset)).append('\n');
+        b.append(accountsLine(c, s.sinceStart().inProgress())).append('\n');
         if (sinceReset) {
             b.append("  since ").append(Instant.ofEpochMilli(resetEpochMillis)).append(", taken ")
                     .append(Instant.ofEpochMilli(s.epochMillis())).append('\n');
@@ -56,6 +57,16 @@ public final class MetricsText {
         b.append(String.format(Locale.ROOT, "  process: CPU %s of one core (last 10 s: %s), GC %,d collections, %,d ms",
                 percent(c.cpuPercent()), percent(recent.cpuPercent()), c.gcCount(), c.gcMillis()));
         return b.toString();
+    }
+
+    /**
+     * Where every request received went: "requests received 200: answered 4, rejected 0, dropped at shutdown
+     * 196, dropped on close 0, in progress 0". In progress is the gauge now (at exit, 0: the stop settles it).
+     */
+    static String accountsLine(Counters c, long inProgress) {
+        return String.format(Locale.ROOT, "  requests received %,d: answered %,d, rejected %,d, dropped at shutdown %,d, "
+                + "dropped on close %,d, in progress %,d", c.received(), c.requests(), c.rejected(),
+                c.droppedAtShutdown(), c.dropped(), inProgress);
     }
 
     /** One line per {@code --report-interval}: rate, processing time, queue wait, rejections, connections, CPU. */

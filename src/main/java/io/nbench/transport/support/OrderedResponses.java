@@ -67,8 +67,14 @@ public final class OrderedResponses<R> {
      */
     public void submit(long id, int requestBytes, int responseBytes, R response) {
         Request r = new Request(id, requestBytes, responseBytes, response, System.nanoTime());
+        events.requestReceived(requestBytes);
+        boolean afterClose;
         synchronized (this) {
             pending.addLast(r);
+            afterClose = closed;
+        }
+        if (afterClose) {
+            events.requestsDropped(1); // its connection is gone already: it will never be answered
         }
         if (!pool.offer(r)) {
             synchronized (this) {
@@ -79,10 +85,22 @@ public final class OrderedResponses<R> {
         }
     }
 
-    /** The connection is closed: responses still to come are released instead of written. */
+    /**
+     * The connection is closed: responses still to come are released instead of written, and the requests
+     * not answered yet (queued, being worked on, or done but waiting for an earlier one) are counted as
+     * dropped, now and once, whatever their pool tasks do later (a stopping pool may never run them).
+     */
     public void close() {
+        int unanswered;
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
+            unanswered = pending.size();
+        }
+        if (unanswered > 0) {
+            events.requestsDropped(unanswered);
         }
         drain();
     }
@@ -104,7 +122,7 @@ public final class OrderedResponses<R> {
                 if (r.responseBytes > 0) {
                     writer.reject(r.id, r.response);
                 }
-                events.requestRejected(r.requestBytes, r.responseBytes > 0 ? Framed.RESPONSE_HEADER : 0);
+                events.requestRejected(r.responseBytes > 0 ? Framed.RESPONSE_HEADER : 0);
             } else {
                 if (r.response != null) {
                     writer.send(r.response);
@@ -112,7 +130,7 @@ public final class OrderedResponses<R> {
                 // The response has been handed to the transport's write path (see docs/server.md for
                 // how close to the kernel that is per transport).
                 events.processed(System.nanoTime() - r.decodedAt);
-                events.requestServed(r.requestBytes, r.responseBytes);
+                events.requestAnswered(r.requestBytes, r.responseBytes);
             }
         }
     }

@@ -66,7 +66,8 @@ class MeasurementsTest {
     void resetZeroesTheFiguresSinceResetAndKeepsTheCumulativeOnes() {
         m.served(28, 25);
         m.processed(2_000);
-        m.rejected(28, 12);
+        m.received(28);
+        m.rejected(12);
         now[0] += 3_000_000_000L;
         m.reset();
         now[0] += 1_000_000_000L;
@@ -83,6 +84,33 @@ class MeasurementsTest {
         assertEquals(1, s.sinceResetHistograms().processing().getTotalCount());
         assertEquals(4_000, s.sinceResetHistograms().processing().getMaxValue(), 4);
         assertEquals(7, s.openConnections(), "the connection gauge is not reset");
+    }
+
+    /** received = answered + rejected + dropped on close + dropped at shutdown + in progress, bytes in at receipt. */
+    @Test
+    void everyRequestReceivedIsAnsweredRejectedDroppedOrInProgressAndTheStopSettlesTheRest() {
+        m.served(117, 30); // the I/O thread's path: received and answered at once
+        for (int i = 0; i < 5; i++) {
+            m.received(117); // the pool's path: received now, its outcome later
+        }
+        Counters c = m.snapshot(0).sinceStart();
+        assertEquals(6, c.received());
+        assertEquals(6 * 117, c.bytesIn(), "bytes in when read, answered or not");
+        assertEquals(5, c.inProgress());
+        m.answered(117, 30);
+        m.rejected(13);
+        m.dropped(1, false);
+        c = m.snapshot(0).sinceStart();
+        assertEquals(2, c.requests());
+        assertEquals(1, c.rejected());
+        assertEquals(1, c.dropped());
+        assertEquals(2, c.inProgress());
+        assertEquals(73, c.bytesOut());
+        m.settleAtShutdown();
+        c = m.snapshot(0).sinceStart();
+        assertEquals(2, c.droppedAtShutdown(), "what was in progress when the server stopped");
+        assertEquals(0, c.inProgress());
+        assertEquals(c.received(), c.requests() + c.rejected() + c.dropped() + c.droppedAtShutdown());
     }
 
     @Test

@@ -1,0 +1,127 @@
+package io.nbench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nbench.monitor.MonitorClient;
+import io.nbench.monitor.MonitorToken;
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.testkit.ServerProcess;
+import io.nbench.testkit.Transports;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every request a server received is accounted for, while it runs and in the report a SIGTERM prints:
+ * answered, rejected or dropped at shutdown, and its bytes counted as read when it was read, not when it
+ * was answered. A real server process per network transport, its business pool holding requests whose
+ * work outlasts the test, stopped with a real SIGTERM.
+ */
+class ShutdownAccountingTest {
+
+    private static final String TOKEN = "shutdown-accounting";
+    private static final int CONNECTIONS = 4;
+    private static final int PER_CONNECTION = 50;
+    private static final int PAYLOAD = 1024;
+
+    static Stream<String> servers() {
+        return Transports.network().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    @EnabledOnOs({OS.LINUX, OS.MAC})
+    void everyRequestReceivedIsAnsweredRejectedOrDroppedAtShutdown(String impl) throws Exception {
+        // Two pool threads whose work (60 s, interrupted by the stop) outlasts the test: nothing is answered,
+        // 2 requests are being worked on and the rest wait in the queue, when a peer leaves and when SIGTERM
+        // comes.
+        try (ServerProcess server = ServerProcess.start(Map.of(MonitorToken.ENV, TOKEN), "--impl", impl, "--port", "0",
+                "--monitor-port", "0", "--executor-threads", "2", "--executor-queue", "1000", "--work", "60s")) {
+            RequestTemplate request = RequestTemplate.framed(PAYLOAD, PAYLOAD, 1);
+            int sent = CONNECTIONS * PER_CONNECTION;
+            long sentBytes = (long) sent * request.encode(0).length;
+            List<Socket> peers = new ArrayList<>();
+            try {
+                long id = 1;
+                for (int c = 0; c < CONNECTIONS; c++) {
+                    Socket s = new Socket("127.0.0.1", server.port);
+                    peers.add(s);
+                    OutputStream out = s.getOutputStream();
+                    for (int i = 0; i < PER_CONNECTION; i++) {
+                        out.write(request.encode(id++));
+                    }
+                    out.flush();
+                }
+                // While it runs, the monitor's bytes in counts what was read, answered or not.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                JsonNode metrics = metrics(server);
+                while (metrics.at("/sinceStart/bytesIn").asLong() != sentBytes && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // awaiting the server's reads
+                    metrics = metrics(server);
+                }
+                assertEquals(sentBytes, metrics.at("/sinceStart/bytesIn").asLong(), "bytes in while running: "
+                        + metrics.get("sinceStart"));
+                assertEquals(sent, metrics.at("/sinceStart/received").asLong(), metrics.toString());
+                assertEquals(0, metrics.at("/sinceStart/requests").asLong(), "nothing answered yet: " + metrics);
+                assertEquals(sent, metrics.at("/inProgress").asLong(), metrics.toString());
+
+                // A peer that goes away: its requests, queued or being worked on, are dropped on close.
+                peers.get(0).close();
+                while (metrics.at("/sinceStart/dropped").asLong() != PER_CONNECTION && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // awaiting the server's close
+                    metrics = metrics(server);
+                }
+                assertEquals(PER_CONNECTION, metrics.at("/sinceStart/dropped").asLong(), metrics.toString());
+                assertEquals(sent - PER_CONNECTION, metrics.at("/inProgress").asLong(), metrics.toString());
+
+                Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(server.pid())).inheritIO().start();
+                assertEquals(0, kill.waitFor());
+                assertEquals(0, server.waitFor(), "exit code after SIGTERM; stderr: " + server.stderr());
+                String first = server.awaitLine(l -> l.startsWith("server metrics after "));
+                assertTrue(first.contains(String.format(java.util.Locale.ROOT, "bytes in %,d,", sentBytes)), first);
+                String accounts = server.awaitLine(l -> l.startsWith("  requests received "));
+                Matcher m = Pattern.compile("  requests received ([\\d,]+): answered ([\\d,]+), rejected ([\\d,]+), "
+                        + "dropped at shutdown ([\\d,]+), dropped on close ([\\d,]+), in progress ([\\d,]+)")
+                        .matcher(accounts);
+                assertTrue(m.matches(), accounts);
+                long[] n = new long[6];
+                for (int i = 0; i < n.length; i++) {
+                    n[i] = Long.parseLong(m.group(i + 1).replace(",", ""));
+                }
+                assertEquals(sent, n[0], "received: " + accounts);
+                assertEquals(0, n[1], "answered: " + accounts);
+                assertEquals(sent, n[1] + n[2] + n[3] + n[4], "each received request in exactly one place: " + accounts);
+                assertEquals(sent - PER_CONNECTION, n[3], "dropped at shutdown: " + accounts);
+                assertEquals(PER_CONNECTION, n[4], "dropped on close: " + accounts);
+                assertEquals(0, n[5], "nothing left in progress after the stop: " + accounts);
+                assertEquals("", server.stderr());
+            } finally {
+                for (Socket s : peers) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static JsonNode metrics(ServerProcess server) throws Exception {
+        try (MonitorClient c = MonitorClient.connect("127.0.0.1", server.monitorPort,
+                MonitorToken.from(null, Map.of(MonitorToken.ENV, TOKEN)), Duration.ofSeconds(30))) {
+            return new ObjectMapper().readTree(c.metricsJson());
+        }
+    }
+}
