@@ -99,6 +99,15 @@ class FiguresAgreeTest {
     }
 
     @Test
+    void reconnectingTextPrintsTheDocumentsConnectFigures() throws Exception {
+        NbenchProcess.Result r = client(CLOSED, "--driver", "threads", "--requests-per-connection", "50", "--out", "r.json");
+        JsonNode doc = ResultDocs.read(dir.resolve("r.json"));
+        checkDocument(doc);
+        assertTrue(doc.path("combinations").get(0).path("iterations").get(0).path("connectLatency").isObject());
+        checkText(r.out(), doc.path("combinations").get(0));
+    }
+
+    @Test
     void openLoopTextPrintsTheDocumentsFigures() throws Exception {
         NbenchProcess.Result r = client(OPEN, "--out", "r.json");
         JsonNode doc = ResultDocs.read(dir.resolve("r.json"));
@@ -149,6 +158,14 @@ class FiguresAgreeTest {
                 percentilesOf(decode(open.path("sendLagHistogram")), open.path("sendLagNs"), ps, where + " sendLagNs");
             } else {
                 assertTrue(open.isNull(), where + ": the closed loop has no openLoop");
+            }
+            JsonNode connects = it.path("connectLatency");
+            if (load.path("requestsPerConnection").asInt() > 0) {
+                Histogram h2 = decode(connects.path("histogram"));
+                assertEquals(h2.getTotalCount(), connects.path("count").asLong(), where + " connectLatency.count");
+                percentilesOf(h2, connects.path("latencyNs"), ps, where + " connectLatency.latencyNs");
+            } else {
+                assertTrue(connects.isNull(), where + ": connections kept, no connectLatency");
             }
             runErrors += it.path("errors").path("total").asLong();
             if (!it.path("warmup").asBoolean()) {
@@ -240,6 +257,12 @@ class FiguresAgreeTest {
             for (double p : ps) {
                 expected.add(Percentiles.label(p) + " " + Units.micros(it.path("latencyNs").path(Percentiles.label(p)).asLong()));
             }
+            JsonNode connects = it.path("connectLatency");
+            if (connects.isObject()) {
+                expected.add("connects " + Units.count(connects.path("count").asLong()) + " p50 "
+                        + Units.micros(connects.path("latencyNs").path("p50").asLong()) + " p99 "
+                        + Units.micros(connects.path("latencyNs").path("p99").asLong()));
+            }
             JsonNode open = it.path("openLoop");
             if (open.isObject()) {
                 expected.add("rate " + Units.rate(open.path("achievedRate").asDouble()) + "/"
@@ -268,6 +291,22 @@ class FiguresAgreeTest {
                     + Units.count(open.path("maxInflightHits").asLong())), text);
         } else {
             assertTrue(lines.stream().noneMatch(l -> l.startsWith("Uncorrected") || l.startsWith("Rate:")), text);
+        }
+        if (load.path("requestsPerConnection").asInt() > 0) {
+            List<JsonNode> measured = new ArrayList<>();
+            c.path("iterations").forEach(it -> {
+                if (!it.path("warmup").asBoolean()) {
+                    measured.add(it);
+                }
+            });
+            Histogram connects = sum(measured, it -> it.path("connectLatency").path("histogram"));
+            StringJoiner j = new StringJoiner(", ");
+            for (double p : ps) {
+                j.add((p >= 100 ? "max" : Percentiles.label(p)) + ": " + Units.micros(CsvColumns.valueAt(connects, p))
+                        + " µs");
+            }
+            assertTrue(lines.contains("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency " + j),
+                    "Reconnects: the measured iterations' connect histograms in " + text);
         }
         StringJoiner means = new StringJoiner(", ");
         for (double p : ps) {
