@@ -47,8 +47,8 @@ class FiguresAgreeTest {
     private static final List<String> CLOSED = List.of("--threads", "2", "--connections", "3", "--msgs", "500",
             "--window", "2", "--size", "300", "--warmup", "1", "--iterations", "3");
 
-    /** 1,000 msg/s over 2 connections, 2 x 200 msgs a iteration: 0.4 s each. */
-    private static final List<String> OPEN = List.of("--rate", "1000", "--threads", "2", "--connections", "2",
+    /** 1,000 msg/s, 2 x 200 msgs a iteration (0.4 s each) over 3 connections: quotas of 134, 133 and 133. */
+    private static final List<String> OPEN = List.of("--rate", "1000", "--threads", "2", "--connections", "3",
             "--msgs", "200", "--size", "200", "--warmup", "1", "--iterations", "2");
 
     /** A small young generation, so the client collects during the run and the GC columns are not all 0. */
