@@ -88,6 +88,11 @@ class IterationBoundaryTest {
 
     /** A real client transport whose connections tell {@code handled} after the engine took each response. */
     static ClientTransport counting(ClientTransport real, Handled handled) {
+        return observed(real, () -> { }, handled::increment);
+    }
+
+    /** A real client transport whose connections run {@code before} and {@code after} the engine takes each response. */
+    static ClientTransport observed(ClientTransport real, Runnable before, Runnable after) {
         return new ClientTransport() {
             @Override
             public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler h)
@@ -95,8 +100,9 @@ class IterationBoundaryTest {
                 return real.connect(remote, template, new ConnectionHandler() {
                     @Override
                     public void onResponse(long id, int status, PayloadView payload) {
+                        before.run();
                         h.onResponse(id, status, payload);
-                        handled.increment();
+                        after.run();
                     }
 
                     @Override
