@@ -2,10 +2,7 @@ package io.nbench.report.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.HistogramCodec;
-import io.nbench.report.json.ResultDocument;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import io.nbench.report.json.ResultReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,7 +29,10 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
         }
     }
 
-    /** The file is missing, not JSON, not an nbench result, or of another schema; the message is one line. */
+    /**
+     * The file is missing, beyond the size limit, not JSON, not a valid nbench-result/1 document, or holds a
+     * damaged histogram; the message is one line naming the file and the field.
+     */
     public static final class Unreadable extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -41,62 +41,66 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
         }
     }
 
+    /** The document at {@code path}, read within the default limit ({@link ResultReader#DEFAULT_MAX_BYTES}). */
     public static ResultFile read(Path path) throws Unreadable {
-        JsonNode doc;
+        return read(path, ResultReader.DEFAULT_MAX_BYTES);
+    }
+
+    /** The document at {@code path}, read within {@code maxBytes} and valid against the schema. */
+    public static ResultFile read(Path path, long maxBytes) throws Unreadable {
+        return of(path, document(path, maxBytes));
+    }
+
+    /** The document itself, for the readers that need more of it (report): bounded and valid, as {@link #read}. */
+    public static JsonNode document(Path path, long maxBytes) throws Unreadable {
         try {
-            doc = ResultDocument.MAPPER.readTree(Files.readAllBytes(path));
-        } catch (NoSuchFileException e) {
-            throw new Unreadable(path + ": no such file");
-        } catch (IOException e) {
-            throw new Unreadable(path + ": not a JSON document (" + firstLine(e.getMessage()) + ")");
+            return ResultReader.read(path, maxBytes);
+        } catch (ResultReader.Unreadable e) {
+            throw new Unreadable(e.getMessage());
         }
-        if (doc == null || !doc.isObject()) {
-            throw new Unreadable(path + ": not a JSON object");
-        }
-        String schema = doc.path("schema").asText(null);
-        if (!ResultDocument.SCHEMA.equals(schema)) {
-            throw new Unreadable(path + ": schema is " + (schema == null ? "missing" : "'" + schema + "'")
-                    + ", expected '" + ResultDocument.SCHEMA + "' (written by nbench client --out or --format json)");
-        }
+    }
+
+    /** What compare needs of a document already read by {@link #document}: every histogram decoded. */
+    public static ResultFile of(Path path, JsonNode doc) throws Unreadable {
         List<CombinationData> combinations = new ArrayList<>();
-        try {
-            for (JsonNode c : doc.path("combinations")) {
-                Map<String, String> keys = new LinkedHashMap<>();
-                c.path("keys").properties().forEach(e -> keys.put(e.getKey(), e.getValue().asText()));
-                // The server's figures of a measured iteration carry its index (none: no --server-stats, or
-                // stopped part way).
-                Map<Integer, Double> serverCpu = new java.util.HashMap<>();
-                for (JsonNode s : c.path("serverStats").path("iterations")) {
-                    serverCpu.put(s.path("index").asInt(), number(s.path("cpuPercent")));
-                }
-                List<IterationData> iterations = new ArrayList<>();
-                for (JsonNode it : c.path("iterations")) {
-                    if (it.path("warmup").asBoolean(false)) {
-                        continue;
-                    }
-                    iterations.add(new IterationData(it.path("msgPerSec").asDouble(),
-                            HistogramCodec.decode(it.path("histogram").asText()),
-                            number(it.path("resources").path("cpuPercent")),
-                            serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
-                }
-                combinations.add(new CombinationData(c.path("name").asText(), keys, iterations));
+        JsonNode all = doc.path("combinations");
+        for (int ci = 0; ci < all.size(); ci++) {
+            JsonNode c = all.get(ci);
+            Map<String, String> keys = new LinkedHashMap<>();
+            c.path("keys").properties().forEach(e -> keys.put(e.getKey(), e.getValue().asText()));
+            // The server's figures of a measured iteration carry its index (none: no --server-stats, or
+            // stopped part way).
+            Map<Integer, Double> serverCpu = new java.util.HashMap<>();
+            for (JsonNode s : c.path("serverStats").path("iterations")) {
+                serverCpu.put(s.path("index").asInt(), number(s.path("cpuPercent")));
             }
-        } catch (IllegalArgumentException e) {
-            throw new Unreadable(path + ": damaged iteration histogram (" + e.getMessage() + ")");
+            List<IterationData> iterations = new ArrayList<>();
+            JsonNode its = c.path("iterations");
+            for (int i = 0; i < its.size(); i++) {
+                JsonNode it = its.get(i);
+                if (it.path("warmup").asBoolean(false)) {
+                    continue;
+                }
+                String field = "combinations[" + ci + "].iterations[" + i + "].histogram";
+                iterations.add(new IterationData(it.path("msgPerSec").asDouble(), histogram(path, field, it),
+                        number(it.path("resources").path("cpuPercent")),
+                        serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
+            }
+            combinations.add(new CombinationData(c.path("name").asText(), keys, iterations));
         }
         return new ResultFile(path, combinations);
+    }
+
+    private static Histogram histogram(Path path, String field, JsonNode iteration) throws Unreadable {
+        try {
+            return HistogramCodec.decodePacked(iteration.path("histogram").asText());
+        } catch (IllegalArgumentException e) {
+            throw new Unreadable(path + ": " + field + ": " + e.getMessage());
+        }
     }
 
     /** A figure that may be null or absent: NaN then. */
     private static double number(JsonNode n) {
         return n.isNumber() ? n.asDouble() : Double.NaN;
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unreadable";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }
