@@ -103,6 +103,7 @@ final class ReportCommand implements Callable<Integer> {
             try {
                 JsonNode doc = ResultFile.document(f, input.maxInput); // bounded, valid against the schema
                 results.add(ResultFile.of(f, doc));
+                ResultFile.checkOtherHistograms(f, doc); // the merge and the page decode them too
                 sources.add(new HtmlReport.Source(f.toString(), doc));
             } catch (ResultFile.Unreadable e) {
                 err.println("nbench report: " + e.getMessage());

@@ -141,12 +141,16 @@ class ResultInputTest {
         String valid = ResultDocs.read(real).path("combinations").get(0).path("iterations").get(1).path("histogram")
                 .asText();
         for (String damaged : List.of("AAAAAAAA", valid.substring(0, 16))) {
-            Path bad = edited("damaged.json", c -> iteration(c, 0).put("histogram", damaged));
-            for (List<String> command : List.of(List.of("compare", real.toString(), bad.toString()),
-                    List.of("report", real.toString(), bad.toString(), "--merge"))) {
-                String line = refused(CliTest.run(command.toArray(new String[0])));
-                assertTrue(line.startsWith("nbench " + command.get(0) + ": " + bad
-                        + ": combinations[0].iterations[0].histogram: not an HdrHistogram compressed histogram ("), line);
+            // compare decodes the measured iterations' histograms; a merge every one, the warmup's first.
+            for (List<String> command : List.of(List.of("compare", real.toString(), "1"),
+                    List.of("report", real.toString(), "0", "--merge"))) {
+                int i = Integer.parseInt(command.get(2));
+                Path bad = edited("damaged.json", c -> iteration(c, i).put("histogram", damaged));
+                List<String> args = new java.util.ArrayList<>(command);
+                args.set(2, bad.toString());
+                String line = refused(CliTest.run(args.toArray(new String[0])));
+                assertTrue(line.startsWith("nbench " + command.get(0) + ": " + bad + ": combinations[0].iterations[" + i
+                        + "].histogram: not an HdrHistogram compressed histogram ("), line);
                 assertFalse(line.contains("null") || line.contains("InvocationTargetException"), line);
             }
         }

@@ -57,11 +57,63 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
             return ResultReader.read(path, maxBytes);
         } catch (ResultReader.Unreadable e) {
             throw new Unreadable(e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(path);
         }
     }
 
-    /** What compare needs of a document already read by {@link #document}: every histogram decoded. */
+    /**
+     * What compare needs of a document already read by {@link #document}: the measured iterations' latency
+     * histograms decoded (a damaged one is named with its field).
+     */
     public static ResultFile of(Path path, JsonNode doc) throws Unreadable {
+        try {
+            return decode(path, doc);
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(path);
+        }
+    }
+
+    /**
+     * The histograms {@link #of} does not decode (warmup iterations, the open loop's, the reconnects'), for the
+     * readers that use them (report --merge, --html): a damaged one is one line naming its field here rather
+     * than an error half way through a merge.
+     */
+    public static void checkOtherHistograms(Path path, JsonNode doc) throws Unreadable {
+        JsonNode combinations = doc.path("combinations");
+        for (int c = 0; c < combinations.size(); c++) {
+            JsonNode iterations = combinations.get(c).path("iterations");
+            for (int i = 0; i < iterations.size(); i++) {
+                JsonNode it = iterations.get(i);
+                String at = "combinations[" + c + "].iterations[" + i + "].";
+                for (String field : OTHER_HISTOGRAMS) {
+                    if (field.equals("histogram") && !it.path("warmup").asBoolean()) {
+                        continue; // decoded by of()
+                    }
+                    JsonNode h = it.at("/" + field.replace('.', '/'));
+                    if (h.isTextual()) {
+                        histogram(path, at + field, h);
+                    }
+                }
+            }
+        }
+    }
+
+    /** An iteration's histograms: the latency one (of() decodes the measured ones), the open loop's, reconnects'. */
+    private static final List<String> OTHER_HISTOGRAMS = List.of("histogram", "openLoop.uncorrectedHistogram",
+            "openLoop.sendLagHistogram", "connectLatency.histogram");
+
+    /**
+     * A document within the size limit whose decoded histograms (260 KB each) or tree (about ten times the
+     * text) still exceed the heap: one line saying so, not a stack trace. The reading thread holds what was
+     * allocated, so unwinding it frees the heap again.
+     */
+    private static Unreadable outOfMemory(Path path) {
+        return new Unreadable(path + ": needs more memory than this JVM's " + (Runtime.getRuntime().maxMemory() >> 20)
+                + " MiB of heap: raise it (JAVA_TOOL_OPTIONS=-Xmx8g) or read fewer or smaller documents");
+    }
+
+    private static ResultFile decode(Path path, JsonNode doc) throws Unreadable {
         List<CombinationData> combinations = new ArrayList<>();
         JsonNode all = doc.path("combinations");
         for (int ci = 0; ci < all.size(); ci++) {
@@ -82,7 +134,8 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                     continue;
                 }
                 String field = "combinations[" + ci + "].iterations[" + i + "].histogram";
-                iterations.add(new IterationData(it.path("msgPerSec").asDouble(), histogram(path, field, it),
+                Histogram latency = histogram(path, field, it.path("histogram"));
+                iterations.add(new IterationData(it.path("msgPerSec").asDouble(), latency,
                         number(it.path("resources").path("cpuPercent")),
                         serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
             }
@@ -91,9 +144,9 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
         return new ResultFile(path, combinations);
     }
 
-    private static Histogram histogram(Path path, String field, JsonNode iteration) throws Unreadable {
+    private static Histogram histogram(Path path, String field, JsonNode encoded) throws Unreadable {
         try {
-            return HistogramCodec.decodePacked(iteration.path("histogram").asText());
+            return HistogramCodec.decode(encoded.asText());
         } catch (IllegalArgumentException e) {
             throw new Unreadable(path + ": " + field + ": " + e.getMessage());
         }

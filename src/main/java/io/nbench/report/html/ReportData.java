@@ -57,11 +57,11 @@ final class ReportData {
             if (it.path("warmup").asBoolean()) {
                 continue;
             }
-            Histogram h = HistogramCodec.decodePacked(it.path("histogram").asText());
+            Histogram h = HistogramCodec.decode(it.path("histogram").asText());
             merged = add(merged, h);
             JsonNode open = it.path("openLoop");
             if (open.isObject()) {
-                uncorrected = add(uncorrected, HistogramCodec.decodePacked(open.path("uncorrectedHistogram").asText()));
+                uncorrected = add(uncorrected, HistogramCodec.decode(open.path("uncorrectedHistogram").asText()));
             }
             ObjectNode i = iterations.addObject();
             i.put("index", it.path("index").asInt());

@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.PackedHistogram;
 
 /**
  * Histograms in the result document: HdrHistogram's own compressed encoding in base64, the same bytes an
@@ -25,19 +24,6 @@ public final class HistogramCodec {
     public static Histogram decode(String base64) {
         try {
             return Histogram.decodeFromCompressedByteBuffer(bytes(base64), 0);
-        } catch (DataFormatException | RuntimeException e) {
-            throw malformed(e);
-        }
-    }
-
-    /**
-     * Decodes a histogram of a result document read back, as {@link #decode}, into a packed histogram: it holds
-     * only the counts present, so a long sweep's thousands of iterations take a few KB each rather than the
-     * 260 KB of a full-range array, whatever range a histogram's header declares.
-     */
-    public static Histogram decodePacked(String base64) {
-        try {
-            return PackedHistogram.decodeFromCompressedByteBuffer(bytes(base64), 0);
         } catch (DataFormatException | RuntimeException e) {
             throw malformed(e);
         }

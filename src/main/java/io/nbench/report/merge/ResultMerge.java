@@ -319,7 +319,7 @@ public final class ResultMerge {
         Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
         for (Input input : inputs) {
             JsonNode p = input.document().path("combinations").get(c).path("iterations").get(i);
-            latency.add(HistogramCodec.decodePacked(p.path("histogram").asText()));
+            latency.add(HistogramCodec.decode(p.path("histogram").asText()));
             for (String field : ITERATION_COUNTS) {
                 long v = p.at("/" + field.replace('.', '/')).asLong();
                 sums.add(field, v, input.name(), at + field);
@@ -338,8 +338,8 @@ public final class ResultMerge {
             partial |= p.path("partial").asBoolean();
             if (open) {
                 JsonNode o = p.path("openLoop");
-                uncorrected.add(HistogramCodec.decodePacked(o.path("uncorrectedHistogram").asText()));
-                sendLag.add(HistogramCodec.decodePacked(o.path("sendLagHistogram").asText()));
+                uncorrected.add(HistogramCodec.decode(o.path("uncorrectedHistogram").asText()));
+                sendLag.add(HistogramCodec.decode(o.path("sendLagHistogram").asText()));
                 targetRate += o.path("targetRate").asDouble();
                 if (!Double.isFinite(targetRate)) {
                     throw new Overflow(input.name() + ": " + at + "openLoop.targetRate: the hosts' sum is beyond a "
@@ -353,7 +353,7 @@ public final class ResultMerge {
                 }
             }
             if (reconnects && p.path("connectLatency").isObject()) {
-                connect.add(HistogramCodec.decodePacked(p.path("connectLatency").path("histogram").asText()));
+                connect.add(HistogramCodec.decode(p.path("connectLatency").path("histogram").asText()));
             }
         }
         long[] errors = new long[ErrorKind.values().length];
