@@ -11,6 +11,7 @@ import io.nbench.protocol.Protocol;
 import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.Percentiles;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -154,6 +155,23 @@ class ResultInputTest {
                 assertFalse(line.contains("null") || line.contains("InvocationTargetException"), line);
             }
         }
+    }
+
+    @Test
+    void aDocumentWithinTheLimitThatExceedsTheHeapIsOneLine() throws Exception {
+        // 400 measured iterations: a small text, but 400 decoded histograms of 260 KB each, beyond a 64 MB heap.
+        double[] rates = new double[400];
+        long[] latencies = new long[400];
+        java.util.Arrays.fill(rates, 1000.0);
+        java.util.Arrays.fill(latencies, 50_000);
+        Path many = Files.writeString(dir.resolve("many.json"),
+                ResultDocument.pretty(ResultDocs.withMeasured(ResultDocs.read(real), rates, latencies)));
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", List.of("-Xmx64m"), "compare", real.toString(),
+                many.toString());
+        assertEquals(ExitCode.COULD_NOT_RUN, r.exit(), r.all());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("nbench compare: " + many + ": needs more memory than this JVM's "), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
     }
 
     @Test

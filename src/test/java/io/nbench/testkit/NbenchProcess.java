@@ -49,8 +49,14 @@ public final class NbenchProcess {
 
     /** Runs {@code nbench args} in {@code dir} under {@code umask} (e.g. "022"), waiting at most 3 minutes. */
     public static Result run(Path dir, String umask, String... args) throws IOException, InterruptedException {
+        return run(dir, umask, List.of(), args);
+    }
+
+    /** {@link #run(Path, String, String...)} with flags for the child JVM (e.g. a small {@code -Xmx}). */
+    public static Result run(Path dir, String umask, List<String> jvmFlags, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
-        command.addAll(command(List.of()));
+        command.addAll(command(jvmFlags));
         command.addAll(List.of(args));
         Path out = Files.createTempFile("nbench-out", ".txt");
         Path err = Files.createTempFile("nbench-err", ".txt");

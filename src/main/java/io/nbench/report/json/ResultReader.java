@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
@@ -68,9 +67,9 @@ public final class ResultReader {
             throw new Unreadable(path + ": schema is " + (schema == null ? "missing" : "'" + schema + "'")
                     + ", expected '" + ResultDocument.SCHEMA + "' (written by nbench client --out or --format json)");
         }
-        List<Error> errors = Validator.SCHEMA.validate(doc);
+        List<com.networknt.schema.Error> errors = Validator.SCHEMA.validate(doc);
         if (!errors.isEmpty()) {
-            Error first = errors.get(0);
+            com.networknt.schema.Error first = errors.get(0);
             throw new Unreadable(path + ": " + field(first.getInstanceLocation()) + ": "
                     + oneLine(first.getMessage()) + (errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : "")
                     + ": not a valid " + ResultDocument.SCHEMA + " document (damaged, or edited?)");
@@ -102,7 +101,8 @@ public final class ResultReader {
                 return mapper(maxBytes).readTree(in);
             }
         } catch (StreamConstraintsException e) {
-            // Jackson counts what it has read: a pipe or a device (/dev/zero, an endless stream) stops here.
+            // Jackson counts what it has read: a pipe or a device (/dev/zero, an endless stream) stops here. Its
+            // other limits (a string of 20 M chars, nesting) are malformed input. ResultInputTest pins the text.
             if (e.getMessage() != null && e.getMessage().startsWith("Document length")) {
                 throw tooLarge(path, "goes on", maxBytes);
             }
@@ -137,7 +137,7 @@ public final class ResultReader {
                 .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
     }
 
-    static String firstLine(String s) {
+    private static String firstLine(String s) {
         if (s == null) {
             return "unreadable";
         }
