@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -33,8 +34,8 @@ import picocli.CommandLine.Spec;
                 + "one combination each are compared whatever their keys.",
             "A gate is breached only by a significant regression beyond its bound: the whole 99.9%% interval of the "
                 + "ratio to the first file lies beyond it.",
-            "Exit codes: 0 compared (and no gate breached), 1 a file is missing, unreadable or not nbench-result/1, "
-                + "2 usage error, 3 a gate was breached."})
+            "Exit codes: 0 compared (and no gate breached), 1 a file is missing, unreadable, larger than --max-input or "
+                + "not a valid nbench-result/1 document, 2 usage error, 3 a gate was breached."})
 final class CompareCommand implements Callable<Integer> {
 
     @Spec
@@ -42,6 +43,9 @@ final class CompareCommand implements Callable<Integer> {
 
     @Parameters(arity = "2..*", paramLabel = "FILE", description = "Result documents; the first is the baseline.")
     List<Path> files;
+
+    @Mixin
+    InputLimitOption input = new InputLimitOption();
 
     /** How the comparison is printed. */
     enum Format { text, json, markdown }
@@ -70,7 +74,7 @@ final class CompareCommand implements Callable<Integer> {
         List<ResultFile> results = new ArrayList<>();
         for (Path f : files) {
             try {
-                results.add(ResultFile.read(f));
+                results.add(ResultFile.read(f, input.maxInput));
             } catch (ResultFile.Unreadable e) {
                 err.println("nbench compare: " + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -39,8 +40,9 @@ import picocli.CommandLine.Spec;
             "  nbench report baseline.json candidate.json --html diff.html",
             "  nbench report host1.json host2.json host3.json --merge --out merged.json",
             "  nbench report host*.json --merge --html merged.html",
-            "", "Exit codes: 0 written, 1 a file is missing, unreadable or not nbench-result/1, or a file cannot be "
-                + "written, 2 usage error or documents of different configurations given to --merge."})
+            "", "Exit codes: 0 written, 1 a file is missing, unreadable, larger than --max-input or not a valid "
+                + "nbench-result/1 document, a merged count would overflow, or a file cannot be written, 2 usage "
+                + "error or documents of different configurations given to --merge."})
 final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -58,6 +60,9 @@ final class ReportCommand implements Callable<Integer> {
             + "nbench-result/1 document: to --out, or stdout without it; with --html the page shows the merged one "
             + "(default: off).")
     boolean merge;
+
+    @Mixin
+    InputLimitOption input = new InputLimitOption();
 
     @Option(names = "--out", paramLabel = "FILE", description = "With --merge: write the merged document here "
             + "(atomically; default: stdout).")
@@ -96,14 +101,12 @@ final class ReportCommand implements Callable<Integer> {
         List<HtmlReport.Source> sources = new ArrayList<>();
         for (Path f : files) {
             try {
-                results.add(ResultFile.read(f)); // checks the schema and every histogram
-                JsonNode doc = ResultDocument.MAPPER.readTree(f.toFile());
+                JsonNode doc = ResultFile.document(f, input.maxInput); // bounded, valid against the schema
+                results.add(ResultFile.of(f, doc));
+                ResultFile.checkOtherHistograms(f, doc); // the merge and the page decode them too
                 sources.add(new HtmlReport.Source(f.toString(), doc));
             } catch (ResultFile.Unreadable e) {
                 err.println("nbench report: " + e.getMessage());
-                return ExitCode.COULD_NOT_RUN;
-            } catch (IOException e) {
-                err.println("nbench report: " + f + ": " + AtomicFiles.describe(e));
                 return ExitCode.COULD_NOT_RUN;
             }
         }
@@ -114,6 +117,9 @@ final class ReportCommand implements Callable<Integer> {
                 merged = ResultMerge.merge(inputs);
             } catch (ResultMerge.Refused e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
+            } catch (ResultMerge.Overflow e) {
+                err.println("nbench report: " + e.getMessage());
+                return ExitCode.COULD_NOT_RUN;
             }
             for (String skew : ResultMerge.clockSkew(inputs)) {
                 err.println("nbench report: warning: " + skew);

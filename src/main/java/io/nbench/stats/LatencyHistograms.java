@@ -16,8 +16,15 @@ public final class LatencyHistograms {
     private LatencyHistograms() {
     }
 
+    /**
+     * A histogram of this range that grows beyond it when a larger one is added to it: sums of histograms read
+     * back from result documents (compare, report --merge) may hold another range's values (a document of
+     * another tool or version). What nbench records is clamped to {@link #MAX_NANOS} first, so it never grows.
+     */
     public static Histogram newHistogram() {
-        return new Histogram(1, MAX_NANOS, SIGNIFICANT_DIGITS);
+        Histogram h = new Histogram(1, MAX_NANOS, SIGNIFICANT_DIGITS);
+        h.setAutoResize(true);
+        return h;
     }
 
     /**

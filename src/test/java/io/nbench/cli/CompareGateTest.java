@@ -5,17 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.protocol.Protocol;
-import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
-import io.nbench.stats.LatencyHistograms;
 import io.nbench.testkit.ResultDocs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,18 +48,7 @@ class CompareGateTest {
 
     /** The real document with its measured iterations' throughput and latency (one value each) replaced. */
     private Path craft(Path real, String name, double[] msgPerSec, long[] latencyNs) throws IOException {
-        JsonNode doc = ResultDocs.read(real.toFile());
-        int i = 0;
-        for (JsonNode it : doc.get("combinations").get(0).get("iterations")) {
-            if (!it.get("warmup").asBoolean()) {
-                Histogram h = LatencyHistograms.newHistogram();
-                h.recordValueWithCount(latencyNs[i], 10);
-                ((ObjectNode) it).put("msgPerSec", msgPerSec[i]);
-                ((ObjectNode) it).put("histogram", HistogramCodec.encode(h));
-                i++;
-            }
-        }
-        assertEquals(5, i);
+        JsonNode doc = ResultDocs.withMeasured(ResultDocs.read(real.toFile()), msgPerSec, latencyNs);
         return Files.writeString(dir.resolve(name), ResultDocument.MAPPER.writeValueAsString(doc));
     }
 

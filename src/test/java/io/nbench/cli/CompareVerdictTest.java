@@ -4,16 +4,19 @@ import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.protocol.Protocol;
 import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.LatencyHistograms;
+import io.nbench.testkit.ResultDocs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,33 +28,29 @@ import org.junit.jupiter.api.io.TempDir;
 class CompareVerdictTest {
 
     @TempDir
-    Path dir;
+    static Path dir;
+
+    /** A document nbench wrote, whose measured iterations each test replaces. */
+    private static JsonNode real;
+
+    @BeforeAll
+    static void aRealDocument() throws IOException {
+        Path out = dir.resolve("real.json");
+        CliTest.Outcome run = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--threads", "1",
+                "--msgs", "50", "--warmup", "1", "--iterations", "1", "--quiet", "--out", out.toString());
+        assertEquals(ExitCode.OK, run.code(), run.out() + run.err());
+        real = ResultDocs.read(out);
+    }
 
     /** One combination; each iteration has a throughput and a latency histogram holding one value (ns). */
     private Path resultFile(String name, double[] msgPerSec, long[] latencyNs) throws IOException {
-        ObjectNode doc = ResultDocument.MAPPER.createObjectNode();
-        doc.put("schema", ResultDocument.SCHEMA);
-        ObjectNode c = doc.putArray("combinations").addObject();
-        c.put("name", "impl=netty");
-        c.putObject("keys").put("impl", "netty");
-        ArrayNode its = c.putArray("iterations");
-        ObjectNode warmup = its.addObject(); // a warmup iteration far off: compare must skip it
-        warmup.put("warmup", true);
-        warmup.put("msgPerSec", 1.0);
-        warmup.put("histogram", HistogramCodec.encode(histogram(1_000_000_000L)));
-        for (int i = 0; i < msgPerSec.length; i++) {
-            ObjectNode it = its.addObject();
-            it.put("warmup", false);
-            it.put("msgPerSec", msgPerSec[i]);
-            it.put("histogram", HistogramCodec.encode(histogram(latencyNs[i])));
-        }
+        JsonNode doc = ResultDocs.withMeasured(real, msgPerSec, latencyNs);
+        ObjectNode warmup = (ObjectNode) doc.path("combinations").get(0).path("iterations").get(0);
+        warmup.put("msgPerSec", 1.0); // a warmup iteration far off: compare must skip it
+        Histogram second = LatencyHistograms.newHistogram();
+        second.recordValueWithCount(1_000_000_000L, 10);
+        warmup.put("histogram", HistogramCodec.encode(second));
         return Files.writeString(dir.resolve(name), ResultDocument.MAPPER.writeValueAsString(doc));
-    }
-
-    private static Histogram histogram(long value) {
-        Histogram h = LatencyHistograms.newHistogram();
-        h.recordValueWithCount(value, 10);
-        return h;
     }
 
     private static String row(String out, String metric) {

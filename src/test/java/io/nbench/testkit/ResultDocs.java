@@ -1,13 +1,17 @@
 package io.nbench.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.LatencyHistograms;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
  * Reads a result document nbench produced and checks it against docs/nbench-result-1.schema.json, the
@@ -79,5 +84,34 @@ public final class ResultDocs {
 
     public static JsonNode read(Path file) throws IOException {
         return read(file.toFile());
+    }
+
+    /**
+     * {@code real} (a document nbench wrote) with its first combination's measured iterations replaced by one
+     * per value: that throughput, and a latency histogram holding {@code latencyNs[i]} ten times; the warmup
+     * iterations kept. Still valid against the schema, so compare and report read it as any document.
+     */
+    public static ObjectNode withMeasured(JsonNode real, double[] msgPerSec, long[] latencyNs) {
+        ObjectNode doc = real.deepCopy();
+        com.fasterxml.jackson.databind.node.ArrayNode its =
+                (com.fasterxml.jackson.databind.node.ArrayNode) doc.path("combinations").get(0).path("iterations");
+        JsonNode template = null;
+        for (int i = its.size() - 1; i >= 0; i--) {
+            if (!its.get(i).path("warmup").asBoolean()) {
+                template = its.remove(i);
+            }
+        }
+        assertNotNull(template, "the document has a measured iteration to copy");
+        int warmups = its.size();
+        for (int i = 0; i < msgPerSec.length; i++) {
+            Histogram h = LatencyHistograms.newHistogram();
+            h.recordValueWithCount(latencyNs[i], 10);
+            ObjectNode it = template.deepCopy();
+            it.put("index", warmups + i + 1);
+            it.put("msgPerSec", msgPerSec[i]);
+            it.put("histogram", HistogramCodec.encode(h));
+            its.add(it);
+        }
+        return doc;
     }
 }

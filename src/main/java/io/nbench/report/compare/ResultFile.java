@@ -2,10 +2,7 @@ package io.nbench.report.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.HistogramCodec;
-import io.nbench.report.json.ResultDocument;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import io.nbench.report.json.ResultReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,7 +29,10 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
         }
     }
 
-    /** The file is missing, not JSON, not an nbench result, or of another schema; the message is one line. */
+    /**
+     * The file is missing, beyond the size limit, not JSON, not a valid nbench-result/1 document, or holds a
+     * damaged histogram; the message is one line naming the file and the field.
+     */
     public static final class Unreadable extends Exception {
         private static final long serialVersionUID = 1L;
 
@@ -41,62 +41,119 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
         }
     }
 
+    /** The document at {@code path}, read within the default limit ({@link ResultReader#DEFAULT_MAX_BYTES}). */
     public static ResultFile read(Path path) throws Unreadable {
-        JsonNode doc;
+        return read(path, ResultReader.DEFAULT_MAX_BYTES);
+    }
+
+    /** The document at {@code path}, read within {@code maxBytes} and valid against the schema. */
+    public static ResultFile read(Path path, long maxBytes) throws Unreadable {
+        return of(path, document(path, maxBytes));
+    }
+
+    /** The document itself, for the readers that need more of it (report): bounded and valid, as {@link #read}. */
+    public static JsonNode document(Path path, long maxBytes) throws Unreadable {
         try {
-            doc = ResultDocument.MAPPER.readTree(Files.readAllBytes(path));
-        } catch (NoSuchFileException e) {
-            throw new Unreadable(path + ": no such file");
-        } catch (IOException e) {
-            throw new Unreadable(path + ": not a JSON document (" + firstLine(e.getMessage()) + ")");
+            return ResultReader.read(path, maxBytes);
+        } catch (ResultReader.Unreadable e) {
+            throw new Unreadable(e.getMessage());
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(path);
         }
-        if (doc == null || !doc.isObject()) {
-            throw new Unreadable(path + ": not a JSON object");
-        }
-        String schema = doc.path("schema").asText(null);
-        if (!ResultDocument.SCHEMA.equals(schema)) {
-            throw new Unreadable(path + ": schema is " + (schema == null ? "missing" : "'" + schema + "'")
-                    + ", expected '" + ResultDocument.SCHEMA + "' (written by nbench client --out or --format json)");
-        }
-        List<CombinationData> combinations = new ArrayList<>();
+    }
+
+    /**
+     * What compare needs of a document already read by {@link #document}: the measured iterations' latency
+     * histograms decoded (a damaged one is named with its field).
+     */
+    public static ResultFile of(Path path, JsonNode doc) throws Unreadable {
         try {
-            for (JsonNode c : doc.path("combinations")) {
-                Map<String, String> keys = new LinkedHashMap<>();
-                c.path("keys").properties().forEach(e -> keys.put(e.getKey(), e.getValue().asText()));
-                // The server's figures of a measured iteration carry its index (none: no --server-stats, or
-                // stopped part way).
-                Map<Integer, Double> serverCpu = new java.util.HashMap<>();
-                for (JsonNode s : c.path("serverStats").path("iterations")) {
-                    serverCpu.put(s.path("index").asInt(), number(s.path("cpuPercent")));
-                }
-                List<IterationData> iterations = new ArrayList<>();
-                for (JsonNode it : c.path("iterations")) {
-                    if (it.path("warmup").asBoolean(false)) {
-                        continue;
+            return decode(path, doc);
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(path);
+        }
+    }
+
+    /**
+     * The histograms {@link #of} does not decode (warmup iterations, the open loop's, the reconnects'), for the
+     * readers that use them (report --merge, --html): a damaged one is one line naming its field here rather
+     * than an error half way through a merge.
+     */
+    public static void checkOtherHistograms(Path path, JsonNode doc) throws Unreadable {
+        JsonNode combinations = doc.path("combinations");
+        for (int c = 0; c < combinations.size(); c++) {
+            JsonNode iterations = combinations.get(c).path("iterations");
+            for (int i = 0; i < iterations.size(); i++) {
+                JsonNode it = iterations.get(i);
+                String at = "combinations[" + c + "].iterations[" + i + "].";
+                for (String field : OTHER_HISTOGRAMS) {
+                    if (field.equals("histogram") && !it.path("warmup").asBoolean()) {
+                        continue; // decoded by of()
                     }
-                    iterations.add(new IterationData(it.path("msgPerSec").asDouble(),
-                            HistogramCodec.decode(it.path("histogram").asText()),
-                            number(it.path("resources").path("cpuPercent")),
-                            serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
+                    JsonNode h = it.at("/" + field.replace('.', '/'));
+                    if (h.isTextual()) {
+                        histogram(path, at + field, h);
+                    }
                 }
-                combinations.add(new CombinationData(c.path("name").asText(), keys, iterations));
             }
-        } catch (IllegalArgumentException e) {
-            throw new Unreadable(path + ": damaged iteration histogram (" + e.getMessage() + ")");
+        }
+    }
+
+    /** An iteration's histograms: the latency one (of() decodes the measured ones), the open loop's, reconnects'. */
+    private static final List<String> OTHER_HISTOGRAMS = List.of("histogram", "openLoop.uncorrectedHistogram",
+            "openLoop.sendLagHistogram", "connectLatency.histogram");
+
+    /**
+     * A document within the size limit whose decoded histograms (260 KB each) or tree (about ten times the
+     * text) still exceed the heap: one line saying so, not a stack trace. The reading thread holds what was
+     * allocated, so unwinding it frees the heap again.
+     */
+    private static Unreadable outOfMemory(Path path) {
+        return new Unreadable(path + ": needs more memory than this JVM's " + (Runtime.getRuntime().maxMemory() >> 20)
+                + " MiB of heap: raise it (JAVA_TOOL_OPTIONS=-Xmx8g) or read fewer or smaller documents");
+    }
+
+    private static ResultFile decode(Path path, JsonNode doc) throws Unreadable {
+        List<CombinationData> combinations = new ArrayList<>();
+        JsonNode all = doc.path("combinations");
+        for (int ci = 0; ci < all.size(); ci++) {
+            JsonNode c = all.get(ci);
+            Map<String, String> keys = new LinkedHashMap<>();
+            c.path("keys").properties().forEach(e -> keys.put(e.getKey(), e.getValue().asText()));
+            // The server's figures of a measured iteration carry its index (none: no --server-stats, or
+            // stopped part way).
+            Map<Integer, Double> serverCpu = new java.util.HashMap<>();
+            for (JsonNode s : c.path("serverStats").path("iterations")) {
+                serverCpu.put(s.path("index").asInt(), number(s.path("cpuPercent")));
+            }
+            List<IterationData> iterations = new ArrayList<>();
+            JsonNode its = c.path("iterations");
+            for (int i = 0; i < its.size(); i++) {
+                JsonNode it = its.get(i);
+                if (it.path("warmup").asBoolean(false)) {
+                    continue;
+                }
+                String field = "combinations[" + ci + "].iterations[" + i + "].histogram";
+                Histogram latency = histogram(path, field, it.path("histogram"));
+                iterations.add(new IterationData(it.path("msgPerSec").asDouble(), latency,
+                        number(it.path("resources").path("cpuPercent")),
+                        serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
+            }
+            combinations.add(new CombinationData(c.path("name").asText(), keys, iterations));
         }
         return new ResultFile(path, combinations);
+    }
+
+    private static Histogram histogram(Path path, String field, JsonNode encoded) throws Unreadable {
+        try {
+            return HistogramCodec.decode(encoded.asText());
+        } catch (IllegalArgumentException e) {
+            throw new Unreadable(path + ": " + field + ": " + e.getMessage());
+        }
     }
 
     /** A figure that may be null or absent: NaN then. */
     private static double number(JsonNode n) {
         return n.isNumber() ? n.asDouble() : Double.NaN;
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unreadable";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }

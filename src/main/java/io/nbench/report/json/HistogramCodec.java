@@ -20,12 +20,34 @@ public final class HistogramCodec {
         return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
     }
 
-    /** Decodes; a malformed text is an {@link IllegalArgumentException}. */
+    /** Decodes; a malformed text is an {@link IllegalArgumentException} whose message is one line giving the cause. */
     public static Histogram decode(String base64) {
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+            return Histogram.decodeFromCompressedByteBuffer(bytes(base64), 0);
         } catch (DataFormatException | RuntimeException e) {
-            throw new IllegalArgumentException("not an HdrHistogram compressed histogram: " + e.getMessage(), e);
+            throw malformed(e);
         }
+    }
+
+    private static ByteBuffer bytes(String base64) {
+        return ByteBuffer.wrap(Base64.getDecoder().decode(base64));
+    }
+
+    private static IllegalArgumentException malformed(Exception e) {
+        return new IllegalArgumentException("not an HdrHistogram compressed histogram (" + cause(e) + ")", e);
+    }
+
+    /**
+     * The innermost cause, named: HdrHistogram builds the histogram reflectively, so a damaged header arrives
+     * wrapped (InvocationTargetException) and often without a message of its own.
+     */
+    static String cause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        String name = root.getClass().getSimpleName();
+        return message == null || message.isBlank() ? name : name + ": " + message.lines().findFirst().orElse("");
     }
 }

@@ -46,10 +46,34 @@ public final class ResultMerge {
         }
     }
 
+    /**
+     * A count of the merged document would be beyond a 64-bit integer (a rate beyond a double): one line naming
+     * the file and field whose value pushed the sum over. No document nbench writes comes near; a damaged or
+     * edited one can.
+     */
+    public static final class Overflow extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Overflow(String message) {
+            super(message);
+        }
+    }
+
+    /** The counts of an iteration that merging adds up. */
+    private static final List<String> ITERATION_COUNTS = iterationCounts();
+
     private ResultMerge() {
     }
 
-    public static ObjectNode merge(List<Input> inputs) throws Refused {
+    private static List<String> iterationCounts() {
+        List<String> counts = new ArrayList<>(List.of("messages", "clamped"));
+        for (ErrorKind k : ErrorKind.values()) {
+            counts.add("errors." + k.label());
+        }
+        return List.copyOf(counts);
+    }
+
+    public static ObjectNode merge(List<Input> inputs) throws Refused, Overflow {
         if (inputs.size() < 2) {
             throw new Refused("--merge needs at least two result documents (one per client host)");
         }
@@ -131,23 +155,16 @@ public final class ResultMerge {
         return lines;
     }
 
-    /** The fields a merge reads beyond what {@code ResultFile} checks: statuses and start times, well formed. */
+    /**
+     * The fields a merge reads beyond what the schema checks (statuses, counts and histograms are checked when
+     * the document is read): start times, well formed.
+     */
     private static void checkReadable(Input input) throws Refused {
-        List<JsonNode> statuses = new ArrayList<>(List.of(input.document().path("status")));
         for (JsonNode c : input.document().path("combinations")) {
-            statuses.add(c.path("status"));
             try {
                 java.time.Instant.parse(c.path("startTime").asText());
             } catch (java.time.format.DateTimeParseException e) {
                 throw new Refused(input.name() + ": startTime " + c.path("startTime") + " is not an ISO-8601 instant: "
-                        + "a damaged document? merge the files nbench client wrote");
-            }
-        }
-        for (JsonNode s : statuses) {
-            try {
-                Status.valueOf(s.asText());
-            } catch (IllegalArgumentException e) {
-                throw new Refused(input.name() + ": status " + s + " is not one of PASS, FAIL, ABORTED, INTERRUPTED: "
                         + "a damaged document? merge the files nbench client wrote");
             }
         }
@@ -228,7 +245,7 @@ public final class ResultMerge {
         return worst;
     }
 
-    private static ObjectNode combination(List<Input> inputs, int c) {
+    private static ObjectNode combination(List<Input> inputs, int c) throws Overflow {
         List<JsonNode> parts = inputs.stream().map(i -> i.document().path("combinations").get(c)).toList();
         JsonNode base = parts.get(0);
         ObjectNode node = ResultDocument.MAPPER.createObjectNode();
@@ -258,14 +275,15 @@ public final class ResultMerge {
         int payload = base.path("load").path("size").asInt();
         List<IterationResult> iterations = new ArrayList<>();
         ArrayNode its = node.putArray("iterations");
+        // The summary adds the measured iterations up again: their running sums are checked as they grow.
+        Counts measured = new Counts();
         for (int i = 0; i < base.path("iterations").size(); i++) {
-            int index = i;
-            IterationResult merged = iteration(parts.stream().map(p -> p.path("iterations").get(index)).toList(), payload);
+            IterationResult merged = iteration(inputs, c, i, payload, measured);
             iterations.add(merged);
             its.add(ResultDocument.iteration(merged, percentiles));
         }
         node.set("summary", ResultDocument.summary(new Summary(iterations, percentiles)));
-        node.set("errors", runErrors(parts));
+        node.set("errors", runErrors(inputs, c));
         node.putArray("thresholds");
         ArrayNode hosts = node.putArray("hosts");
         for (int i = 0; i < parts.size(); i++) {
@@ -280,83 +298,117 @@ public final class ResultMerge {
         return node;
     }
 
-    /** One iteration of every host: histograms added, counts summed, the longest wall time. */
-    private static IterationResult iteration(List<JsonNode> parts, int payload) {
-        JsonNode base = parts.get(0);
+    /**
+     * Iteration {@code i} of combination {@code c} of every host: histograms added, counts summed (exactly: a
+     * sum beyond a long is refused), the longest wall time. {@code measured} sums the measured iterations.
+     */
+    private static IterationResult iteration(List<Input> inputs, int c, int i, int payload, Counts measured)
+            throws Overflow {
+        JsonNode base = inputs.get(0).document().path("combinations").get(c).path("iterations").get(i);
+        String at = "combinations[" + c + "].iterations[" + i + "].";
+        boolean warmup = base.path("warmup").asBoolean();
+        Counts sums = new Counts();
         Histogram latency = LatencyHistograms.newHistogram();
-        long messages = 0;
         long wall = 0;
-        long clamped = 0;
         boolean partial = false;
-        ErrorCounts.Snapshot errors = ErrorCounts.Snapshot.ZERO;
         boolean open = base.path("openLoop").isObject();
         Histogram uncorrected = open ? LatencyHistograms.newHistogram() : null;
         Histogram sendLag = open ? LatencyHistograms.newHistogram() : null;
         double targetRate = 0;
-        long sent = 0;
-        long capWaits = 0;
         boolean reconnects = base.path("connectLatency").isObject();
         Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
-        for (JsonNode p : parts) {
+        for (Input input : inputs) {
+            JsonNode p = input.document().path("combinations").get(c).path("iterations").get(i);
             latency.add(HistogramCodec.decode(p.path("histogram").asText()));
-            messages += p.path("messages").asLong();
+            for (String field : ITERATION_COUNTS) {
+                long v = p.at("/" + field.replace('.', '/')).asLong();
+                sums.add(field, v, input.name(), at + field);
+                // The error total adds every class up; the summary adds the measured iterations up.
+                if (field.startsWith("errors.")) {
+                    sums.add("errors", v, input.name(), at + field);
+                }
+                if (!warmup) {
+                    measured.add(field, v, input.name(), at + field);
+                    if (field.startsWith("errors.")) {
+                        measured.add("errors", v, input.name(), at + field);
+                    }
+                }
+            }
             wall = Math.max(wall, p.path("wallNs").asLong());
-            clamped += p.path("clamped").asLong();
             partial |= p.path("partial").asBoolean();
-            errors = errors.plus(errors(p.path("errors")));
             if (open) {
                 JsonNode o = p.path("openLoop");
                 uncorrected.add(HistogramCodec.decode(o.path("uncorrectedHistogram").asText()));
                 sendLag.add(HistogramCodec.decode(o.path("sendLagHistogram").asText()));
                 targetRate += o.path("targetRate").asDouble();
-                sent += o.path("sent").asLong();
-                capWaits += o.path("maxInflightHits").asLong();
+                if (!Double.isFinite(targetRate)) {
+                    throw new Overflow(input.name() + ": " + at + "openLoop.targetRate: the hosts' sum is beyond a "
+                            + "double: a damaged document? merge the files nbench client wrote");
+                }
+                sums.add("sent", o.path("sent").asLong(), input.name(), at + "openLoop.sent");
+                sums.add("maxInflightHits", o.path("maxInflightHits").asLong(), input.name(), at + "openLoop.maxInflightHits");
+                if (!warmup) {
+                    measured.add("maxInflightHits", o.path("maxInflightHits").asLong(), input.name(),
+                            at + "openLoop.maxInflightHits");
+                }
             }
             if (reconnects && p.path("connectLatency").isObject()) {
                 connect.add(HistogramCodec.decode(p.path("connectLatency").path("histogram").asText()));
             }
         }
-        OpenLoopFigures openLoop = open ? new OpenLoopFigures(targetRate, sent, capWaits, uncorrected, sendLag) : null;
-        return new IterationResult(base.path("index").asInt(), base.path("warmup").asBoolean(), messages, wall, payload,
-                latency, errors, clamped, partial, null, openLoop, connect);
+        long[] errors = new long[ErrorKind.values().length];
+        for (ErrorKind k : ErrorKind.values()) {
+            errors[k.ordinal()] = sums.get("errors." + k.label());
+        }
+        OpenLoopFigures openLoop = open ? new OpenLoopFigures(targetRate, sums.get("sent"), sums.get("maxInflightHits"),
+                uncorrected, sendLag) : null;
+        return new IterationResult(base.path("index").asInt(), warmup, sums.get("messages"), wall, payload,
+                latency, new ErrorCounts.Snapshot(errors), sums.get("clamped"), partial, null, openLoop, connect);
     }
 
-    private static ErrorCounts.Snapshot errors(JsonNode node) {
-        long[] values = new long[ErrorKind.values().length];
-        for (ErrorKind k : ErrorKind.values()) {
-            values[k.ordinal()] = node.path(k.label()).asLong();
+    /** Exact sums of counts by name; an addition beyond a long names the file and field of the value added. */
+    private static final class Counts {
+        private final Map<String, Long> sums = new java.util.HashMap<>();
+
+        void add(String name, long value, String file, String field) throws Overflow {
+            long before = get(name);
+            try {
+                sums.put(name, Math.addExact(before, value));
+            } catch (ArithmeticException e) {
+                throw new Overflow(file + ": " + field + ": " + value + " added to the " + before + " of the merged "
+                        + "documents is beyond a 64-bit count: a damaged document? merge the files nbench client wrote");
+            }
         }
-        return new ErrorCounts.Snapshot(values);
+
+        long get(String name) {
+            return sums.getOrDefault(name, 0L);
+        }
     }
 
     /** The whole run's errors (warmup included) of every host, by class; each host's first message of a class. */
-    private static ObjectNode runErrors(List<JsonNode> parts) {
+    private static ObjectNode runErrors(List<Input> inputs, int c) throws Overflow {
         ObjectNode node = ResultDocument.MAPPER.createObjectNode();
-        long total = 0;
-        long[] byKind = new long[ErrorKind.values().length];
-        long late = 0;
-        long reconnects = 0;
+        List<String> counted = new ArrayList<>(List.of("total"));
+        for (ErrorKind k : ErrorKind.values()) {
+            counted.add(k.label());
+        }
+        counted.addAll(List.of("lateResponses", "reconnects"));
+        Counts sums = new Counts();
         ObjectNode first = ResultDocument.MAPPER.createObjectNode();
-        for (JsonNode p : parts) {
-            JsonNode e = p.path("errors");
-            total += e.path("total").asLong();
-            for (ErrorKind k : ErrorKind.values()) {
-                byKind[k.ordinal()] += e.path(k.label()).asLong();
+        for (Input input : inputs) {
+            JsonNode e = input.document().path("combinations").get(c).path("errors");
+            for (String field : counted) {
+                sums.add(field, e.path(field).asLong(), input.name(), "combinations[" + c + "].errors." + field);
             }
-            late += e.path("lateResponses").asLong();
-            reconnects += e.path("reconnects").asLong();
             for (Map.Entry<String, JsonNode> entry : e.path("first").properties()) {
                 if (!first.has(entry.getKey())) {
                     first.set(entry.getKey(), entry.getValue());
                 }
             }
         }
-        node.put("total", total);
-        for (ErrorKind k : ErrorKind.values()) {
-            node.put(k.label(), byKind[k.ordinal()]);
+        for (String field : counted) {
+            node.put(field, sums.get(field));
         }
-        node.put("lateResponses", late);
-        node.put("reconnects", reconnects);
         node.set("first", first);
         return node;
     }

@@ -32,7 +32,8 @@ class ResultFileTest {
                 + "{\"warmup\": false, \"msgPerSec\": 250.5, \"histogram\": \"" + histogram + "\"},"
                 + "{\"msgPerSec\": 300, \"histogram\": \"" + histogram + "\"}]},"
                 + "{\"name\": \"impl=mina\", \"keys\": {\"impl\": \"mina\"}, \"iterations\": []}]}");
-        ResultFile r = ResultFile.read(f);
+        // The fields compare reads, not a whole document: read with of(), which the schema-checking read() calls.
+        ResultFile r = ResultFile.of(f, ResultDocument.MAPPER.readTree(f.toFile()));
         assertEquals(f, r.path());
         assertEquals(2, r.combinations().size());
         ResultFile.CombinationData c = r.combinations().get(0);
@@ -63,8 +64,15 @@ class ResultFileTest {
                 + "' (written by nbench client --out or --format json)", unreadable("c.json", "{}"));
         assertEquals(dir.resolve("d.json") + ": schema is 'other/1', expected '" + ResultDocument.SCHEMA
                 + "' (written by nbench client --out or --format json)", unreadable("d.json", "{\"schema\": \"other/1\"}"));
-        String damaged = unreadable("f.json", "{\"schema\": \"" + ResultDocument.SCHEMA + "\", \"combinations\": [{"
-                + "\"iterations\": [{\"histogram\": \"!!not base64!!\"}]}]}");
-        assertEquals(true, damaged.startsWith(dir.resolve("f.json") + ": damaged iteration histogram ("), damaged);
+        String invalid = unreadable("g.json", "{\"schema\": \"" + ResultDocument.SCHEMA + "\", \"combinations\": 3}");
+        assertEquals(true, invalid.startsWith(dir.resolve("g.json") + ": "), invalid);
+        assertEquals(true, invalid.endsWith(": not a valid " + ResultDocument.SCHEMA + " document (damaged, or edited?)"),
+                invalid);
+        Path f = Files.writeString(dir.resolve("f.json"), "{\"schema\": \"" + ResultDocument.SCHEMA + "\", "
+                + "\"combinations\": [{\"iterations\": [{\"histogram\": \"!!not base64!!\"}]}]}");
+        String damaged = assertThrows(ResultFile.Unreadable.class,
+                () -> ResultFile.of(f, ResultDocument.MAPPER.readTree(f.toFile()))).getMessage();
+        assertEquals(f + ": combinations[0].iterations[0].histogram: not an HdrHistogram compressed histogram "
+                + "(IllegalArgumentException: Illegal base64 character 21)", damaged);
     }
 }

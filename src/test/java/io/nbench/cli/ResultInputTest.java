@@ -1,0 +1,203 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.client.ExitCode;
+import io.nbench.protocol.Protocol;
+import io.nbench.report.json.HistogramCodec;
+import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.Percentiles;
+import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What compare and report accept as a result document (issues 24.6, 25.2, 25.3, 25.8): a real document,
+ * then the same with one field made impossible, with counts whose sum is beyond a long, with a histogram of
+ * another range or damaged, and inputs beyond the size limit (a file, /dev/zero, an endless pipe). Each
+ * refusal is one line on stderr naming the file and the field, with exit 1 and nothing on stdout.
+ */
+class ResultInputTest {
+
+    @TempDir
+    static Path dir;
+
+    static Path real;
+
+    @BeforeAll
+    static void aRealDocument() {
+        real = dir.resolve("real.json");
+        CliTest.Outcome o = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--threads", "1", "--msgs",
+                "200", "--warmup", "1", "--iterations", "2", "--size", "100", "--quiet", "--out", real.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+    }
+
+    /** The real document with {@code edit} applied to its first combination, written to {@code name}. */
+    private static Path edited(String name, Consumer<ObjectNode> edit) throws IOException {
+        ObjectNode doc = (ObjectNode) ResultDocs.read(real);
+        edit.accept((ObjectNode) doc.path("combinations").get(0));
+        return Files.writeString(dir.resolve(name), ResultDocument.pretty(doc));
+    }
+
+    private static ObjectNode iteration(ObjectNode combination, int i) {
+        return (ObjectNode) combination.path("iterations").get(i);
+    }
+
+    /** One line on stderr, nothing on stdout, exit 1. */
+    private static String refused(CliTest.Outcome o) {
+        assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.out() + o.err());
+        assertEquals("", o.out());
+        assertEquals(1, o.err().strip().lines().count(), o.err());
+        return o.err().strip();
+    }
+
+    @Test
+    void impossibleFiguresAreRefusedNamingTheFileAndField() throws IOException {
+        Path negativeRate = edited("negative-rate.json", c -> iteration(c, 1).put("msgPerSec", -5.0));
+        String line = refused(CliTest.run("compare", real.toString(), negativeRate.toString()));
+        assertTrue(line.startsWith("nbench compare: " + negativeRate + ": combinations[0].iterations[1].msgPerSec: "),
+                line);
+
+        // Beyond a double: Jackson would write Infinity, so the number is put in as text.
+        Path huge = edited("huge-rate.json", c -> iteration(c, 2).put("msgPerSec", 123456.789));
+        Files.writeString(huge, Files.readString(huge).replace("123456.789", "1.8e308"));
+        line = refused(CliTest.run("compare", real.toString(), huge.toString()));
+        assertTrue(line.startsWith("nbench compare: " + huge + ": combinations[0].iterations[2].msgPerSec: "), line);
+
+        Path negativeLatency = edited("negative-latency.json",
+                c -> ((ObjectNode) iteration(c, 1).path("latencyNs")).put("p50", -1));
+        line = refused(CliTest.run("report", negativeLatency.toString(), "--html", dir.resolve("x.html").toString()));
+        assertTrue(line.startsWith("nbench report: " + negativeLatency + ": combinations[0].iterations[1].latencyNs.p50: "),
+                line);
+
+        Path negativeCount = edited("negative-count.json", c -> iteration(c, 1).put("messages", -332));
+        line = refused(CliTest.run("report", real.toString(), negativeCount.toString(), "--merge"));
+        assertTrue(line.startsWith("nbench report: " + negativeCount + ": combinations[0].iterations[1].messages: "), line);
+        assertFalse(Files.exists(dir.resolve("x.html")));
+    }
+
+    @Test
+    void countsWhoseSumIsBeyondALongAreRefusedNotWrapped() throws IOException {
+        long near = Long.MAX_VALUE - 100;
+        Path big = edited("near-max.json", c -> {
+            iteration(c, 1).put("messages", near);
+            ((ObjectNode) c.path("summary")).put("messages", near);
+        });
+        Path again = Files.copy(big, dir.resolve("near-max-again.json"));
+        String line = refused(CliTest.run("report", big.toString(), again.toString(), "--merge"));
+        assertEquals("nbench report: " + again + ": combinations[0].iterations[1].messages: " + near + " added to the "
+                + near + " of the merged documents is beyond a 64-bit count: a damaged document? merge the files "
+                + "nbench client wrote", line);
+
+        // Each iteration's sum fits, but the summary adds the measured iterations up: refused as well.
+        Path two = edited("near-max-two.json", c -> {
+            iteration(c, 1).put("messages", near / 2);
+            iteration(c, 2).put("messages", near / 2 + 200);
+        });
+        line = refused(CliTest.run("report", two.toString(), real.toString(), "--merge"));
+        assertTrue(line.startsWith("nbench report: " + two + ": combinations[0].iterations[2].messages: "), line);
+    }
+
+    @Test
+    void histogramsOfDifferentRangesMerge() throws IOException {
+        // Another range (1 ns to 10 h) holding a value beyond nbench's one hour: a valid histogram.
+        Histogram wide = new Histogram(1, 36_000_000_000_000L, 3);
+        wide.recordValueWithCount(7_200_000_000_000L, 3);
+        wide.recordValueWithCount(50_000, 97);
+        Path other = edited("wide.json", c -> {
+            for (JsonNode it : c.path("iterations")) {
+                ((ObjectNode) it).put("histogram", HistogramCodec.encode(wide));
+            }
+        });
+        Path merged = dir.resolve("merged-wide.json");
+        CliTest.Outcome o = CliTest.run("report", real.toString(), other.toString(), "--merge", "--out", merged.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        JsonNode it = ResultDocs.read(merged).path("combinations").get(0).path("iterations").get(1);
+        Histogram sum = new Histogram(3); // auto-resizing: the sum computed here, independently
+        sum.add(HistogramCodec.decode(ResultDocs.read(real).path("combinations").get(0).path("iterations").get(1)
+                .path("histogram").asText()));
+        sum.add(wide);
+        assertEquals(Percentiles.valueAt(sum, 100), it.path("latencyNs").path("p100").asLong());
+        assertEquals(Percentiles.valueAt(sum, 50), it.path("latencyNs").path("p50").asLong());
+        assertTrue(it.path("latencyNs").path("p100").asLong() > 7_100_000_000_000L, it.toString());
+    }
+
+    @Test
+    void aDamagedHistogramIsOneLineNamingTheFileFieldAndCause() throws IOException {
+        // Base64 of a few zero bytes (no HdrHistogram cookie) and an encoding cut short (header, no counts).
+        String valid = ResultDocs.read(real).path("combinations").get(0).path("iterations").get(1).path("histogram")
+                .asText();
+        for (String damaged : List.of("AAAAAAAA", valid.substring(0, 16))) {
+            // compare decodes the measured iterations' histograms; a merge every one, the warmup's first.
+            for (List<String> command : List.of(List.of("compare", real.toString(), "1"),
+                    List.of("report", real.toString(), "0", "--merge"))) {
+                int i = Integer.parseInt(command.get(2));
+                Path bad = edited("damaged.json", c -> iteration(c, i).put("histogram", damaged));
+                List<String> args = new java.util.ArrayList<>(command);
+                args.set(2, bad.toString());
+                String line = refused(CliTest.run(args.toArray(new String[0])));
+                assertTrue(line.startsWith("nbench " + command.get(0) + ": " + bad + ": combinations[0].iterations[" + i
+                        + "].histogram: not an HdrHistogram compressed histogram ("), line);
+                assertFalse(line.contains("null") || line.contains("InvocationTargetException"), line);
+            }
+        }
+    }
+
+    @Test
+    void aDocumentWithinTheLimitThatExceedsTheHeapIsOneLine() throws Exception {
+        // 400 measured iterations: a small text, but 400 decoded histograms of 260 KB each, beyond a 64 MB heap.
+        double[] rates = new double[400];
+        long[] latencies = new long[400];
+        java.util.Arrays.fill(rates, 1000.0);
+        java.util.Arrays.fill(latencies, 50_000);
+        Path many = Files.writeString(dir.resolve("many.json"),
+                ResultDocument.pretty(ResultDocs.withMeasured(ResultDocs.read(real), rates, latencies)));
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", List.of("-Xmx64m"), "compare", real.toString(),
+                many.toString());
+        assertEquals(ExitCode.COULD_NOT_RUN, r.exit(), r.all());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("nbench compare: " + many + ": needs more memory than this JVM's "), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
+    @Test
+    void inputBeyondTheLimitIsRefusedWithoutReadingIt() throws Exception {
+        Path padded = Files.writeString(dir.resolve("padded.json"), Files.readString(real) + " ".repeat(2 << 20));
+        String line = refused(CliTest.run("compare", "--max-input", "1m", real.toString(), padded.toString()));
+        assertEquals("nbench compare: " + padded + ": is 2.0 MiB, beyond the 1 MiB nbench reads of a result document "
+                + "(--max-input SIZE raises the limit)", line);
+        assertEquals(ExitCode.OK, CliTest.run("compare", "--max-input", "3m", real.toString(), padded.toString()).code());
+
+        // A device: read as a stream, refused at its first byte (not read into memory whole).
+        line = refused(CliTest.run("compare", real.toString(), "/dev/zero"));
+        assertTrue(line.startsWith("nbench compare: /dev/zero: not a JSON document (Illegal character"), line);
+
+        // An endless pipe of blanks (valid JSON so far): refused once past the limit.
+        Path fifo = dir.resolve("endless");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Process writer = new ProcessBuilder("/bin/sh", "-c", "exec yes ' ' > \"$0\"", fifo.toString()).start();
+        try {
+            line = refused(CliTest.run("report", "--max-input", "1m", fifo.toString(), "--html",
+                    dir.resolve("endless.html").toString()));
+            assertEquals("nbench report: " + fifo + ": goes on beyond the 1 MiB nbench reads of a result document "
+                    + "(--max-input SIZE raises the limit)", line);
+        } finally {
+            writer.destroy();
+            assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
+        }
+    }
+}
