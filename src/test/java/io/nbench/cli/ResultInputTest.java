@@ -89,6 +89,29 @@ class ResultInputTest {
         assertFalse(Files.exists(dir.resolve("x.html")));
     }
 
+    /**
+     * A field this nbench does not know (added by a newer nbench-result/1 writer) is ignored, not refused: the
+     * schema is closed for what nbench writes (ResultSchemaTest), but a reader that refused additions would
+     * make every new field a break between versions. Known fields stay bounded beside an unknown one.
+     */
+    @Test
+    void aFieldFromANewerWriterIsIgnoredWhileKnownFieldsStayBounded() throws IOException {
+        Path newer = edited("newer.json", c -> {
+            c.put("someFutureFigure", 42);
+            iteration(c, 1).putObject("futureDetail").put("x", 1);
+        });
+        CliTest.Outcome o = CliTest.run("compare", real.toString(), newer.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+
+        Path newerAndImpossible = edited("newer-negative.json", c -> {
+            c.put("someFutureFigure", 42);
+            iteration(c, 1).put("messages", -1);
+        });
+        String line = refused(CliTest.run("compare", real.toString(), newerAndImpossible.toString()));
+        assertTrue(line.contains("combinations[0].iterations[1].messages: "), line);
+    }
+
     @Test
     void countsWhoseSumIsBeyondALongAreRefusedNotWrapped() throws IOException {
         long near = Long.MAX_VALUE - 100;
