@@ -95,8 +95,8 @@ class GateTest {
     @Test
     void judgedGatesAndTheirJsonAndMarkdown() throws Exception {
         List<Comparison.Block> blocks = Comparison.compare(FILES);
-        List<Gate.Verdict> verdicts = new ArrayList<>(Gate.slower(10).judge(blocks));
-        verdicts.addAll(Gate.higher("p50:60").judge(blocks));
+        List<Gate.Verdict> verdicts = new ArrayList<>(Gate.slower(10).judge(blocks, FILES.size()));
+        verdicts.addAll(Gate.higher("p50:60").judge(blocks, FILES.size()));
         assertEquals(2, verdicts.size());
         assertTrue(verdicts.get(0).breached());
         assertFalse(verdicts.get(1).breached());
@@ -129,8 +129,8 @@ class GateTest {
         assertTrue(lines.contains("#### `impl=netty`"), md.toString());
         assertTrue(lines.contains("| throughput | 120,160 msg/s | 100,000 msg/s | 0.832 [0.812, 0.853] | **slower** |"),
                 md.toString());
-        assertEquals("- :x: --fail-if-slower 10 breached: impl=netty: B throughput is 0.832 [0.812, 0.853] times the "
-                + "baseline's, beyond 0.900", lines.get(lines.size() - 1));
+        assertEquals("- :x: `--fail-if-slower 10` breached for `impl=netty`: B throughput is 0.832 [0.812, 0.853] "
+                + "times A's, beyond 0.900", lines.get(lines.size() - 1));
     }
 
     /** More files: one iteration of the same combination (no interval), and no partner at all. */
@@ -154,7 +154,7 @@ class GateTest {
     void wholeMarkdown() {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter md = new StringWriter();
-        List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks);
+        List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks, THREE.size());
         CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), THREE, blocks, verdicts);
         assertEquals(WHOLE_MARKDOWN, md.toString());
     }
@@ -193,8 +193,9 @@ class GateTest {
             | p99.9 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
             | max | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
             
-            Gates passed: `--fail-if-higher max:100`.
-            - :warning: --fail-if-higher max:100 not judged for impl=netty in C: N=1: too few iterations to decide; use --iterations ≥ 5 or --forks
+            No gate breached, but not every gate could be judged (below): `--fail-if-higher max:100`.
+            - :warning: `--fail-if-higher max:100` not judged for `impl=netty` in C: N=1: too few iterations to decide; use --iterations ≥ 5 or --forks
+            - :warning: `--fail-if-higher max:100` not judged for `impl=netty` in D: the combination is not in D
             """;
     private static final String WHOLE_JSON = """
             {
@@ -357,6 +358,7 @@ class GateTest {
                 } ]
               } ],
               "gates" : [ ],
+              "unjudged" : [ ],
               "exitCode" : 0
             }
             """;
