@@ -68,7 +68,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--allow-unjudged",
             description = "Gates that cannot be judged (a missing combination, a file that measured nothing, too few "
                     + "iterations) are still named on stderr but do not fail: exit 0 (or 3 if another gate was "
-                    + "breached) instead of 6.")
+                    + "breached) instead of 6 (default: off, they fail).")
     boolean allowUnjudged;
 
     @Override
