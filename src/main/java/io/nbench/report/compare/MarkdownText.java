@@ -19,6 +19,9 @@ final class MarkdownText {
      */
     static String code(String text) {
         String visible = visible(text);
+        if (visible.isEmpty()) {
+            return "` `"; // `` would be two literal backticks
+        }
         int longest = 0;
         int run = 0;
         for (int i = 0; i < visible.length(); i++) {
@@ -26,7 +29,7 @@ final class MarkdownText {
             longest = Math.max(longest, run);
         }
         String fence = "`".repeat(longest + 1);
-        boolean pad = visible.isEmpty() || visible.startsWith("`") || visible.endsWith("`")
+        boolean pad = visible.startsWith("`") || visible.endsWith("`")
                 || visible.startsWith(" ") && visible.endsWith(" ") && !visible.isBlank();
         return fence + (pad ? " " + visible + " " : visible) + fence;
     }

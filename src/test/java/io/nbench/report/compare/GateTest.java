@@ -59,6 +59,37 @@ class GateTest {
         assertEquals(1.0, Gate.higher("max:0").bound(), 1e-12);
     }
 
+    /**
+     * Judged: breached, or held on an interval from at least 5 iterations a side. Fewer iterations, no ratio, no
+     * partner: not judged, so not passed (before, only a TOO_FEW verdict was unjudged and everything else passed).
+     */
+    @Test
+    void aGateIsJudgedOnlyOnEnoughEvidence() {
+        Gate g = Gate.slower(10);
+        java.util.function.BiFunction<Integer, double[], Gate.Verdict> verdict = (n, r) -> {
+            Comparison.Cell c = new Comparison.Cell(1, n, n, new LogRatio.Ratio(r[0], r[1], r[2], 8),
+                    Comparison.Verdict.SLOWER);
+            return new Gate.Verdict(g, "impl=netty", 1, c, g.breachedBy(c));
+        };
+        assertTrue(verdict.apply(5, new double[] {0.95, 0.93, 0.97}).judged(), "held on N=5");
+        assertFalse(verdict.apply(4, new double[] {0.95, 0.93, 0.97}).judged(), "significant, but N=4 and held");
+        assertEquals("N=4: too few iterations to decide; use --iterations ≥ 5 or --forks",
+                verdict.apply(4, new double[] {0.95, 0.93, 0.97}).whyNotJudged("B"));
+        assertTrue(verdict.apply(2, new double[] {0.5, 0.4, 0.6}).judged(), "a breach is a judgement whatever N");
+        Gate.Verdict missing = new Gate.Verdict(g, "impl=netty", 1, null, false);
+        assertFalse(missing.judged());
+        assertEquals("--fail-if-slower 10 not judged for impl=netty in b.json: the combination is not in b.json",
+                missing.describeNotJudged("b.json"));
+        Gate.Verdict nothing = new Gate.Verdict(g, "impl=netty", 1,
+                new Comparison.Cell(0, 5, 5, null, Comparison.Verdict.NO_VALUE), false);
+        assertEquals("n/a: an iteration measured nothing", nothing.whyNotJudged("b.json"));
+        // A first file without combinations: each other file's gate is there, unjudged.
+        List<Gate.Verdict> none = g.judge(List.of(), 3);
+        assertEquals(2, none.size());
+        assertEquals("--fail-if-slower 10 not judged in c.json: the first file has no combination to compare",
+                none.get(1).describeNotJudged("c.json"));
+    }
+
     @Test
     void malformedGatesNameWhatIsWrong() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99")).getMessage()
