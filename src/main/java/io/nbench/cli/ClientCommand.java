@@ -49,8 +49,9 @@ import picocli.CommandLine.Spec;
             "  nbench client --format csv --no-header >> all-runs.csv",
             "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo slower",
             "", "Exit codes (the first that applies wins): 2 usage error, 1 could not run, aborted or results not "
-                + "written, 130 interrupted (the partial result is printed and written), 4 errors over --max-errors, "
-                + "3 a --threshold breached, 0 ok."})
+                + "written, 130 interrupted (the partial result is printed and written), 5 nothing measured (NO_DATA: "
+                + "no message completed in the measured iterations), 4 errors over --max-errors, 3 a --threshold "
+                + "breached, 0 ok."})
 final class ClientCommand implements Callable<Integer> {
 
     @Spec

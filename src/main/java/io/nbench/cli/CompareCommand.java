@@ -33,9 +33,13 @@ import picocli.CommandLine.Spec;
             "", "Combinations are matched by their keys (impl, size, threads, window, swept -O keys); two files of "
                 + "one combination each are compared whatever their keys.",
             "A gate is breached only by a significant regression beyond its bound: the whole 99.9%% interval of the "
-                + "ratio to the first file lies beyond it.",
-            "Exit codes: 0 compared (and no gate breached), 1 a file is missing, unreadable, larger than --max-input or "
-                + "not a valid nbench-result/1 document, 2 usage error, 3 a gate was breached."})
+                + "ratio to the first file lies beyond it. A gate that cannot be judged (a combination of the first "
+                + "file missing from another, a file that measured nothing, fewer than 5 measured iterations on a "
+                + "side without a breach) does not pass: each is named on stderr and the exit code is 6, unless "
+                + "--allow-unjudged.",
+            "Exit codes: 0 compared (and every gate judged and held), 1 a file is missing, unreadable, larger than "
+                + "--max-input or not a valid nbench-result/1 document, 2 usage error, 3 a gate was breached, 6 a gate "
+                + "could not be judged."})
 final class CompareCommand implements Callable<Integer> {
 
     @Spec
@@ -66,6 +70,12 @@ final class CompareCommand implements Callable<Integer> {
                     + "default: no latency gate.")
     List<String> failIfHigher = new ArrayList<>();
 
+    @Option(names = "--allow-unjudged",
+            description = "Gates that cannot be judged (a missing combination, a file that measured nothing, too few "
+                    + "iterations) are still named on stderr but do not fail: exit 0 (or 3 if another gate was "
+                    + "breached) instead of 6 (default: off, they fail).")
+    boolean allowUnjudged;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -83,10 +93,16 @@ final class CompareCommand implements Callable<Integer> {
         List<Comparison.Block> blocks = Comparison.compare(results);
         List<Gate.Verdict> verdicts = new ArrayList<>();
         for (Gate g : gates) {
-            verdicts.addAll(g.judge(blocks));
+            verdicts.addAll(g.judge(blocks, results.size()));
         }
-        boolean breached = verdicts.stream().anyMatch(Gate.Verdict::breached);
-        int code = breached ? ExitCode.THRESHOLD : ExitCode.OK;
+        long unjudged = verdicts.stream().filter(v -> !v.judged()).count();
+        int code = ExitCode.OK;
+        if (verdicts.stream().anyMatch(Gate.Verdict::breached)) {
+            code = ExitCode.THRESHOLD;
+        }
+        if (unjudged > 0 && !allowUnjudged) {
+            code = ExitCode.first(code, ExitCode.UNJUDGED);
+        }
         switch (format) {
             case json -> CompareFormats.json(out, results, blocks, verdicts, code);
             case markdown -> CompareFormats.markdown(out, results, blocks, verdicts);
@@ -97,9 +113,13 @@ final class CompareCommand implements Callable<Integer> {
             if (v.breached()) {
                 err.println("nbench compare: " + v.describe(file));
             } else if (!v.judged()) {
-                err.println("nbench compare: " + v.gate().expression() + " not judged for " + v.combination() + " in "
-                        + file + ": " + v.cell().verdictText());
+                err.println("nbench compare: " + v.describeNotJudged(file));
             }
+        }
+        if (unjudged > 0 && !allowUnjudged) {
+            err.println("nbench compare: " + unjudged + " gate check(s) could not be judged, so the gates did not "
+                    + "pass (exit " + ExitCode.UNJUDGED + "): measure what the lines above name, or add "
+                    + "--allow-unjudged to let them pass");
         }
         err.flush();
         return code;

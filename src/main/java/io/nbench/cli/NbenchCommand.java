@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
             "  # man pages (AsciiDoc; asciidoctor -b manpage renders them for man):",
             "  nbench gen-manpage -d man/",
             "", "Exit codes: 0 ok, 1 could not run or aborted, 2 usage error, 3 threshold breached, "
-                + "4 ran but FAILED, 130 interrupted."})
+                + "4 ran but FAILED, 5 nothing measured, 6 compare: a gate could not be judged, 130 interrupted."})
 final class NbenchCommand implements Callable<Integer> {
 
     @Spec

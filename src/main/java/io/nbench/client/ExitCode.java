@@ -1,8 +1,8 @@
 package io.nbench.client;
 
 /**
- * nbench's exit codes; when several apply, the first in the order usage error, could not run, interrupted, FAILED,
- * threshold, ok wins. {@link #first} is the one place that order is written.
+ * nbench's exit codes; when several apply, the first in the order usage error, could not run, interrupted, nothing
+ * measured, FAILED, threshold, unjudged, ok wins. {@link #first} is the one place that order is written.
  */
 public final class ExitCode {
 
@@ -16,11 +16,19 @@ public final class ExitCode {
     public static final int THRESHOLD = 3;
     /** Ran to the end but FAILED: errors over {@code --max-errors}, responses outstanding. */
     public static final int FAILED = 4;
+    /** Ran to the end but the measured iterations completed no message (status NO_DATA): nothing to judge. */
+    public static final int NOTHING_MEASURED = 5;
+    /**
+     * {@code compare}: a gate could not be judged (too few iterations, a file without data, a combination missing
+     * from a file) and {@code --allow-unjudged} was not given.
+     */
+    public static final int UNJUDGED = 6;
     /** Interrupted by SIGINT/SIGTERM; the partial result is still printed. */
     public static final int INTERRUPTED = 130;
 
     /** The order: the first code in it that applies wins. */
-    private static final int[] PRECEDENCE = {USAGE, COULD_NOT_RUN, INTERRUPTED, FAILED, THRESHOLD, OK};
+    private static final int[] PRECEDENCE = {USAGE, COULD_NOT_RUN, INTERRUPTED, NOTHING_MEASURED, FAILED,
+        THRESHOLD, UNJUDGED, OK};
 
     /** Of two codes, the one that comes first in the order (an unknown code after all known ones). */
     public static int first(int a, int b) {

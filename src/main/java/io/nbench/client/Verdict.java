@@ -7,6 +7,8 @@ import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.IterationResult;
 import io.nbench.transport.ErrorKind;
+import io.nbench.units.Durations;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,11 +33,15 @@ public final class Verdict {
     }
 
     /**
-     * One combination: INTERRUPTED, ABORTED, else FAIL for errors over the limit, a missed rate or responses
-     * outstanding; a breached threshold makes any of them FAIL too (exit 3 unless an earlier code applies).
+     * One combination: INTERRUPTED, ABORTED, else NO_DATA when the measured iterations completed no message (exit 5:
+     * nothing to judge, and every threshold is left unjudged, so not held), else FAIL for errors over the limit, a
+     * missed rate or responses outstanding; a breached threshold makes any of them FAIL too (exit 3 unless an
+     * earlier code applies).
      */
     public CombinationResult judge(ClientPlan.Step step, RunResult result, Map<String, String> effectiveConfig) {
-        List<Threshold.Outcome> judged = thresholds.stream().map(th -> th.judge(result)).toList();
+        boolean nothing = !result.interrupted() && !result.aborted() && measuredMessages(result) == 0;
+        List<Threshold.Outcome> judged = thresholds.stream()
+                .map(th -> nothing ? th.notJudged("nothing measured") : th.judge(result)).toList();
         List<String> reasons = new ArrayList<>();
         Status status;
         int code;
@@ -50,6 +56,9 @@ public final class Verdict {
         } else {
             status = Status.PASS;
             code = ExitCode.OK;
+            if (nothing) {
+                reasons.add(nothingMeasured(result));
+            }
             long errors = result.errors().total();
             long messages = 0;
             for (IterationResult it : result.iterations()) {
@@ -66,13 +75,19 @@ public final class Verdict {
             if (result.spec().openLoop() && outstanding > 0) {
                 reasons.add(outstanding + " responses outstanding past --timeout");
             }
-            if (!reasons.isEmpty()) {
+            if (nothing) {
+                status = Status.NO_DATA;
+                code = ExitCode.NOTHING_MEASURED;
+            } else if (!reasons.isEmpty()) {
                 status = Status.FAIL;
                 code = ExitCode.FAILED;
             }
         }
         for (Threshold.Outcome o : judged) {
-            if (!o.passed()) {
+            if (!o.judged()) {
+                reasons.add("threshold not judged: " + o.describe());
+                code = ExitCode.first(code, ExitCode.THRESHOLD);
+            } else if (!o.passed()) {
                 reasons.add("threshold breached: " + o.describe());
                 status = status.worse(Status.FAIL);
                 code = ExitCode.first(code, ExitCode.THRESHOLD);
@@ -80,6 +95,35 @@ public final class Verdict {
         }
         return new CombinationResult(step.combination(), step.transport().transport().name(),
                 step.transport().options().asText(), effectiveConfig, result, judged, status, reasons, code);
+    }
+
+    /** Messages completed in the measured (not warmup) iterations. */
+    private static long measuredMessages(RunResult result) {
+        long messages = 0;
+        for (IterationResult it : result.iterations()) {
+            if (!it.warmup()) {
+                messages += it.messages();
+            }
+        }
+        return messages;
+    }
+
+    /**
+     * Why a combination measured nothing, and what to change: the first reason of a NO_DATA combination. Time-based
+     * iterations end on time, so what completes nothing in them is a server slower than an iteration (or
+     * silent: then the errors say so too); count-based ones wait for every message, so each one failed.
+     */
+    private static String nothingMeasured(RunResult result) {
+        int n = result.spec().iterations();
+        long errors = result.errors().total();
+        String failed = errors > 0 ? " (" + errors + " errors)" : "";
+        if (result.spec().timeBased()) {
+            return "nothing measured: no message completed within the " + n + " measured iteration(s) of "
+                    + Durations.format(Duration.ofNanos(result.spec().iterationNanos())) + failed + ": the server "
+                    + "answers slower than that; use a longer --iteration-time (or count-based --msgs)";
+        }
+        return "nothing measured: no message completed in the " + n + " measured iteration(s)" + failed
+                + (errors > 0 ? ": fix what the errors name" : "");
     }
 
     /**

@@ -36,8 +36,12 @@ class ArgumentFilesTest {
         all.addAll(List.of("--port", Integer.toString(TestServers.get("netty", protocol).address().getPort()),
                 "--format", "json"));
         CliTest.Outcome o = CliTest.run(all.toArray(new String[0]));
-        assertEquals(ExitCode.OK, o.code(), () -> all + "\n" + o.err() + o.out());
-        assertEquals("", o.err());
+        // These tests read the options a document records. A 50 ms iteration on a loaded machine may complete no
+        // message (NO_DATA, exit 5, its reason on stderr), which is not what they test.
+        boolean nothingMeasured = o.code() == ExitCode.NOTHING_MEASURED
+                && o.err().lines().allMatch(l -> l.startsWith("nbench client: NO_DATA ["));
+        assertTrue(o.code() == ExitCode.OK && o.err().isEmpty() || nothingMeasured,
+                () -> all + "\n" + o.err() + o.out());
         return OutputFormatsTest.json(o.out());
     }
 
@@ -167,7 +171,8 @@ class ArgumentFilesTest {
         CliTest.Outcome o = CliTest.run("run", "--servers", "mina,netty", file("seed-002-mina-vs-netty-echo.args"),
                 "--size", "1k", "--threads", "1", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1",
                 "--results-dir", results.toString());
-        assertEquals(ExitCode.OK, o.code(), o.err() + o.out());
+        // A 50 ms iteration of a fresh child server may measure nothing on a loaded machine (exit 5): not the subject.
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.NOTHING_MEASURED, o.err() + o.out());
         assertEquals("", o.err());
         assertTrue(o.out().contains("read-buffer=2048"), "the file's mina key reaches the mina server: " + o.out());
         assertTrue(o.out().contains("executor=ExecutorFilter(OrderedThreadPoolExecutor(2))"), o.out());

@@ -123,7 +123,9 @@ class ChildClientPlanTest {
         // Two in-JVM servers one after the other: the second client starts after the first's +1s has passed.
         CliTest.Outcome o = CliTest.run("run", "--in-process", "--start-at", "+1s", "--iteration-time", "100ms",
                 "--warmup", "0", "--iterations", "1", "--threads", "1");
-        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
-        assertEquals(2, o.out().lines().filter(l -> l.startsWith("Result: PASS")).count(), o.out());
+        // A 100 ms iteration may measure nothing on a loaded machine (NO_DATA, exit 5): not what is tested here.
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.NOTHING_MEASURED, o.out() + o.err());
+        assertEquals(2, o.out().lines().filter(l -> l.startsWith("Result: PASS") || l.startsWith("Result: NO_DATA"))
+                .count(), o.out());
     }
 }

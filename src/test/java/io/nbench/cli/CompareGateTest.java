@@ -2,6 +2,7 @@ package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,6 +29,7 @@ class CompareGateTest {
     @TempDir
     Path dir;
 
+    private Path real;
     private Path baseline;
     private Path candidate;
 
@@ -38,7 +40,7 @@ class CompareGateTest {
 
     @BeforeEach
     void files() throws IOException {
-        Path real = dir.resolve("real.json");
+        real = dir.resolve("real.json");
         CliTest.Outcome run = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--threads", "1",
                 "--msgs", "50", "--warmup", "1", "--iterations", "5", "--quiet", "--out", real.toString());
         assertEquals(ExitCode.OK, run.code(), run.out() + run.err());
@@ -103,18 +105,130 @@ class CompareGateTest {
     }
 
     @Test
-    void tooFewIterationsCannotBreachAGateAndSaySo() throws IOException {
+    void tooFewIterationsCannotBreachAGateNorPassItUnlessAllowed() throws IOException {
         JsonNode doc = ResultDocs.read(candidate.toFile());
         var its = (com.fasterxml.jackson.databind.node.ArrayNode) doc.get("combinations").get(0).get("iterations");
         while (its.size() > 3) { // the warmup and two measured iterations
             its.remove(its.size() - 1);
         }
         Files.writeString(candidate, ResultDocument.MAPPER.writeValueAsString(doc));
-        // Latency 1.51 [0.936, 2.435] times the baseline's with N=2: cannot be told from noise.
+        // Latency 1.51 [0.936, 2.435] times the baseline's with N=2: cannot be told from noise. It exited 0.
         CliTest.Outcome o = compare("--fail-if-higher", "p99:1");
-        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
-        assertTrue(o.err().startsWith("nbench compare: --fail-if-higher p99:1 not judged for "), o.out() + o.err());
-        assertTrue(o.err().contains("N=2: too few iterations to decide"), o.err());
+        assertEquals(ExitCode.UNJUDGED, o.code(), o.out() + o.err());
+        List<String> lines = o.err().lines().toList();
+        assertEquals("nbench compare: --fail-if-higher p99:1 not judged for " + COMBINATION + " in " + candidate
+                + ": N=2: too few iterations to decide; use --iterations ≥ 5 or --forks", lines.get(0));
+        assertEquals("nbench compare: 1 gate check(s) could not be judged, so the gates did not pass (exit 6): "
+                + "measure what the lines above name, or add --allow-unjudged to let them pass", lines.get(1));
+        assertEquals(2, lines.size(), o.err());
+        // The markdown summary said "Gates passed".
+        CliTest.Outcome md = compare("--format", "markdown", "--fail-if-higher", "p99:1");
+        assertEquals(ExitCode.UNJUDGED, md.code(), md.err());
+        assertFalse(md.out().contains("Gates passed"), md.out());
+        assertTrue(md.out().contains("- :warning: `--fail-if-higher p99:1` not judged for `" + COMBINATION + "` in B: "
+                + "N=2: too few iterations to decide"), md.out());
+
+        CliTest.Outcome allowed = compare("--allow-unjudged", "--fail-if-higher", "p99:1");
+        assertEquals(ExitCode.OK, allowed.code(), allowed.err());
+        assertEquals(List.of(lines.get(0)), allowed.err().lines().toList(), "still named, but not failing");
+    }
+
+    private static final String COMBINATION = "impl=netty,size=1024,threads=1,window=1";
+
+    /** The real document as a run that completed no message writes it: every measured iteration 0 msg/s, empty. */
+    private Path nothingMeasured(String name) throws IOException {
+        JsonNode doc = ResultDocs.read(real.toFile());
+        for (JsonNode it : doc.get("combinations").get(0).get("iterations")) {
+            ((ObjectNode) it).put("messages", 0);
+            ((ObjectNode) it).put("msgPerSec", 0.0);
+            ((ObjectNode) it).put("histogram", HistogramCodec.encode(LatencyHistograms.newHistogram()));
+        }
+        return Files.writeString(dir.resolve(name), ResultDocument.MAPPER.writeValueAsString(doc));
+    }
+
+    @Test
+    void aCandidateThatMeasuredNothingIsNotJudgedAndExits6() throws IOException {
+        Path nothing = nothingMeasured("nothing.json");
+        CliTest.Outcome o = CliTest.run("compare", "--fail-if-slower", "5", "--fail-if-higher", "p99:10",
+                baseline.toString(), nothing.toString());
+        assertEquals(ExitCode.UNJUDGED, o.code(), o.out() + o.err());
+        List<String> lines = o.err().lines().toList();
+        assertEquals(List.of(
+                "nbench compare: --fail-if-slower 5 not judged for " + COMBINATION + " in " + nothing
+                        + ": n/a: an iteration measured nothing",
+                "nbench compare: --fail-if-higher p99:10 not judged for " + COMBINATION + " in " + nothing
+                        + ": n/a: an iteration measured nothing"), lines.subList(0, 2));
+        assertEquals(3, lines.size(), o.err());
+
+        CliTest.Outcome allowed = CliTest.run("compare", "--allow-unjudged", "--fail-if-slower", "5",
+                baseline.toString(), nothing.toString());
+        assertEquals(ExitCode.OK, allowed.code(), allowed.err());
+        assertEquals(1, allowed.err().lines().count(), allowed.err());
+        // A breach elsewhere still exits 3: a breached gate comes before an unjudged one.
+        CliTest.Outcome both = CliTest.run("compare", "--fail-if-slower", "10", baseline.toString(),
+                candidate.toString(), nothing.toString());
+        assertEquals(ExitCode.THRESHOLD, both.code(), both.err());
+    }
+
+    @Test
+    void aCombinationMissingFromTheCandidateIsNamedAndExits6() throws IOException {
+        // The baseline has a second combination, size 2048, which the candidate never ran.
+        ObjectNode doc = (ObjectNode) ResultDocs.read(baseline.toFile());
+        ObjectNode second = ((ObjectNode) doc.get("combinations").get(0)).deepCopy();
+        second.put("name", "impl=netty,size=2048,threads=1,window=1");
+        ((ObjectNode) second.get("keys")).put("size", "2048");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) doc.get("combinations")).add(second);
+        Path sweep = Files.writeString(dir.resolve("sweep.json"), ResultDocument.MAPPER.writeValueAsString(doc));
+        Path same = craft(real, "same.json", FAST, LOW_LATENCY);
+        CliTest.Outcome o = CliTest.run("compare", "--fail-if-slower", "5", sweep.toString(), same.toString());
+        assertEquals(ExitCode.UNJUDGED, o.code(), o.out() + o.err());
+        List<String> lines = o.err().lines().toList();
+        assertEquals("nbench compare: --fail-if-slower 5 not judged for impl=netty,size=2048,threads=1,window=1 in "
+                + same + ": the combination is not in " + same, lines.get(0));
+        assertEquals(2, lines.size(), "the size=1024 pair was judged (and held): " + o.err());
+
+        CliTest.Outcome json = CliTest.run("compare", "--format", "json", "--fail-if-slower", "5", sweep.toString(),
+                same.toString());
+        assertEquals(ExitCode.UNJUDGED, json.code(), json.err());
+        JsonNode compared = ResultDocument.MAPPER.readTree(json.out());
+        assertEquals(6, compared.get("exitCode").asInt());
+        JsonNode unjudged = compared.get("unjudged");
+        assertEquals(1, unjudged.size(), unjudged.toString());
+        assertEquals("--fail-if-slower 5", unjudged.get(0).get("expression").asText());
+        assertEquals("throughput", unjudged.get(0).get("metric").asText());
+        assertEquals("impl=netty,size=2048,threads=1,window=1", unjudged.get(0).get("combination").asText());
+        assertEquals(same.toString(), unjudged.get(0).get("file").asText());
+        assertEquals("the combination is not in " + same, unjudged.get(0).get("reason").asText());
+        JsonNode gates = compared.get("gates");
+        assertEquals(2, gates.size(), gates.toString());
+        assertTrue(gates.get(0).get("judged").asBoolean());
+        assertTrue(gates.get(0).get("reason").isNull());
+        assertFalse(gates.get(1).get("judged").asBoolean());
+        assertFalse(gates.get(1).get("breached").asBoolean());
+    }
+
+    /**
+     * Issue 25.6: a backtick in a combination's or a file's name ended its code span, so what followed (raw HTML,
+     * a {@code |}) reached the job summary or pull request comment as Markdown. Each name is now a code span fenced
+     * by more backticks than it holds; a line break in it is written as an escape.
+     */
+    @Test
+    void namesCannotBreakOutOfTheirCodeSpansInMarkdown() throws IOException {
+        String hostile = "impl=netty`<img src=x onerror=alert(1)>|``x\nline";
+        ObjectNode doc = (ObjectNode) ResultDocs.read(baseline.toFile());
+        ((ObjectNode) doc.get("combinations").get(0)).put("name", hostile);
+        Path named = Files.writeString(dir.resolve("a`<b>bold|x.json"), ResultDocument.MAPPER.writeValueAsString(doc));
+        CliTest.Outcome o = CliTest.run("compare", "--format", "markdown", "--fail-if-slower", "50",
+                named.toString(), candidate.toString());
+        assertEquals(ExitCode.OK, o.code(), o.err());
+        List<String> lines = o.out().lines().toList();
+        assertTrue(lines.contains("- A: ``" + named + "``"), o.out());
+        assertTrue(lines.contains("#### ```impl=netty`<img src=x onerror=alert(1)>|``x\\u000aline``` (B: `"
+                + COMBINATION + "`)"), o.out());
+        assertTrue(lines.contains("Gates passed: `--fail-if-slower 50`."), o.out());
+        for (String line : lines) {
+            assertFalse(line.startsWith("line"), "the line break in the name started a line: " + o.out());
+        }
     }
 
     @Test

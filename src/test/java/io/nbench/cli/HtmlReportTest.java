@@ -54,7 +54,7 @@ class HtmlReportTest {
     }
 
     /** The data the page draws: the JSON inside its application/json script element. */
-    private static JsonNode data(String page) throws Exception {
+    static JsonNode data(String page) throws Exception {
         Matcher m = Pattern.compile("<script type=\"application/json\" id=\"nbench-data\">(.*?)</script>", Pattern.DOTALL)
                 .matcher(page);
         assertTrue(m.find(), "the page carries its data");
@@ -137,16 +137,7 @@ class HtmlReportTest {
         Path html = dir.resolve("browser.html");
         assertEquals(ExitCode.OK, CliTest.run("report", closed.toString(), netty.toString(), open.toString(), "--html",
                 html.toString()).code());
-        // --enable-logging=stderr: the page's console messages (a script error among them) go to stderr.
-        Path console = dir.resolve("console.log");
-        Process p = new ProcessBuilder(CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-                "--v=0", "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
-                .redirectError(console.toFile()).start();
-        String dom = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "chromium ended");
-        List<String> errors = Files.readAllLines(console).stream().filter(l -> l.contains("CONSOLE")
-                || l.contains("Uncaught") || l.contains("net::ERR")).toList();
-        assertEquals(List.of(), errors, "no console message and no failed request");
+        String dom = dom(html);
         Matcher charts = Pattern.compile("<body data-charts=\"(\\d+)\"").matcher(dom);
         assertTrue(charts.find(), "the script ran to its end: " + dom.substring(0, Math.min(400, dom.length())));
         // Per combination: spectrum, throughput per iteration, throughput and latency over time; and the
@@ -155,6 +146,21 @@ class HtmlReportTest {
     }
 
     static final String CHROMIUM = "/usr/bin/chromium";
+
+    /** The page as headless Chromium leaves it after its script ran, asserting the script logged nothing. */
+    static String dom(Path html) throws Exception {
+        // --enable-logging=stderr: the page's console messages (a script error among them) go to stderr.
+        Path console = html.resolveSibling(html.getFileName() + ".console.log");
+        Process p = new ProcessBuilder(CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+                "--v=0", "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
+                .redirectError(console.toFile()).start();
+        String dom = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "chromium ended");
+        List<String> errors = Files.readAllLines(console).stream().filter(l -> l.contains("CONSOLE")
+                || l.contains("Uncaught") || l.contains("net::ERR")).toList();
+        assertEquals(List.of(), errors, "no console message and no failed request");
+        return dom;
+    }
 
     static boolean chromium() {
         return Files.isExecutable(Path.of(CHROMIUM));

@@ -7,8 +7,8 @@ import java.io.PrintWriter;
 import java.util.List;
 
 /**
- * A {@code --format} that a program reads on stdout: the verdict's problems (a breached threshold, the FAIL
- * reasons) go to stderr, where a person running the pipe sees them.
+ * A {@code --format} that a program reads on stdout: the verdict's problems (a breached or unjudged threshold,
+ * the FAIL or NO_DATA reasons) go to stderr, where a person running the pipe sees them.
  */
 abstract class MachineReadableOutput implements Output {
 
@@ -23,13 +23,15 @@ abstract class MachineReadableOutput implements Output {
         PrintWriter err = context.err();
         String where = " [" + r.combination().name() + "]";
         for (Threshold.Outcome o : r.thresholds()) {
-            if (!o.passed()) {
+            if (!o.judged()) {
+                err.println("nbench client: threshold not judged" + where + ": " + o.describe());
+            } else if (!o.passed()) {
                 err.println("nbench client: threshold breached" + where + ": " + o.describe());
             }
         }
-        List<String> failures = r.reasons().stream().filter(x -> !x.startsWith("threshold breached")).toList();
-        if (r.status() == Status.FAIL && !failures.isEmpty()) {
-            err.println("nbench client: FAIL" + where + ": " + String.join("; ", failures));
+        List<String> failures = r.reasons().stream().filter(x -> !x.startsWith("threshold ")).toList();
+        if ((r.status() == Status.FAIL || r.status() == Status.NO_DATA) && !failures.isEmpty()) {
+            err.println("nbench client: " + r.status() + where + ": " + String.join("; ", failures));
         }
     }
 }

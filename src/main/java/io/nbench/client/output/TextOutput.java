@@ -44,7 +44,8 @@ final class TextOutput implements Output {
     public void summary(CombinationResult r) {
         report.summary(r.run());
         for (Threshold.Outcome o : r.thresholds()) {
-            out.println("Threshold " + (o.passed() ? "passed: " : "BREACHED: ") + o.describe());
+            out.println("Threshold " + (!o.judged() ? "NOT JUDGED: " : o.passed() ? "passed: " : "BREACHED: ")
+                    + o.describe());
         }
         if (context.sweep()) {
             out.println(resultLine(r, List.of())); // a single run's verdict waits for its files (finish)
@@ -72,7 +73,7 @@ final class TextOutput implements Output {
                 case PASS -> { }
                 case INTERRUPTED -> why.add("interrupted");
                 case ABORTED -> why.add(r.run().abortReason());
-                case FAIL -> why.addAll(r.reasons());
+                case FAIL, NO_DATA -> why.addAll(r.reasons());
             }
             why.addAll(writeErrors);
             return "Result: ABORTED: " + String.join("; ", why);
@@ -82,6 +83,7 @@ final class TextOutput implements Output {
             case INTERRUPTED -> "Result: INTERRUPTED (partial results above)";
             case ABORTED -> "Result: ABORTED: " + r.run().abortReason();
             case FAIL -> "Result: FAIL: " + String.join("; ", r.reasons());
+            case NO_DATA -> "Result: NO_DATA (exit code " + r.exitCode() + "): " + String.join("; ", r.reasons());
         };
     }
 }

@@ -19,7 +19,8 @@ public final class CompareFormats {
 
     /**
      * One JSON document: the files, each combination's rows (the baseline's mean and N, each other file's mean, N,
-     * ratio with its interval and verdict), the gates judged, and the exit code.
+     * ratio with its interval and verdict), the gates, those that could not be judged again in {@code unjudged} (a
+     * script's one place to look), and the exit code.
      */
     public static void json(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks,
                             List<Gate.Verdict> gates, int exitCode) {
@@ -70,14 +71,22 @@ public final class CompareFormats {
             }
         }
         ArrayNode g = doc.putArray("gates");
+        ArrayNode unjudged = doc.putArray("unjudged");
         for (Gate.Verdict v : gates) {
             ObjectNode o = g.addObject();
+            String file = files.get(v.file()).path().toString();
             o.put("expression", v.gate().expression());
             o.put("metric", v.gate().metric());
             o.put("bound", v.gate().bound());
             o.put("combination", v.combination());
-            o.put("file", files.get(v.file()).path().toString());
+            o.put("file", file);
             o.put("breached", v.breached());
+            o.put("judged", v.judged());
+            o.put("reason", v.whyNotJudged(file));
+            if (!v.judged()) {
+                unjudged.addObject().put("expression", v.gate().expression()).put("metric", v.gate().metric())
+                        .put("combination", v.combination()).put("file", file).put("reason", v.whyNotJudged(file));
+            }
         }
         doc.put("exitCode", exitCode);
         return doc;
@@ -100,17 +109,18 @@ public final class CompareFormats {
                 + "(Welch's t on log values); latency: lower is faster.");
         out.println();
         for (int i = 0; i < files.size(); i++) {
-            out.println("- " + CompareTable.letter(i) + ": `" + files.get(i).path() + "`");
+            out.println("- " + CompareTable.letter(i) + ": " + MarkdownText.code(files.get(i).path().toString()));
         }
         for (Comparison.Block b : blocks) {
             out.println();
-            StringBuilder title = new StringBuilder("#### `" + b.name() + "`");
+            StringBuilder title = new StringBuilder("#### " + MarkdownText.code(b.name()));
             for (int i = 0; i < b.matched().size(); i++) {
                 String m = b.matched().get(i);
                 if (m == null) {
                     title.append(" (not in ").append(CompareTable.letter(i + 1)).append(')');
                 } else if (!m.equals(b.name())) {
-                    title.append(" (").append(CompareTable.letter(i + 1)).append(": `").append(m).append("`)");
+                    title.append(" (").append(CompareTable.letter(i + 1)).append(": ").append(MarkdownText.code(m))
+                            .append(')');
                 }
             }
             out.println(title);
@@ -142,26 +152,42 @@ public final class CompareFormats {
                 out.println(cells(row));
             }
         }
-        List<Gate.Verdict> breached = gates.stream().filter(Gate.Verdict::breached).toList();
-        if (!gates.isEmpty()) {
-            out.println();
-            if (breached.isEmpty()) {
-                out.println("Gates passed: " + String.join(", ", gates.stream().map(v -> "`" + v.gate().expression()
-                        + "`").distinct().toList()) + ".");
-            }
-            for (Gate.Verdict v : gates) {
-                if (v.breached()) {
-                    out.println("- :x: " + v.describe(CompareTable.letter(v.file())));
-                } else if (!v.judged()) {
-                    out.println("- :warning: " + v.gate().expression() + " not judged for " + v.combination() + " in "
-                            + CompareTable.letter(v.file()) + ": " + v.cell().verdictText());
-                }
-            }
-        }
+        gateLines(out, gates);
         out.flush();
     }
 
+    /**
+     * Under the tables: "Gates passed" only when every gate was judged and none breached; each breached gate, and
+     * each that could not be judged, on a line of its own.
+     */
+    private static void gateLines(PrintWriter out, List<Gate.Verdict> gates) {
+        if (gates.isEmpty()) {
+            return;
+        }
+        out.println();
+        String expressions = String.join(", ", gates.stream().map(v -> MarkdownText.code(v.gate().expression()))
+                .distinct().toList());
+        if (gates.stream().noneMatch(Gate.Verdict::breached)) {
+            out.println(gates.stream().allMatch(Gate.Verdict::judged) ? "Gates passed: " + expressions + "."
+                    : "No gate breached, but not every gate could be judged (below): " + expressions + ".");
+        }
+        for (Gate.Verdict v : gates) {
+            String file = CompareTable.letter(v.file());
+            String combination = v.combination() == null ? "" : " for " + MarkdownText.code(v.combination());
+            if (v.breached()) {
+                out.println("- :x: " + MarkdownText.code(v.gate().expression()) + " breached" + combination + ": "
+                        + file + " " + v.gate().metric() + " is " + CompareTable.number(v.cell().ratio().ratio())
+                        + " [" + CompareTable.number(v.cell().ratio().low()) + ", "
+                        + CompareTable.number(v.cell().ratio().high()) + "] times A's, beyond "
+                        + CompareTable.number(v.gate().bound()));
+            } else if (!v.judged()) {
+                out.println("- :warning: " + MarkdownText.code(v.gate().expression()) + " not judged" + combination
+                        + " in " + file + ": " + v.whyNotJudged(file));
+            }
+        }
+    }
+
     private static String cells(List<String> cells) {
-        return "| " + String.join(" | ", cells.stream().map(c -> c.replace("|", "\\|")).toList()) + " |";
+        return "| " + String.join(" | ", cells.stream().map(MarkdownText::cell).toList()) + " |";
     }
 }

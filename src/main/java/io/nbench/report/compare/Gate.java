@@ -10,7 +10,9 @@ import java.util.Locale;
  * <em>significant</em> regression beyond the bound: the whole 99.9 % interval of the ratio to the first file lies
  * beyond it (throughput: its upper end below {@code 1 - PCT/100}; latency: its lower end above
  * {@code 1 + PCT/100}), so noise alone fails a build at most once in a thousand comparisons. A cell with no
- * ratio (an iteration that measured nothing) or no interval (N &lt; 2) cannot breach it.
+ * ratio (an iteration that measured nothing) or no interval (N &lt; 2) cannot breach it, and neither it, nor a
+ * combination missing from a file, nor fewer than {@link Comparison#DECISIVE_N} iterations can pass it: those
+ * are not judged ({@link Verdict#judged}), which {@code compare} reports and exits 6 on.
  *
  * @param expression as given, e.g. {@code --fail-if-higher p99:10}
  * @param metric     the compared metric's name ({@code throughput}, {@code p50}, ..., {@code max})
@@ -76,12 +78,40 @@ public record Gate(String expression, String metric, double percent) {
         return throughput() ? c.ratio().high() < bound() : c.ratio().low() > bound();
     }
 
-    /** One judged pair: a combination, another file, and whether it breached this gate. */
+    /**
+     * One judged pair: a combination of the first file (null when it has none), another file, and whether it
+     * breached this gate; {@code cell} is null when that file lacks the combination.
+     */
     public record Verdict(Gate gate, String combination, int file, Comparison.Cell cell, boolean breached) {
 
-        /** Whether the cell could breach a gate at all: a ratio with an interval and enough iterations. */
+        /**
+         * Whether the gate was judged: breached, or not breached on enough evidence (an interval from at least
+         * {@link Comparison#DECISIVE_N} iterations on each side). A missing combination, a file that measured nothing
+         * and too few iterations are not judged: the gate did not pass, it could not be evaluated.
+         */
         public boolean judged() {
-            return cell.ratio() != null && cell.ratio().hasInterval() && cell.verdict() != Comparison.Verdict.TOO_FEW;
+            return breached || cell != null && cell.ratio() != null && cell.ratio().hasInterval()
+                    && cell.smallerN() >= Comparison.DECISIVE_N;
+        }
+
+        /** Why it was not judged, naming the other file as {@code fileName}; null when it was. */
+        public String whyNotJudged(String fileName) {
+            if (judged()) {
+                return null;
+            }
+            if (combination == null) {
+                return "the first file has no combination to compare";
+            }
+            if (cell == null) {
+                return "the combination is not in " + fileName;
+            }
+            if (cell.ratio() == null) {
+                return cell.verdictText();
+            }
+            if (cell.smallerN() == 0) {
+                return "no measured iteration";
+            }
+            return "N=" + cell.smallerN() + ": " + Comparison.Verdict.TOO_FEW;
         }
 
         /** One line for stderr: what regressed, by how much, against which bound. */
@@ -90,11 +120,27 @@ public record Gate(String expression, String metric, double percent) {
             return gate.expression() + " breached: " + combination + ": " + fileName + " " + gate.metric() + " is "
                     + r + " times the baseline's, beyond " + CompareTable.number(gate.bound());
         }
+
+        /** One line for stderr naming the gate, the combination, the file and why it was not judged. */
+        public String describeNotJudged(String fileName) {
+            return gate.expression() + " not judged" + (combination == null ? "" : " for " + combination) + " in "
+                    + fileName + ": " + whyNotJudged(fileName);
+        }
     }
 
-    /** Every (combination, other file) cell of this gate's metric, judged. */
-    public List<Verdict> judge(List<Comparison.Block> blocks) {
+    /**
+     * Every (combination of the first file, other file) pair of this gate's metric, judged; a pair whose file
+     * lacks the combination, and each other file when the first has no combination at all, is there unjudged.
+     *
+     * @param files how many files were compared, the first included
+     */
+    public List<Verdict> judge(List<Comparison.Block> blocks, int files) {
         List<Verdict> out = new ArrayList<>();
+        if (blocks.isEmpty()) {
+            for (int i = 1; i < files; i++) {
+                out.add(new Verdict(this, null, i, null, false));
+            }
+        }
         for (Comparison.Block b : blocks) {
             for (Comparison.Row r : b.rows()) {
                 if (!r.metric().name().equals(metric)) {
@@ -102,9 +148,7 @@ public record Gate(String expression, String metric, double percent) {
                 }
                 for (int i = 0; i < r.others().size(); i++) {
                     Comparison.Cell c = r.others().get(i);
-                    if (c != null) {
-                        out.add(new Verdict(this, b.name(), i + 1, c, breachedBy(c)));
-                    }
+                    out.add(new Verdict(this, b.name(), i + 1, c, breachedBy(c)));
                 }
             }
         }

@@ -371,6 +371,7 @@ public final class ResultDocument {
         number(node, "actual", o.actual());
         node.put("unit", t.metric().kind().unit());
         node.put("passed", o.passed());
+        node.put("judged", o.judged());
         return node;
     }
 

@@ -46,16 +46,38 @@ public record Threshold(String expression, Metric metric, Operator operator, dou
     }
 
     /**
+     * This threshold on a combination whose figures cannot be judged ({@code why}, e.g. nothing was measured): not
+     * held, whatever it says (a gate that cannot be evaluated must not pass; {@code throughput<1m} would otherwise
+     * pass on 0 msg/s).
+     */
+    public Outcome notJudged(String why) {
+        return new Outcome(this, Double.NaN, false, why);
+    }
+
+    /**
      * A judged threshold.
      *
      * @param threshold what was asked
      * @param actual    the measured figure in the metric's base unit (NaN when nothing was measured)
-     * @param passed    whether {@code actual OP limit} holds
+     * @param passed    whether {@code actual OP limit} holds (never when not judged)
+     * @param notJudged why it could not be judged; null when it was
      */
-    public record Outcome(Threshold threshold, double actual, boolean passed) {
+    public record Outcome(Threshold threshold, double actual, boolean passed, String notJudged) {
 
-        /** {@code p99<2ms (p99 = 3,120 µs)}. */
+        public Outcome(Threshold threshold, double actual, boolean passed) {
+            this(threshold, actual, passed, null);
+        }
+
+        /** Whether the figure could be judged at all (a threshold that was not is not held either). */
+        public boolean judged() {
+            return notJudged == null;
+        }
+
+        /** {@code p99<2ms (p99 = 3,120 µs)}; not judged, why: {@code p99<2ms (nothing measured)}. */
         public String describe() {
+            if (!judged()) {
+                return threshold.expression() + " (" + notJudged + ")";
+            }
             String value = Double.isNaN(actual) ? "not measured" : threshold.metric().kind().format(actual);
             return threshold.expression() + " (" + threshold.metric().name() + " = " + value + ")";
         }

@@ -59,6 +59,37 @@ class GateTest {
         assertEquals(1.0, Gate.higher("max:0").bound(), 1e-12);
     }
 
+    /**
+     * Judged: breached, or held on an interval from at least 5 iterations a side. Fewer iterations, no ratio, no
+     * partner: not judged, so not passed (before, only a TOO_FEW verdict was unjudged and everything else passed).
+     */
+    @Test
+    void aGateIsJudgedOnlyOnEnoughEvidence() {
+        Gate g = Gate.slower(10);
+        java.util.function.BiFunction<Integer, double[], Gate.Verdict> verdict = (n, r) -> {
+            Comparison.Cell c = new Comparison.Cell(1, n, n, new LogRatio.Ratio(r[0], r[1], r[2], 8),
+                    Comparison.Verdict.SLOWER);
+            return new Gate.Verdict(g, "impl=netty", 1, c, g.breachedBy(c));
+        };
+        assertTrue(verdict.apply(5, new double[] {0.95, 0.93, 0.97}).judged(), "held on N=5");
+        assertFalse(verdict.apply(4, new double[] {0.95, 0.93, 0.97}).judged(), "significant, but N=4 and held");
+        assertEquals("N=4: too few iterations to decide; use --iterations ≥ 5 or --forks",
+                verdict.apply(4, new double[] {0.95, 0.93, 0.97}).whyNotJudged("B"));
+        assertTrue(verdict.apply(2, new double[] {0.5, 0.4, 0.6}).judged(), "a breach is a judgement whatever N");
+        Gate.Verdict missing = new Gate.Verdict(g, "impl=netty", 1, null, false);
+        assertFalse(missing.judged());
+        assertEquals("--fail-if-slower 10 not judged for impl=netty in b.json: the combination is not in b.json",
+                missing.describeNotJudged("b.json"));
+        Gate.Verdict nothing = new Gate.Verdict(g, "impl=netty", 1,
+                new Comparison.Cell(0, 5, 5, null, Comparison.Verdict.NO_VALUE), false);
+        assertEquals("n/a: an iteration measured nothing", nothing.whyNotJudged("b.json"));
+        // A first file without combinations: each other file's gate is there, unjudged.
+        List<Gate.Verdict> none = g.judge(List.of(), 3);
+        assertEquals(2, none.size());
+        assertEquals("--fail-if-slower 10 not judged in c.json: the first file has no combination to compare",
+                none.get(1).describeNotJudged("c.json"));
+    }
+
     @Test
     void malformedGatesNameWhatIsWrong() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99")).getMessage()
@@ -95,8 +126,8 @@ class GateTest {
     @Test
     void judgedGatesAndTheirJsonAndMarkdown() throws Exception {
         List<Comparison.Block> blocks = Comparison.compare(FILES);
-        List<Gate.Verdict> verdicts = new ArrayList<>(Gate.slower(10).judge(blocks));
-        verdicts.addAll(Gate.higher("p50:60").judge(blocks));
+        List<Gate.Verdict> verdicts = new ArrayList<>(Gate.slower(10).judge(blocks, FILES.size()));
+        verdicts.addAll(Gate.higher("p50:60").judge(blocks, FILES.size()));
         assertEquals(2, verdicts.size());
         assertTrue(verdicts.get(0).breached());
         assertFalse(verdicts.get(1).breached());
@@ -129,8 +160,8 @@ class GateTest {
         assertTrue(lines.contains("#### `impl=netty`"), md.toString());
         assertTrue(lines.contains("| throughput | 120,160 msg/s | 100,000 msg/s | 0.832 [0.812, 0.853] | **slower** |"),
                 md.toString());
-        assertEquals("- :x: --fail-if-slower 10 breached: impl=netty: B throughput is 0.832 [0.812, 0.853] times the "
-                + "baseline's, beyond 0.900", lines.get(lines.size() - 1));
+        assertEquals("- :x: `--fail-if-slower 10` breached for `impl=netty`: B throughput is 0.832 [0.812, 0.853] "
+                + "times A's, beyond 0.900", lines.get(lines.size() - 1));
     }
 
     /** More files: one iteration of the same combination (no interval), and no partner at all. */
@@ -154,7 +185,7 @@ class GateTest {
     void wholeMarkdown() {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter md = new StringWriter();
-        List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks);
+        List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks, THREE.size());
         CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), THREE, blocks, verdicts);
         assertEquals(WHOLE_MARKDOWN, md.toString());
     }
@@ -193,8 +224,9 @@ class GateTest {
             | p99.9 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
             | max | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
             
-            Gates passed: `--fail-if-higher max:100`.
-            - :warning: --fail-if-higher max:100 not judged for impl=netty in C: N=1: too few iterations to decide; use --iterations ≥ 5 or --forks
+            No gate breached, but not every gate could be judged (below): `--fail-if-higher max:100`.
+            - :warning: `--fail-if-higher max:100` not judged for `impl=netty` in C: N=1: too few iterations to decide; use --iterations ≥ 5 or --forks
+            - :warning: `--fail-if-higher max:100` not judged for `impl=netty` in D: the combination is not in D
             """;
     private static final String WHOLE_JSON = """
             {
@@ -357,6 +389,7 @@ class GateTest {
                 } ]
               } ],
               "gates" : [ ],
+              "unjudged" : [ ],
               "exitCode" : 0
             }
             """;
