@@ -6,6 +6,7 @@ import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.resources.ResourceUsage;
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
@@ -211,6 +212,7 @@ public final class TextReport implements RunListener {
                 out.println("Note: one measured iteration gives no interval; use --iterations 2 or more.");
             }
         }
+        drain(result.drain());
         long clamped = result.iterations().stream().mapToLong(IterationResult::clamped).sum();
         if (clamped > 0) {
             out.println("Note: " + Units.count(clamped) + " value(s) beyond the histogram's range (1 hour) were recorded "
@@ -225,6 +227,19 @@ public final class TextReport implements RunListener {
         }
         out.println(RULE);
         out.flush();
+    }
+
+    /**
+     * A time-based run's drain, when it brought anything in: responses still outstanding when the last
+     * iteration was cut, which are in no iteration and no figure above (those were final when printed).
+     */
+    private void drain(DrainResult d) {
+        if (d == null || !d.any()) {
+            return;
+        }
+        out.println("Drain after the last iteration (in no iteration): " + Units.count(d.messages()) + " msgs in "
+                + Units.seconds(d.wallNanos()) + " s, " + brief(d.latency(), 50, 100) + " µs, errors "
+                + errors(d.errors()));
     }
 
     /**

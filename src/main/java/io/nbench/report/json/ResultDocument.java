@@ -12,6 +12,7 @@ import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.resources.ResourceUsage;
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
@@ -149,6 +150,7 @@ public final class ResultDocument {
             iterations.add(iteration(it, run.spec().percentiles()));
         }
         node.set("summary", summary(run.summary()));
+        node.set("drain", drain(run.drain(), run.spec().percentiles()));
         ObjectNode errors = errors(run.errors());
         errors.put("lateResponses", run.lateResponses());
         errors.put("reconnects", run.reconnects());
@@ -240,6 +242,20 @@ public final class ResultDocument {
             c.set("latencyNs", percentiles(it.connectLatency(), percentiles));
             c.put("histogram", HistogramCodec.encode(it.connectLatency()));
         }
+        return node;
+    }
+
+    /** What completed after a time-based run's last iteration (in no iteration); null for a count-based run. */
+    private static JsonNode drain(DrainResult d, List<Double> percentiles) {
+        if (d == null) {
+            return MAPPER.nullNode();
+        }
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("messages", d.messages());
+        node.put("wallNs", d.wallNanos());
+        node.set("latencyNs", percentiles(d.latency(), percentiles));
+        node.set("errors", errors(d.errors()));
+        node.put("histogram", HistogramCodec.encode(d.latency()));
         return node;
     }
 
