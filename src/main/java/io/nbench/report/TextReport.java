@@ -119,7 +119,8 @@ public final class TextReport implements RunListener {
             OpenLoopFigures o = r.openLoop();
             StringBuilder sb = new StringBuilder();
             sb.append("rate ").append(Units.rate(o.achievedRate(r.wallNanos()))).append('/')
-                    .append(Units.rate(o.targetRate())).append(o.missed(r.wallNanos()) ? " MISSED" : "")
+                    .append(Units.rate(o.targetRate()))
+                    .append(o.below(r.wallNanos()) ? " MISSED" : o.above(r.wallNanos()) ? " OVER" : "")
                     .append(" uncorrected ").append(brief(o.uncorrected(), 50, 99, 100))
                     .append(" lag ").append(brief(o.sendLag(), 99, 100));
             if (o.maxInflightHits() > 0) {
@@ -174,7 +175,7 @@ public final class TextReport implements RunListener {
                 out.println(percentiles(s.mergedSendLag(), ps));
                 out.println("Rate: " + Units.rate(s.mean(r -> r.openLoop().achievedRate(r.wallNanos()))) + " msg/s achieved of "
                         + Units.rate(spec.rate()) + " target" + (s.rateMissedIterations() > 0
-                        ? "; MISSED by more than 1% in " + s.rateMissedIterations() + " iteration(s)" : "")
+                        ? "; MISSED by more than 1% in " + s.rateMissedText() : "")
                         + "; in-flight cap waits " + Units.count(s.measured().stream()
                         .mapToLong(r -> r.openLoop().maxInflightHits()).sum()));
             }
