@@ -11,6 +11,7 @@ import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
+import io.nbench.stats.SteadyState;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
@@ -191,6 +192,10 @@ public final class TextReport implements RunListener {
             if (tp.widerThan(0.10) || wide) {
                 out.println("Warning: an interval is wider than 10% of its mean: the machine was noisy or N is small; "
                         + "repeat, use more iterations or --forks.");
+            }
+            SteadyState trend = s.steadyState();
+            if (trend.notSteady()) {
+                out.println("Warning: " + trend.warning() + ".");
             }
             out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core"
                     + (spec.openLoop() && spec.pacing() == Pacing.SPIN ? " (with " + pacers() + ")" : "") + ", gc "

@@ -140,6 +140,11 @@ public final class Summary {
         return StudentT.interval(values);
     }
 
+    /** Whether the measured iterations' throughput was at steady state or still trending ({@link SteadyState}). */
+    public SteadyState steadyState() {
+        return SteadyState.of(measured.stream().mapToDouble(IterationResult::messagesPerSecond).toArray());
+    }
+
     /** Mean of a per-iteration figure over measured iterations, skipping unknown (NaN or negative) values. */
     public double mean(java.util.function.ToDoubleFunction<IterationResult> figure) {
         double sum = 0;

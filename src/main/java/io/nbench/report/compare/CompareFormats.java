@@ -102,6 +102,7 @@ public final class CompareFormats {
         for (int i = 0; i < files.size(); i++) {
             out.println("- " + CompareTable.letter(i) + ": `" + files.get(i).path() + "`");
         }
+        CompareTable.steadyStateWarnings(files).forEach(w -> out.println("- :warning: " + w));
         for (Comparison.Block b : blocks) {
             out.println();
             StringBuilder title = new StringBuilder("#### `" + b.name() + "`");

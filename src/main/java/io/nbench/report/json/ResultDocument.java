@@ -17,6 +17,7 @@ import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
+import io.nbench.stats.SteadyState;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
@@ -320,6 +321,7 @@ public final class ResultDocument {
         ObjectNode throughput = interval(s.throughput());
         throughput.put("mibPerSec", s.mibPerSecond());
         node.set("throughput", throughput);
+        node.set("steadyState", steadyState(s.steadyState()));
         node.set("errors", errors(s.errors()));
         node.set("resources", resourceSummary(s));
         Histogram uncorrected = s.mergedUncorrected();
@@ -337,6 +339,18 @@ public final class ResultDocument {
             open.set("uncorrectedNs", percentiles(uncorrected, s.percentiles()));
             open.set("sendLagNs", percentiles(s.mergedSendLag(), s.percentiles()));
         }
+        return node;
+    }
+
+    /** The trend test of the measured iterations' throughput: the text summary's "not at steady state" warning. */
+    private static ObjectNode steadyState(SteadyState t) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("trend", t.trend().label());
+        node.put("rule", t.rule() == null ? null : t.rule().label());
+        number(node, "change", t.change());
+        number(node, "changeLow", t.changeLow());
+        number(node, "changeHigh", t.changeHigh());
+        node.put("n", t.n());
         return node;
     }
 
