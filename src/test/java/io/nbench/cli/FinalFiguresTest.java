@@ -5,15 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
-import io.nbench.protocol.Protocol;
 import io.nbench.report.json.HistogramCodec;
-import io.nbench.server.runtime.BusinessExecutor;
-import io.nbench.server.runtime.BusinessRuntime;
-import io.nbench.server.runtime.WorkMode;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.Transports;
 import io.nbench.transport.RunningServer;
-import io.nbench.transport.ServerSettings;
 import io.nbench.transport.TransportTesting;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,11 +38,8 @@ class FinalFiguresTest {
     @Test
     void theDrainAddsNothingToAPrintedIteration() throws Exception {
         TransportTesting.CountingEvents events = new TransportTesting.CountingEvents();
-        try (BusinessRuntime runtime = new BusinessRuntime(Duration.ofMillis(400), WorkMode.SLEEP,
-                new BusinessExecutor(1, 1, 100));
-             RunningServer server = Transports.get("netty").startServer(new ServerSettings(TransportTesting.ANY_PORT,
-                     Protocol.FRAMED, TransportTesting.socket(), 1 << 20,
-                     TransportTesting.defaults(Transports.get("netty")), null, runtime), events)) {
+        try (RunningServer server = TransportTesting.startWithWork(Transports.get("netty"), Duration.ofMillis(400), 1,
+                100, events)) {
             Path out = dir.resolve("r.json");
             CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.address().getPort()),
                     "--threads", "1", "--connections", "1", "--window", "8", "--iteration-time", "1s",
