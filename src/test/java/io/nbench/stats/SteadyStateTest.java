@@ -52,7 +52,10 @@ class SteadyStateTest {
         assertFalse(modest.notSteady());
         assertEquals(Trend.NONE, SteadyState.of(new double[] {28_000, 28_000, 73_000}).trend(), "not strictly rising");
         assertEquals(Trend.NONE, SteadyState.of(new double[] {73_000, 28_000, 28_000}).trend(), "not strictly falling");
-        // The bound itself: 1.5x rising every time is reported, a hair under is not.
+        // The bound itself: exactly 1.5x (4, 5, 6 fits exactly) rising every time is reported, a hair under is not.
+        assertEquals(1.5, SteadyState.of(new double[] {4, 5, 6}).change(), 0);
+        assertEquals(Trend.RISING, SteadyState.of(new double[] {4, 5, 6}).trend());
+        assertEquals(Trend.FALLING, SteadyState.of(new double[] {6, 5, 4}).trend());
         assertEquals(Trend.RISING, SteadyState.of(new double[] {40_000, 41_000, 60_001}).trend());
         assertEquals(Trend.NONE, SteadyState.of(new double[] {40_000, 41_000, 59_999}).trend());
         assertEquals(Trend.FALLING, SteadyState.of(new double[] {60_000, 59_000, 39_999}).trend());
@@ -85,6 +88,15 @@ class SteadyStateTest {
         assertTrue(s.changeLow() > 1 && s.change() > 1.2 && s.change() < 1.4, s.toString());
         assertTrue(s.warning().startsWith("not at steady state: throughput rose 1.3x over 10 iterations (a log-linear "
                 + "trend: last/first "), s.warning());
+        double[] reversed = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            reversed[i] = v[v.length - 1 - i];
+        }
+        SteadyState falling = SteadyState.of(reversed);
+        assertEquals(Trend.FALLING, falling.trend());
+        assertEquals(Rule.SLOPE, falling.rule());
+        assertEquals(1 / s.change(), falling.change(), 1e-12);
+        assertTrue(falling.changeHigh() < 1);
     }
 
     @Test
@@ -159,6 +171,22 @@ class SteadyStateTest {
             assertEquals(Rule.SLOPE, s.rule(), n + " iterations");
             assertEquals(n, s.n());
         }
+    }
+
+    @Test
+    void theSummaryTestsItsMeasuredIterationsOnly() {
+        java.util.List<IterationResult> its = java.util.List.of(iteration(true, 1_000), iteration(false, 28_000),
+                iteration(false, 39_000), iteration(false, 73_000));
+        SteadyState s = new Summary(its, Percentiles.DEFAULT).steadyState();
+        assertEquals(Trend.RISING, s.trend());
+        assertEquals(3, s.n(), "the warmup is not tested");
+        assertEquals(73.0 / 28.0, s.change(), 1e-12);
+    }
+
+    /** An iteration of one second that completed {@code messages}. */
+    private static IterationResult iteration(boolean warmup, long messages) {
+        return new IterationResult(1, warmup, messages, 1_000_000_000L, 100, LatencyHistograms.newHistogram(),
+                ErrorCounts.Snapshot.ZERO, 0, false, io.nbench.resources.ResourceUsage.UNKNOWN, null, null);
     }
 
     @Test
