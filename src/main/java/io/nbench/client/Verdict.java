@@ -69,7 +69,7 @@ public final class Verdict {
             }
             long missed = result.summary().rateMissedIterations();
             if (missed > 0) {
-                reasons.add("target rate missed by more than 1% in " + missed + " iteration(s)");
+                reasons.add("target rate missed by more than 1% in " + result.summary().rateMissedText());
             }
             long outstanding = result.errors().get(ErrorKind.TIMEOUT);
             if (result.spec().openLoop() && outstanding > 0) {

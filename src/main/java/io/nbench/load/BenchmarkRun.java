@@ -1,5 +1,6 @@
 package io.nbench.load;
 
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ClientTransport;
@@ -95,13 +96,14 @@ public final class BenchmarkRun {
         SenderGroup senders = new SenderGroup(run, connections);
         IterationClock iterations = new IterationClock(run, senders, listener);
         Watchdog watchdog = new Watchdog(run, connections, listener, errorBudget, errorBudgetLabel);
+        DrainResult drain = null;
         try {
             listener.onConnected(connections.size());
             watchdog.start();
             senders.start();
             Coordinator coordinator = new Coordinator(run, connections, senders, iterations);
             if (run.spec.timeBased()) {
-                coordinator.runTimed(results);
+                drain = coordinator.runTimed(results);
             } else {
                 coordinator.runCounted(results);
             }
@@ -110,7 +112,7 @@ public final class BenchmarkRun {
         }
         return new RunResult(run.spec, List.copyOf(results), new Summary(results, run.spec.percentiles()),
                 run.errors.snapshot(), run.lateResponses.sum(), run.firstErrors(), run.abortReason(),
-                run.abortCause(), run.reconnects.sum(), interrupted, iterations.runStartEpochMillis());
+                run.abortCause(), run.reconnects.sum(), interrupted, iterations.runStartEpochMillis(), drain);
     }
 
     private static void shutdown(RunControl run, ConnectionSet connections, SenderGroup senders, Watchdog watchdog) {

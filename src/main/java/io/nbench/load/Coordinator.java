@@ -1,5 +1,6 @@
 package io.nbench.load;
 
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.IterationResult;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +50,11 @@ final class Coordinator {
         }
     }
 
-    void runTimed(List<IterationResult> results) {
+    /**
+     * Time-based: back-to-back iterations of one continuous run, then the drain of what is still outstanding
+     * at the last boundary, returned as its own figure (no iteration's: each was final when it ended).
+     */
+    DrainResult runTimed(List<IterationResult> results) {
         long boundary = iterations.beginIteration(0);
         long from = boundary;
         if (ioDriver) {
@@ -78,6 +83,7 @@ final class Coordinator {
                 break;
             }
         }
+        iterations.beginDrain();
         run.stopSending = true;
         if (ioDriver) {
             for (LoadConnection c : connections) {
@@ -87,6 +93,7 @@ final class Coordinator {
             awaitPhase();
         }
         drain();
+        return iterations.endDrain();
     }
 
     /** Arrives at the senders' barrier and waits for them, closing one-second slices meanwhile. */

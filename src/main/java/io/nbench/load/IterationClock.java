@@ -2,6 +2,7 @@ package io.nbench.load;
 
 import io.nbench.resources.ResourceSnapshot;
 import io.nbench.resources.ResourceUsage;
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
@@ -14,6 +15,11 @@ import org.HdrHistogram.Histogram;
  * The iteration and interval boundaries of a run, and the harvest at each: at a boundary every per-thread
  * recorder is flipped and every count read at one instant (a {@link Cut}), then added up into the
  * iteration's or the one-second slice's result and handed to the listener. Coordinator thread only.
+ *
+ * <p>An iteration's figures are final when it ends: its histograms are handed to its result and the clock
+ * lets go of them, so nothing recorded later (the drain of a time-based run, the next iteration) can reach
+ * a result that has been printed. What completes after a time-based run's last boundary is the drain's
+ * ({@link #beginDrain}, {@link #endDrain}): its own figure, with no one-second slices.
  */
 final class IterationClock {
 
@@ -29,10 +35,8 @@ final class IterationClock {
     private long runStart;
     private long runStartEpochMillis = System.currentTimeMillis();
     private int iteration;
-    private Histogram iterationHistogram;
-    private Histogram iterationUncorrected;
-    private Histogram iterationLag;
-    private Histogram iterationConnects;
+    /** What the current iteration (or the drain) has harvested so far; null between an iteration's end and the next start. */
+    private Tally tally;
     private ErrorCounts.Snapshot iterationErrors;
     private long iterationClamped;
     private ResourceSnapshot iterationResources;
@@ -74,10 +78,7 @@ final class IterationClock {
      */
     long beginIteration(int i, long start, Cut from) {
         iteration = i;
-        iterationHistogram = LatencyHistograms.newHistogram();
-        iterationUncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
-        iterationLag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
-        iterationConnects = spec.churn() ? LatencyHistograms.newHistogram() : null;
+        tally = new Tally(spec);
         iterationResources = ResourceSnapshot.take();
         if (from == null) {
             start = clock.nanoTime();
@@ -135,18 +136,41 @@ final class IterationClock {
         return new Cut(clock.nanoTime(), cs, e, clampedNow, sent, hits);
     }
 
-    /** Closes the slice with what {@code cut} took at its end. */
-    private void closeInterval(Cut cut) {
-        long end = cut.at();
+    /**
+     * The histograms an iteration (or the drain) adds its slices into: latency, and where kept the uncorrected
+     * latency, the send lag and the connect latency.
+     */
+    private static final class Tally {
+        final Histogram latency = LatencyHistograms.newHistogram();
+        final Histogram uncorrected;
+        final Histogram lag;
+        final Histogram connects;
+
+        Tally(LoadSpec spec) {
+            uncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+            lag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
+            connects = spec.churn() ? LatencyHistograms.newHistogram() : null;
+        }
+    }
+
+    /** Adds what {@code cut} flipped into the tally; returns the slice's latency alone. */
+    private Histogram harvest(Cut cut) {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : cut.contexts()) {
-            c.addFlipped(h, iterationUncorrected, iterationLag, iterationConnects);
+            c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects);
             if (!c.owner.isAlive()) {
                 // Its thread is gone (a churned connection's reader): everything it recorded is in now.
                 recorders.retire(c);
             }
         }
-        iterationHistogram.add(h);
+        tally.latency.add(h);
+        return h;
+    }
+
+    /** Closes the slice with what {@code cut} took at its end. */
+    private void closeInterval(Cut cut) {
+        long end = cut.at();
+        Histogram h = harvest(cut);
         boolean warmup = iteration < spec.warmup();
         listener.onInterval(new IntervalResult(index(iteration), warmup, intervalStart - runStart, end - runStart, h,
                 cut.errors().minus(intervalErrors)));
@@ -166,14 +190,40 @@ final class IterationClock {
         long end = cut.at();
         closeInterval(cut);
         ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
+        Tally t = tally;
+        // From here on the result owns these histograms: the clock lets go of them (and stops slicing until
+        // the next iteration or the drain begins), so the figures printed now are the figures kept.
+        tally = null;
+        nextTick = Long.MAX_VALUE;
         OpenLoopFigures open = spec.openLoop()
-                ? new OpenLoopFigures(spec.rate(), cut.sent(), cut.hits(), iterationUncorrected, iterationLag) : null;
+                ? new OpenLoopFigures(spec.rate(), cut.sent(), cut.hits(), t.uncorrected, t.lag) : null;
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
-                iterationHistogram.getTotalCount(), end - start, spec.size(), iterationHistogram,
+                t.latency.getTotalCount(), end - start, spec.size(), t.latency,
                 cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
-                iterationConnects);
+                t.connects);
         results.add(r);
         listener.onIteration(r);
         return end;
+    }
+
+    /**
+     * A time-based run's last iteration has ended: what completes from now on is the drain's. No one-second
+     * slices are closed during it (they would be reported as the last iteration's).
+     */
+    void beginDrain() {
+        tally = new Tally(spec);
+        nextTick = Long.MAX_VALUE;
+    }
+
+    /** Ends the drain begun after the last iteration: everything completed since that iteration's cut. */
+    DrainResult endDrain() {
+        Cut cut = cut(false);
+        harvest(cut);
+        Tally t = tally;
+        tally = null;
+        Cut from = lastCut;
+        long start = from != null ? from.at() : cut.at();
+        ErrorCounts.Snapshot before = from != null ? from.errors() : cut.errors();
+        return new DrainResult(t.latency.getTotalCount(), cut.at() - start, t.latency, cut.errors().minus(before));
     }
 }

@@ -1,5 +1,6 @@
 package io.nbench.load;
 
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.Summary;
@@ -22,10 +23,13 @@ import java.util.Map;
  *                       (first-in first-out matching cannot go on past a lost reply)
  * @param interrupted    stopped by SIGINT/SIGTERM
  * @param startEpochMillis wall-clock time the first iteration started (interval times are relative to it)
+ * @param drain          time-based runs: what completed after the last iteration was cut, in no iteration;
+ *                       null for count-based runs (each iteration waits for its own responses)
  */
 public record RunResult(LoadSpec spec, List<IterationResult> iterations, Summary summary, ErrorCounts.Snapshot errors,
                         long lateResponses, Map<ErrorKind, String> firstErrors, String abortReason,
-                        AbortCause abortCause, long reconnects, boolean interrupted, long startEpochMillis) {
+                        AbortCause abortCause, long reconnects, boolean interrupted, long startEpochMillis,
+                        DrainResult drain) {
 
     public boolean aborted() {
         return abortReason != null;

@@ -6,10 +6,12 @@ import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.resources.ResourceUsage;
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
+import io.nbench.stats.SteadyState;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
@@ -118,7 +120,8 @@ public final class TextReport implements RunListener {
             OpenLoopFigures o = r.openLoop();
             StringBuilder sb = new StringBuilder();
             sb.append("rate ").append(Units.rate(o.achievedRate(r.wallNanos()))).append('/')
-                    .append(Units.rate(o.targetRate())).append(o.missed(r.wallNanos()) ? " MISSED" : "")
+                    .append(Units.rate(o.targetRate()))
+                    .append(o.below(r.wallNanos()) ? " MISSED" : o.above(r.wallNanos()) ? " OVER" : "")
                     .append(" uncorrected ").append(brief(o.uncorrected(), 50, 99, 100))
                     .append(" lag ").append(brief(o.sendLag(), 99, 100));
             if (o.maxInflightHits() > 0) {
@@ -173,7 +176,7 @@ public final class TextReport implements RunListener {
                 out.println(percentiles(s.mergedSendLag(), ps));
                 out.println("Rate: " + Units.rate(s.mean(r -> r.openLoop().achievedRate(r.wallNanos()))) + " msg/s achieved of "
                         + Units.rate(spec.rate()) + " target" + (s.rateMissedIterations() > 0
-                        ? "; MISSED by more than 1% in " + s.rateMissedIterations() + " iteration(s)" : "")
+                        ? "; MISSED by more than 1% in " + s.rateMissedText() : "")
                         + "; in-flight cap waits " + Units.count(s.measured().stream()
                         .mapToLong(r -> r.openLoop().maxInflightHits()).sum()));
             }
@@ -189,6 +192,10 @@ public final class TextReport implements RunListener {
             if (tp.widerThan(0.10) || wide) {
                 out.println("Warning: an interval is wider than 10% of its mean: the machine was noisy or N is small; "
                         + "repeat, use more iterations or --forks.");
+            }
+            SteadyState trend = s.steadyState();
+            if (trend.notSteady()) {
+                out.println("Warning: " + trend.warning() + ".");
             }
             out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core"
                     + (spec.openLoop() && spec.pacing() == Pacing.SPIN ? " (with " + pacers() + ")" : "") + ", gc "
@@ -211,6 +218,7 @@ public final class TextReport implements RunListener {
                 out.println("Note: one measured iteration gives no interval; use --iterations 2 or more.");
             }
         }
+        drain(result.drain());
         long clamped = result.iterations().stream().mapToLong(IterationResult::clamped).sum();
         if (clamped > 0) {
             out.println("Note: " + Units.count(clamped) + " value(s) beyond the histogram's range (1 hour) were recorded "
@@ -225,6 +233,19 @@ public final class TextReport implements RunListener {
         }
         out.println(RULE);
         out.flush();
+    }
+
+    /**
+     * A time-based run's drain, when it brought anything in: responses still outstanding when the last
+     * iteration was cut, which are in no iteration and no figure above (those were final when printed).
+     */
+    private void drain(DrainResult d) {
+        if (d == null || !d.any()) {
+            return;
+        }
+        out.println("Drain after the last iteration (in no iteration): " + Units.count(d.messages()) + " msgs in "
+                + Units.seconds(d.wallNanos()) + " s, " + brief(d.latency(), 50, 100) + " µs, errors "
+                + errors(d.errors()));
     }
 
     /**

@@ -32,8 +32,42 @@ public record OpenLoopFigures(double targetRate, long sent, long maxInflightHits
         return sendLagP50 * 10 > correctedP50;
     }
 
-    /** Whether the achieved rate fell short of the target by more than 1 %. */
+    /** How far the achieved rate may stray from the target, as a fraction of it. */
+    public static final double RATE_TOLERANCE = 0.01;
+
+    /**
+     * Whether the iteration missed its target rate, either way: it sent more than 1 % (and more than one
+     * message) fewer or more than target x wall time. Above the target is a miss too: the open loop
+     * catches up on messages due while it lagged (wrk2's schedule does the same), so an iteration after a
+     * stall can send up to twice its share; the server then saw a burst, not the target rate, and that
+     * iteration's latency is not the latency at the target.
+     */
     public boolean missed(long wallNanos) {
-        return achievedRate(wallNanos) < targetRate * 0.99;
+        return below(wallNanos) || above(wallNanos);
+    }
+
+    /** Sent more than the tolerance fewer than the schedule's target x wall time (or no wall time at all). */
+    public boolean below(long wallNanos) {
+        return wallNanos <= 0 || scheduled(wallNanos) - sent > tolerance(wallNanos);
+    }
+
+    /** Sent more than the tolerance more than target x wall time: catch-up after a lag. */
+    public boolean above(long wallNanos) {
+        return wallNanos > 0 && sent - scheduled(wallNanos) > tolerance(wallNanos);
+    }
+
+    /** Messages the target rate schedules in {@code wallNanos}. */
+    private double scheduled(long wallNanos) {
+        return targetRate * wallNanos / 1e9;
+    }
+
+    /**
+     * 1 % of the scheduled messages, but never less than one message: message k of the run is due at
+     * start + k / rate, so a window of any length holds one more or one fewer due message depending on
+     * where its ends fall (a count-based iteration of N messages, the last due at (N - 1) / rate, always
+     * sends one more than rate x its wall time when the last answer is quick), and a perfect pacer must pass.
+     */
+    private double tolerance(long wallNanos) {
+        return Math.max(RATE_TOLERANCE * scheduled(wallNanos), 1);
     }
 }

@@ -51,9 +51,31 @@ public final class Summary {
         return h;
     }
 
-    /** Open loop: measured iterations whose achieved rate missed the target by more than 1 %. */
+    /**
+     * Open loop: measured iterations whose achieved rate missed the target by more than 1 % either way
+     * ({@link OpenLoopFigures#missed}).
+     */
     public long rateMissedIterations() {
         return measured.stream().filter(r -> r.openLoop() != null && r.openLoop().missed(r.wallNanos())).count();
+    }
+
+    /** Open loop: of {@link #rateMissedIterations}, those above the target (a catch-up burst after a lag). */
+    public long rateAboveIterations() {
+        return measured.stream().filter(r -> r.openLoop() != null && r.openLoop().above(r.wallNanos())).count();
+    }
+
+    /**
+     * Open loop: how the rate was missed, e.g. "2 iteration(s): 1 below the target, 1 above it", or "" when
+     * it never was.
+     */
+    public String rateMissedText() {
+        long missed = rateMissedIterations();
+        if (missed == 0) {
+            return "";
+        }
+        long above = rateAboveIterations();
+        return missed + " iteration(s): " + (missed - above) + " below the target, " + above
+                + " above it (catch-up after a lag)";
     }
 
     public int iterations() {
@@ -116,6 +138,11 @@ public final class Summary {
             values[i] = measured.get(i).messagesPerSecond();
         }
         return StudentT.interval(values);
+    }
+
+    /** Whether the measured iterations' throughput was at steady state or still trending ({@link SteadyState}). */
+    public SteadyState steadyState() {
+        return SteadyState.of(measured.stream().mapToDouble(IterationResult::messagesPerSecond).toArray());
     }
 
     /** Mean of a per-iteration figure over measured iterations, skipping unknown (NaN or negative) values. */

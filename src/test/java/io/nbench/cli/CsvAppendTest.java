@@ -52,8 +52,11 @@ class CsvAppendTest {
                 args.add("--no-header");
             }
             NbenchProcess.Result r = NbenchProcess.run(dir, "022", args.toArray(String[]::new));
-            assertEquals(0, r.exit(), r.all());
-            assertEquals("", r.err());
+            // The open-loop run may FAIL on a busy machine, below its rate or above it (catching up on a cold
+            // warmup's lag): the CSV is what is tested here.
+            boolean rateMissed = r.exit() == io.nbench.client.ExitCode.FAILED && r.err().contains("target rate missed");
+            assertTrue(r.exit() == 0 || rateMissed, r.all());
+            assertEquals("", rateMissed ? "" : r.err());
             Files.writeString(csv, r.out(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             JsonNode doc = ResultDocs.read(dir.resolve("run" + i + ".json").toFile());
             documents.put(doc.get("runId").asText(), doc);

@@ -32,6 +32,9 @@ class ResultSchemaTest {
         List<String> args = new ArrayList<>(List.of("client", "--port", CliTest.port(Protocol.FRAMED), "--threads",
                 "1", "--msgs", "200", "--warmup", "1", "--iterations", "2", "--out", out.toString()));
         args.addAll(List.of(more));
+        if (args.contains("--iteration-time")) { // time-based instead of --msgs
+            args.subList(args.indexOf("--msgs"), args.indexOf("--msgs") + 2).clear();
+        }
         if (!args.contains("--size")) {
             args.addAll(List.of("--size", "100"));
         }
@@ -44,7 +47,11 @@ class ResultSchemaTest {
 
     @Test
     void everyModeValidates() throws Exception {
-        assertTrue(produce("closed", ExitCode.OK).get("summary").isObject());
+        JsonNode closed = produce("closed", ExitCode.OK);
+        assertTrue(closed.get("summary").get("steadyState").isObject());
+        assertTrue(closed.get("combinations").get(0).get("drain").isNull(), "count-based: no drain");
+        JsonNode timed = produce("timed", ExitCode.OK, "--iteration-time", "200ms");
+        assertTrue(timed.get("combinations").get(0).get("drain").get("messages").isIntegralNumber());
         JsonNode open = produce("open", ExitCode.OK, "--rate", "2000", "--threshold", "p99<60s");
         assertTrue(open.get("summary").get("openLoop").isObject());
         JsonNode sweep = produce("sweep", ExitCode.OK, "--size", "100,1k", "--window", "1,2", "--percentiles",
@@ -80,6 +87,9 @@ class ResultSchemaTest {
         ObjectNode wrongType = good.deepCopy();
         ((ObjectNode) wrongType.get("combinations").get(0).get("iterations").get(0)).put("messages", "many");
         assertFalse(ResultDocs.violations(wrongType).isEmpty(), "a field of the wrong type is caught");
+        ObjectNode badTrend = good.deepCopy();
+        ((ObjectNode) badTrend.get("summary").get("steadyState")).put("trend", "sideways");
+        assertFalse(ResultDocs.violations(badTrend).isEmpty(), "a trend the test never finds is caught");
         ObjectNode unknown = good.deepCopy();
         unknown.put("surprise", 1);
         assertFalse(ResultDocs.violations(unknown).isEmpty(), "a field the schema does not describe is caught");

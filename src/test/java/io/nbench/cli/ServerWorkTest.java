@@ -5,15 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nbench.protocol.Protocol;
-import io.nbench.server.runtime.BusinessExecutor;
-import io.nbench.server.runtime.BusinessRuntime;
-import io.nbench.server.runtime.WorkMode;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.Transports;
 import io.nbench.transport.RunningServer;
-import io.nbench.transport.ServerSettings;
 import io.nbench.transport.TransportTesting;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -39,11 +34,8 @@ class ServerWorkTest {
     @Test
     void rejectionsAreCountedAlikeByClientAndServer() throws Exception {
         TransportTesting.CountingEvents events = new TransportTesting.CountingEvents();
-        try (BusinessRuntime runtime = new BusinessRuntime(Duration.ofMillis(20), WorkMode.SLEEP,
-                new BusinessExecutor(1, 1, 1));
-             RunningServer server = Transports.get("netty").startServer(new ServerSettings(TransportTesting.ANY_PORT,
-                     Protocol.FRAMED, TransportTesting.socket(), 1 << 20,
-                     TransportTesting.defaults(Transports.get("netty")), null, runtime), events)) {
+        try (RunningServer server = TransportTesting.startWithWork(Transports.get("netty"), Duration.ofMillis(20), 1, 1,
+                events)) {
             CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.address().getPort()),
                     "--threads", "1", "--connections", "1", "--window", "8", "--msgs", "40", "--warmup", "0",
                     "--iterations", "1", "--size", "16", "--max-errors", "100%", "--format", "json");

@@ -9,6 +9,9 @@ import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.server.runtime.BusinessExecutor;
+import io.nbench.server.runtime.BusinessRuntime;
+import io.nbench.server.runtime.WorkMode;
 import io.nbench.testkit.Runs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -44,6 +47,42 @@ public final class TransportTesting {
             throws IOException {
         return t.startServer(new ServerSettings(ANY_PORT, protocol, socket(), Vectors.MAX_FRAME,
                 OptionValues.resolve(t.options(), options)), events);
+    }
+
+    /**
+     * A framed server of {@code t} whose every request sleeps {@code work} on nbench's business pool of
+     * {@code threads} threads and a queue of {@code queue} (a slow server, rejections when the queue is full);
+     * closing it stops the pool too.
+     */
+    public static RunningServer startWithWork(Transport t, Duration work, int threads, int queue, ServerEvents events)
+            throws IOException {
+        BusinessRuntime runtime = new BusinessRuntime(work, WorkMode.SLEEP, new BusinessExecutor(threads, threads, queue));
+        RunningServer server;
+        try {
+            server = t.startServer(new ServerSettings(ANY_PORT, Protocol.FRAMED, socket(), 1 << 20, defaults(t), null,
+                    runtime), events);
+        } catch (IOException | RuntimeException e) {
+            runtime.close();
+            throw e;
+        }
+        return new RunningServer() {
+            @Override
+            public InetSocketAddress address() {
+                return server.address();
+            }
+
+            @Override
+            public Map<String, String> effectiveConfig() {
+                return server.effectiveConfig();
+            }
+
+            @Override
+            public void close() {
+                try (runtime) {
+                    server.close();
+                }
+            }
+        };
     }
 
     public static ClientTransport newClient(Transport t, Protocol protocol, boolean notifyWritten) throws IOException {

@@ -17,6 +17,7 @@ public final class CompareTable {
         for (int i = 0; i < files.size(); i++) {
             out.println("  " + letter(i) + ": " + files.get(i).path());
         }
+        steadyStateWarnings(files).forEach(w -> out.println("  Warning: " + w));
         for (Comparison.Block b : blocks) {
             out.println();
             StringBuilder title = new StringBuilder(b.name());
@@ -54,6 +55,22 @@ public final class CompareTable {
             printAligned(out, rows);
         }
         out.flush();
+    }
+
+    /**
+     * "B impl=nio: not at steady state: ..." for each combination whose document found a trend in its
+     * iterations: its mean is of a system still changing, and so is any ratio to it.
+     */
+    static List<String> steadyStateWarnings(List<ResultFile> files) {
+        List<String> warnings = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            for (ResultFile.CombinationData c : files.get(i).combinations()) {
+                if (c.notSteady() != null) {
+                    warnings.add(letter(i) + " " + c.name() + ": " + c.notSteady());
+                }
+            }
+        }
+        return warnings;
     }
 
     private static String value(CompareMetric m, double v) {

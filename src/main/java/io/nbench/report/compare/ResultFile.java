@@ -3,6 +3,7 @@ package io.nbench.report.compare;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultReader;
+import io.nbench.stats.SteadyState;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,8 +14,16 @@ import org.HdrHistogram.Histogram;
 /** A result document read back for {@code nbench compare}: each combination's measured iterations. */
 public record ResultFile(Path path, List<CombinationData> combinations) {
 
-    /** One combination: its keys and measured iterations. */
-    public record CombinationData(String name, Map<String, String> keys, List<IterationData> iterations) {
+    /**
+     * One combination: its keys and measured iterations, and the document's steady-state warning ("not at
+     * steady state: throughput rose 2.6x over 3 iterations"), or null when it found no trend or has no test.
+     */
+    public record CombinationData(String name, Map<String, String> keys, List<IterationData> iterations,
+                                  String notSteady) {
+
+        public CombinationData(String name, Map<String, String> keys, List<IterationData> iterations) {
+            this(name, keys, iterations, null);
+        }
     }
 
     /**
@@ -139,7 +148,8 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                         number(it.path("resources").path("cpuPercent")),
                         serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
             }
-            combinations.add(new CombinationData(c.path("name").asText(), keys, iterations));
+            combinations.add(new CombinationData(c.path("name").asText(), keys, iterations,
+                    notSteady(c.path("summary").path("steadyState"))));
         }
         return new ResultFile(path, combinations);
     }
@@ -150,6 +160,20 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
         } catch (IllegalArgumentException e) {
             throw new Unreadable(path + ": " + field + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * What the document's trend test said, in the client's words; null when it found no trend, or the
+     * document is older than the test.
+     */
+    private static String notSteady(JsonNode test) {
+        String trend = test.path("trend").asText("");
+        if (!trend.equals(SteadyState.Trend.RISING.label()) && !trend.equals(SteadyState.Trend.FALLING.label())) {
+            return null;
+        }
+        return "not at steady state: " + SteadyState.describe(SteadyState.Trend.valueOf(trend.toUpperCase(
+                java.util.Locale.ROOT)), number(test.path("change")), test.path("n").asInt())
+                + "; add --warmup or lengthen the iterations";
     }
 
     /** A figure that may be null or absent: NaN then. */

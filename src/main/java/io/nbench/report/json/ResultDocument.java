@@ -12,10 +12,12 @@ import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.resources.ResourceUsage;
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
+import io.nbench.stats.SteadyState;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
@@ -149,6 +151,7 @@ public final class ResultDocument {
             iterations.add(iteration(it, run.spec().percentiles()));
         }
         node.set("summary", summary(run.summary()));
+        node.set("drain", drain(run.drain(), run.spec().percentiles()));
         ObjectNode errors = errors(run.errors());
         errors.put("lateResponses", run.lateResponses());
         errors.put("reconnects", run.reconnects());
@@ -243,6 +246,20 @@ public final class ResultDocument {
         return node;
     }
 
+    /** What completed after a time-based run's last iteration (in no iteration); null for a count-based run. */
+    private static JsonNode drain(DrainResult d, List<Double> percentiles) {
+        if (d == null) {
+            return MAPPER.nullNode();
+        }
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("messages", d.messages());
+        node.put("wallNs", d.wallNanos());
+        node.set("latencyNs", percentiles(d.latency(), percentiles));
+        node.set("errors", errors(d.errors()));
+        node.put("histogram", HistogramCodec.encode(d.latency()));
+        return node;
+    }
+
     /** The client's CPU, GC and allocation and the machine's CPU during one iteration; unknown figures are null. */
     private static ObjectNode resources(IterationResult it) {
         ResourceUsage u = it.resources();
@@ -304,6 +321,7 @@ public final class ResultDocument {
         ObjectNode throughput = interval(s.throughput());
         throughput.put("mibPerSec", s.mibPerSecond());
         node.set("throughput", throughput);
+        node.set("steadyState", steadyState(s.steadyState()));
         node.set("errors", errors(s.errors()));
         node.set("resources", resourceSummary(s));
         Histogram uncorrected = s.mergedUncorrected();
@@ -321,6 +339,18 @@ public final class ResultDocument {
             open.set("uncorrectedNs", percentiles(uncorrected, s.percentiles()));
             open.set("sendLagNs", percentiles(s.mergedSendLag(), s.percentiles()));
         }
+        return node;
+    }
+
+    /** The trend test of the measured iterations' throughput: the text summary's "not at steady state" warning. */
+    private static ObjectNode steadyState(SteadyState t) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("trend", t.trend().label());
+        node.put("rule", t.rule() == null ? null : t.rule().label());
+        number(node, "change", t.change());
+        number(node, "changeLow", t.changeLow());
+        number(node, "changeHigh", t.changeHigh());
+        node.put("n", t.n());
         return node;
     }
 

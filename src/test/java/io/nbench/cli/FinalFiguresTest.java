@@ -1,0 +1,77 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
+import io.nbench.report.json.HistogramCodec;
+import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.Transports;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.TransportTesting;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A figure is final when its line is printed. A time-based run whose responses are still outstanding
+ * seconds after its last boundary (a server with 400 ms of work per request, one at a time, and 8 requests
+ * in flight: 3.2 s of answers still to come) prints each iteration, then drains. What the drain brings in
+ * belongs to no iteration: each iteration's document figures are those its line printed, its histogram
+ * holds exactly its messages, and the drain is counted on its own, so that iterations and drain together
+ * hold every request the server answered.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class FinalFiguresTest {
+
+    private static final Pattern ITERATION = Pattern.compile("(?m)^Iteration (\\d)/2: +([\\d,]+) msgs");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theDrainAddsNothingToAPrintedIteration() throws Exception {
+        TransportTesting.CountingEvents events = new TransportTesting.CountingEvents();
+        try (RunningServer server = TransportTesting.startWithWork(Transports.get("netty"), Duration.ofMillis(400), 1,
+                100, events)) {
+            Path out = dir.resolve("r.json");
+            CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.address().getPort()),
+                    "--threads", "1", "--connections", "1", "--window", "8", "--iteration-time", "1s",
+                    "--warmup", "0", "--iterations", "2", "--size", "16", "--out", out.toString());
+            assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+            JsonNode c = ResultDocs.read(out).get("combinations").get(0);
+
+            long inIterations = 0;
+            Matcher printed = ITERATION.matcher(o.out());
+            for (JsonNode it : c.get("iterations")) {
+                long messages = it.get("messages").asLong();
+                assertTrue(printed.find(), o.out());
+                assertEquals(it.get("index").asInt(), Integer.parseInt(printed.group(1)));
+                assertEquals(Long.parseLong(printed.group(2).replace(",", "")), messages,
+                        "the document's messages are the printed line's: " + o.out());
+                assertEquals(messages, HistogramCodec.decode(it.get("histogram").asText()).getTotalCount(),
+                        "iteration " + it.get("index") + "'s histogram holds exactly its messages");
+                inIterations += messages;
+            }
+            assertEquals(inIterations, c.get("summary").get("messages").asLong());
+
+            JsonNode drain = c.get("drain");
+            long drained = drain.get("messages").asLong();
+            assertTrue(drained > 0, "8 requests were outstanding at the last boundary: " + drain);
+            assertEquals(drained, HistogramCodec.decode(drain.get("histogram").asText()).getTotalCount());
+            assertTrue(o.out().contains("Drain after the last iteration (in no iteration): " + drained + " msgs"),
+                    o.out());
+
+            long answered = inIterations + drained;
+            assertTrue(events.processed.tryAcquire((int) answered, 10, TimeUnit.SECONDS),
+                    "the server answered fewer than the client counted: " + answered);
+            assertEquals(0, events.processed.availablePermits(), "a response the client never counted");
+        }
+    }
+}
