@@ -1,19 +1,14 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
-import io.nbench.monitor.MonitorToken;
-import io.nbench.protocol.Protocol;
-import io.nbench.server.ChildServer;
-import io.nbench.transport.IoThreads;
-import io.nbench.transport.RunningServer;
-import io.nbench.transport.ServerEvents;
-import io.nbench.transport.ServerSettings;
-import io.nbench.transport.SocketSettings;
+import io.nbench.client.Verdict;
+import io.nbench.report.AtomicFiles;
+import io.nbench.report.SweepResult;
+import io.nbench.report.json.ResultDocument;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,6 +72,14 @@ final class RunCommand implements Callable<Integer> {
                     + "report --html draws: spectra, throughput, the comparison as a chart; default: none).")
     Path report;
 
+    @Option(names = "--rounds", paramLabel = "N",
+            description = "Measure the servers in N rounds, each server once per round (A B C, then C B A, ...), "
+                    + "after the client has warmed up against every server; the --iterations are dealt out over the "
+                    + "rounds and every round's count in the comparison (default: as many rounds as --iterations, "
+                    + "one measured iteration per server per round; 1 to --iterations; not with --forks or --start-at, "
+                    + "whose clients run in one piece).")
+    Integer rounds;
+
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
             description = "I/O threads of each server. Default: 0, half of the ${nbench.cores} cores, at least 1: "
                     + "the client runs on this machine too and takes the other half.")
@@ -109,6 +112,15 @@ final class RunCommand implements Callable<Integer> {
         ClientCommand client = parsed.commandSpec().commandLine().getCommand();
         List<Transport> chosen = chooseServers(registry);
         checkTransportOptionsInUse(registry, client.transport, chosen);
+        ChildClientPlan plan = withShortDefaults(parsed);
+        int warmups = parsed.hasMatchedOption("--warmup") ? client.load.warmup : DEFAULT_WARMUP;
+        int iterations = parsed.hasMatchedOption("--iterations") ? client.load.iterations : DEFAULT_ITERATIONS;
+        // --forks: each fork is a fresh client JVM that warms itself up against its own server, and its
+        // document is the fork's; --start-at: the client's first measured iteration starts at an instant. Both
+        // run each server's client in one piece, as the client alone would.
+        boolean inRounds = client.load.forks == 1 && !parsed.hasMatchedOption("--start-at");
+        int roundCount = rounds(inRounds, iterations, parsed);
+        Verdict verdict = new Verdict(client.output.maxErrors(client.spec), client.output.thresholds(client.spec));
         RunFiles files;
         try {
             files = RunFiles.prepare(spec, client.output.hdrLog, client.output.hgrm, client.load.forks, resultsDir,
@@ -117,42 +129,232 @@ final class RunCommand implements Callable<Integer> {
             err.println("nbench run: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
-        ChildClientPlan plan = withShortDefaults(parsed);
         if (parsed.hasMatchedOption("--start-at")) {
             String given = parsed.matchedOption("--start-at").stringValues().get(0);
             startAtFromNow = given.strip().startsWith("+") ? given : null;
         }
-        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, its server is stopped
-        // (its metrics printed), the files measured so far are kept, the scratch directory removed; then 130.
+        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, no further round starts,
+        // the servers are stopped (their metrics printed), the files measured so far are kept, the scratch
+        // directory removed; then 130.
         Interruption interruption = Interruption.install("nbench-run-interrupt", Duration.ofSeconds(40),
                 () -> stopRequested.set(true), () -> {
                     out.flush();
                     files.close();
                 });
+        List<RunServer> running = new ArrayList<>();
         try {
-            int worst = ExitCode.OK;
-            for (Transport server : chosen) {
-                if (stopRequested.get()) {
-                    worst = ExitCode.first(worst, ExitCode.INTERRUPTED);
-                    break;
-                }
-                out.println();
-                out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
-                out.flush();
-                int code = runAgainst(server, client.transport, files.filesOf(server, plan), files, out, err);
-                worst = ExitCode.first(worst, code);
-                files.measured(server);
-                if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
-                    break;
-                }
+            int worst = startServers(chosen, client.transport, running, out, err);
+            if (inRounds) {
+                worst = ExitCode.first(worst, measureInRounds(running, client.transport, plan, files, verdict,
+                        warmups, iterations, roundCount, out, err));
+            } else {
+                worst = ExitCode.first(worst, measureEachInOnePiece(running, client.transport, plan, files, out, err));
+                stopServers(running, out);
+                running.forEach(s -> files.measured(s.transport()));
             }
             out.println();
             return ExitCode.first(worst, files.finish(out, err));
         } finally {
+            running.forEach(RunServer::close);
             files.close();
             out.flush();
             interruption.close();
         }
+    }
+
+    /** {@code --rounds} checked; 1 when the client runs in one piece. */
+    private int rounds(boolean inRounds, int iterations, ParseResult parsed) {
+        if (!inRounds) {
+            if (rounds != null && rounds > 1) {
+                throw new ParameterException(spec.commandLine(), "--rounds deals the iterations of the client in this "
+                        + "JVM out over the servers; with " + (parsed.hasMatchedOption("--start-at") ? "--start-at"
+                        : "--forks") + " each server's client runs in one piece: leave out --rounds");
+            }
+            return 1;
+        }
+        int n = rounds == null ? iterations : rounds;
+        if (n < 1 || n > iterations) {
+            throw new ParameterException(spec.commandLine(), "--rounds " + n + " must be between 1 and --iterations ("
+                    + iterations + "): each round measures every server at least once");
+        }
+        return n;
+    }
+
+    /**
+     * Every server started before any client runs, in {@code --servers} order, each kept running until its
+     * last round; a server that cannot start is named (exit 1) and left out.
+     */
+    private int startServers(List<Transport> chosen, TransportOptions client, List<RunServer> running,
+                             PrintWriter out, PrintWriter err) {
+        int worst = ExitCode.OK;
+        for (Transport server : chosen) {
+            if (stopRequested.get()) {
+                return ExitCode.first(worst, ExitCode.INTERRUPTED);
+            }
+            out.println();
+            out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
+            Map<String, String> options = serverOptions(server, client.transportOptions);
+            try {
+                RunServer s = inProcess ? RunServer.inThisJvm(server, client.protocol, serverIoThreads, options)
+                        : RunServer.child(server, client.protocol, serverIoThreads, options, serverStats);
+                running.add(s);
+                if (s.banner() != null) {
+                    out.println(s.banner());
+                }
+            } catch (IOException | RuntimeException e) {
+                if (stopRequested.get()) {
+                    return ExitCode.first(worst, ExitCode.INTERRUPTED); // SIGINT while the server started
+                }
+                err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
+                worst = ExitCode.first(worst, ExitCode.COULD_NOT_RUN);
+            }
+            out.flush();
+        }
+        return worst;
+    }
+
+    /**
+     * The client warmed up against every server, then every server measured in rounds ({@link RunRounds}),
+     * each server's rounds joined into one result ({@link ServerRounds}) and document. The worst exit code of
+     * the joined results, of a client that could not run, and of an interruption.
+     */
+    private int measureInRounds(List<RunServer> running, TransportOptions client, ChildClientPlan plan,
+                                RunFiles files, Verdict verdict, int warmups, int iterations, int roundCount,
+                                PrintWriter out, PrintWriter err) {
+        int worst = ExitCode.OK;
+        Map<RunServer, ServerRounds> measured = new LinkedHashMap<>();
+        running.forEach(s -> measured.put(s, new ServerRounds(s.transport())));
+        List<RunServer> usable = new ArrayList<>(running);
+        boolean stop = false;
+        // The warmup: this JVM's client JITs against the first server, so it warms up against every server
+        // before any is measured; each server, a JVM of its own, warms up with it. Not measured.
+        if (warmups > 0) {
+            for (RunServer s : running) {
+                if (stopRequested.get()) {
+                    break;
+                }
+                out.println();
+                out.println("=== warmup: server " + s.transport().name() + ", " + warmups + " iteration(s), not measured ===");
+                out.flush();
+                ChildClientPlan warm = files.roundFilesOf(s.transport(), 0, plan).with("--warmup", 0)
+                        .with("--iterations", warmups).with("--threshold", List.of());
+                // The client's report of a warmup would read as a measurement: one line instead.
+                int code = clientAgainst(s, client, warm, files, false, new PrintWriter(java.io.Writer.nullWriter()),
+                        err, r -> {
+                            measured.get(s).warmedUp(r, files.roundDocument(s.transport(), 0));
+                            out.println(warmupLine(r));
+                        });
+                if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                    worst = ExitCode.first(worst, code);
+                    stop = true;
+                    break;
+                }
+                if (code == ExitCode.COULD_NOT_RUN) {
+                    worst = ExitCode.first(worst, code);
+                    usable.remove(s);
+                }
+            }
+        }
+        List<RunRounds.Turn> turns = RunRounds.schedule(running.size(), roundCount, iterations);
+        boolean cut = false;
+        for (RunRounds.Turn turn : turns) {
+            RunServer s = running.get(turn.server());
+            if (stop || stopRequested.get()) {
+                cut = true;
+                break;
+            }
+            if (!usable.contains(s)) {
+                continue;
+            }
+            out.println();
+            out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name() + " ===");
+            out.flush();
+            ChildClientPlan round = files.roundFilesOf(s.transport(), turn.round(), plan).with("--warmup", 0)
+                    .with("--iterations", turn.iterations());
+            int code = clientAgainst(s, client, round, files, serverStats && !inProcess, out, err,
+                    r -> measured.get(s).measured(r, files.roundDocument(s.transport(), turn.round())));
+            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                worst = ExitCode.first(worst, code);
+                stop = true;
+            } else if (code == ExitCode.COULD_NOT_RUN) {
+                worst = ExitCode.first(worst, code); // the server is gone: it is not measured again
+                usable.remove(s);
+            }
+        }
+        cut |= stopRequested.get();
+        stopServers(running, out);
+        for (ServerRounds sr : measured.values()) {
+            worst = ExitCode.first(worst, join(sr, files, verdict, warmups, iterations, cut, out, err));
+        }
+        return worst;
+    }
+
+    /** One server's rounds joined: its document and --hgrm written, its verdict over every round printed. */
+    private int join(ServerRounds sr, RunFiles files, Verdict verdict, int warmups, int iterations, boolean cut,
+                     PrintWriter out, PrintWriter err) {
+        if (sr.roundsMeasured() == 0) {
+            return ExitCode.OK; // never measured: its start or warmup already said why
+        }
+        SweepResult joined = sr.joined(verdict, warmups, iterations, cut);
+        int code = joined.exitCode();
+        try {
+            AtomicFiles.write(files.document(sr.server()), (ResultDocument.pretty(sr.document(joined, warmups,
+                    iterations)) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            err.println("nbench run: cannot join the rounds of server " + sr.server().name() + ": "
+                    + AtomicFiles.describe(e));
+            code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
+        }
+        code = ExitCode.first(code, files.writeHgrm(sr.server(), joined, err));
+        long its = joined.combinations().stream().flatMap(c -> c.run().iterations().stream())
+                .filter(it -> !it.warmup()).count();
+        out.println("Server " + sr.server().name() + ", every round: " + its + " measured iteration(s) in "
+                + sr.roundsMeasured() + " round(s): " + joined.status() + (joined.combinations().stream()
+                .anyMatch(c -> !c.reasons().isEmpty()) ? " (" + String.join("; ", joined.combinations().stream()
+                .flatMap(c -> c.reasons().stream()).distinct().toList()) + ")" : ""));
+        files.measured(sr.server());
+        return code;
+    }
+
+    /** A warmup run in one line: each iteration's throughput, the client and the server warming up. */
+    private static String warmupLine(SweepResult r) {
+        List<String> rates = r.combinations().stream().flatMap(c -> c.run().iterations().stream())
+                .map(it -> io.nbench.report.Units.count(Math.round(it.messagesPerSecond()))).toList();
+        return "Warmup: " + (rates.isEmpty() ? "nothing measured" : String.join(" -> ", rates) + " msg/s");
+    }
+
+    /** {@code --forks}, {@code --start-at}: each server's client in one piece, with its own warmup, as today. */
+    private int measureEachInOnePiece(List<RunServer> running, TransportOptions client, ChildClientPlan plan,
+                                      RunFiles files, PrintWriter out, PrintWriter err) {
+        int worst = ExitCode.OK;
+        for (RunServer s : running) {
+            if (stopRequested.get()) {
+                return ExitCode.first(worst, ExitCode.INTERRUPTED);
+            }
+            out.println();
+            out.println("=== measuring server " + s.transport().name() + " ===");
+            out.flush();
+            int code = clientAgainst(s, client, files.filesOf(s.transport(), plan), files, serverStats && !inProcess,
+                    out, err, null);
+            worst = ExitCode.first(worst, code);
+            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                break;
+            }
+        }
+        return worst;
+    }
+
+    /** Stops every server, printing what each printed as it stopped (its metrics). */
+    private static void stopServers(List<RunServer> running, PrintWriter out) {
+        for (RunServer s : running) {
+            String metrics = s.stop();
+            if (!metrics.isEmpty()) {
+                out.println();
+                out.println("=== server " + s.transport().name() + " stopped ===");
+                out.println(metrics);
+            }
+        }
+        out.flush();
     }
 
     /**
@@ -185,16 +387,19 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The client's plan: the user's options, and run's short timing for what the user left out. */
+    private static final int DEFAULT_WARMUP = 2;
+    private static final int DEFAULT_ITERATIONS = 5;
+
     private ChildClientPlan withShortDefaults(ParseResult parsed) {
         ChildClientPlan plan = ChildClientPlan.of(parsed.commandSpec(), spec.commandLine().getParseResult().originalArgs());
         if (!parsed.hasMatchedOption("--msgs") && !parsed.hasMatchedOption("--iteration-time")) {
             plan = plan.with("--iteration-time", Duration.ofSeconds(1));
         }
         if (!parsed.hasMatchedOption("--warmup")) {
-            plan = plan.with("--warmup", 2);
+            plan = plan.with("--warmup", DEFAULT_WARMUP);
         }
         if (!parsed.hasMatchedOption("--iterations")) {
-            plan = plan.with("--iterations", 5);
+            plan = plan.with("--iterations", DEFAULT_ITERATIONS);
         }
         return plan;
     }
@@ -225,59 +430,32 @@ final class RunCommand implements Callable<Integer> {
         return list;
     }
 
-    /** Runs {@code plan}'s client against a server of transport {@code server}; the client's exit code. */
-    private int runAgainst(Transport server, TransportOptions client, ChildClientPlan plan, RunFiles files,
-                           PrintWriter out, PrintWriter err) {
+    /**
+     * Runs {@code plan}'s client against {@code s}: the -O options of its own transports, its server's monitor
+     * when {@code withStats}; the client's exit code, its typed result to {@code result} (may be null).
+     */
+    private int clientAgainst(RunServer s, TransportOptions client, ChildClientPlan plan, RunFiles files,
+                              boolean withStats, PrintWriter out, PrintWriter err,
+                              java.util.function.Consumer<SweepResult> result) {
         TransportRegistry registry = TransportRegistry.load();
-        // Each side gets the -O options of its own transports.
+        Transport server = s.transport();
         plan = plan.with("-O", optionsOf(registry, client.transportOptions,
                 inProcess ? List.of(server.name()) : client.impls()));
-        Map<String, String> serverOptions = serverOptions(server, client.transportOptions);
         if (inProcess) {
             plan = plan.with("--impl", server.name()).with("--allow-in-jvm", true);
-            try (RunningServer s = startInProcess(server, client.protocol, serverOptions)) {
-                return fromNow(plan).with("--port", s.address().getPort()).execute(out, err);
-            } catch (IOException | RuntimeException e) {
-                err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
+        }
+        if (withStats && s.monitorToken() != null) {
+            try {
+                plan = plan.with("--server-stats", true).with("--monitor-host", "127.0.0.1")
+                        .with("--monitor-port", s.monitorPort())
+                        .with("--monitor-token-file", files.monitorTokenFile(server, s.monitorToken().reveal()));
+            } catch (IOException e) {
+                err.println("nbench run: cannot write the monitor token of server " + server.name() + ": "
+                        + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
             }
         }
-        List<String> serverArgs = new ArrayList<>(List.of("--impl", server.name(), "--port", "0",
-                "--protocol", client.protocol.label(), "--io-threads",
-                Integer.toString(IoThreads.sharingTheMachine(serverIoThreads))));
-        serverOptions.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
-        Map<String, String> environment = new LinkedHashMap<>();
-        MonitorToken token = null;
-        if (serverStats) {
-            // A fresh token per server, in its environment (never argv); the client reads it from a file.
-            token = MonitorToken.generate();
-            environment.put(MonitorToken.ENV, token.reveal());
-            serverArgs.addAll(List.of("--monitor-port", "0", "--monitor-bind", "127.0.0.1"));
-        }
-        try (ChildServer child = ChildServer.start(serverArgs, environment)) {
-            out.println(child.banner());
-            out.flush();
-            if (token != null) {
-                if (child.monitorPort() == 0) {
-                    throw new IOException("it did not report its monitor's port");
-                }
-                plan = plan.with("--server-stats", true).with("--monitor-host", "127.0.0.1")
-                        .with("--monitor-port", child.monitorPort())
-                        .with("--monitor-token-file", files.monitorTokenFile(token.reveal()));
-            }
-            int code = fromNow(plan).with("--port", child.port()).execute(out, err);
-            String metrics = child.stop();
-            if (!metrics.isEmpty()) {
-                out.println(metrics);
-            }
-            return code;
-        } catch (IOException e) {
-            if (stopRequested.get()) {
-                return ExitCode.INTERRUPTED; // SIGINT while the server started
-            }
-            err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
-            return ExitCode.COULD_NOT_RUN;
-        }
+        return fromNow(plan).with("--port", s.port()).execute(out, err, result);
     }
 
     /** The plan with a relative {@code --start-at} counted from now, when this client starts. */
@@ -328,13 +506,5 @@ final class RunCommand implements Callable<Integer> {
             }
         });
         return own;
-    }
-
-    private RunningServer startInProcess(Transport server, Protocol protocol, Map<String, String> options)
-            throws IOException {
-        TransportRegistry registry = TransportRegistry.load();
-        return server.startServer(new ServerSettings(new InetSocketAddress("127.0.0.1", 0), protocol,
-                new SocketSettings(IoThreads.sharingTheMachine(serverIoThreads), true, 0, 0), 16 * 1024 * 1024,
-                registry.resolveOptions(server, options)), ServerEvents.NONE);
     }
 }

@@ -31,11 +31,19 @@ public final class IntervalLogMerge {
 
     /** Writes {@code target} from {@code logs} (server name to its log, in run order), through {@link AtomicFiles}. */
     public static void write(Path target, Map<String, Path> logs) throws IOException {
+        write(target, List.copyOf(logs.entrySet()));
+    }
+
+    /**
+     * As {@link #write(Path, Map)}, a server possibly with several logs ({@code nbench run}'s rounds: one per
+     * round, each on its own base time, shifted onto the first log's like any other).
+     */
+    public static void write(Path target, List<Map.Entry<String, Path>> logs) throws IOException {
         long baseMillis = -1;
         try (AtomicFiles.Pending file = AtomicFiles.open(target)) {
             PrintStream out = new PrintStream(file.stream(), false, StandardCharsets.UTF_8);
             HistogramLogWriter writer = new HistogramLogWriter(out);
-            for (Map.Entry<String, Path> log : logs.entrySet()) {
+            for (Map.Entry<String, Path> log : logs) {
                 List<String> lines = Files.readAllLines(log.getValue(), StandardCharsets.UTF_8);
                 long logBase = millis(lines, BASE_TIME, log.getValue());
                 String server = "server=" + log.getKey();
