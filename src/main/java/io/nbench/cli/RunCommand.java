@@ -281,7 +281,10 @@ final class RunCommand implements Callable<Integer> {
                 usable.remove(s);
             }
         }
-        cut |= stopRequested.get();
+        if (stopRequested.get()) {
+            cut = true;
+            worst = ExitCode.first(worst, ExitCode.INTERRUPTED); // also when it came between two rounds
+        }
         stopServers(running, out);
         for (ServerRounds sr : measured.values()) {
             worst = ExitCode.first(worst, join(sr, files, verdict, warmups, iterations, cut, out, err));
@@ -308,8 +311,9 @@ final class RunCommand implements Callable<Integer> {
         code = ExitCode.first(code, files.writeHgrm(sr.server(), joined, err));
         long its = joined.combinations().stream().flatMap(c -> c.run().iterations().stream())
                 .filter(it -> !it.warmup()).count();
-        out.println("Server " + sr.server().name() + ", every round: " + its + " measured iteration(s) in "
-                + sr.roundsMeasured() + " round(s): " + joined.status() + (joined.combinations().stream()
+        out.println();
+        out.println("Server " + sr.server().name() + ", " + its + " measured iteration(s) in " + sr.roundsMeasured()
+                + " round(s). Result: " + joined.status() + (joined.combinations().stream()
                 .anyMatch(c -> !c.reasons().isEmpty()) ? " (" + String.join("; ", joined.combinations().stream()
                 .flatMap(c -> c.reasons().stream()).distinct().toList()) + ")" : ""));
         files.measured(sr.server());

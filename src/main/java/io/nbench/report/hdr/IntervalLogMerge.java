@@ -18,8 +18,8 @@ import org.HdrHistogram.HistogramLogWriter;
  * log's base time, later servers' timestamps shifted by the difference of base times, which are whole
  * milliseconds, so every timestamp stays exactly what its own log said. The histograms are copied as written,
  * never decoded. The untagged copies of the first server's first combination are kept (what HdrHistogram's
- * {@code HistogramLogProcessor} reads without {@code -tag}), those of the other servers dropped. The iteration
- * comments are kept, with the server.
+ * {@code HistogramLogProcessor} reads without {@code -tag}), from each of its logs, those of the other servers
+ * dropped. The iteration comments are kept, with the server.
  */
 public final class IntervalLogMerge {
 
@@ -69,7 +69,7 @@ public final class IntervalLogMerge {
                     if (line.startsWith(ITERATION) || line.startsWith(WARMUP)) {
                         out.println("#nbench " + server + " " + line.substring("#nbench ".length()));
                     } else if (!line.isEmpty() && !line.startsWith("#") && !line.startsWith("\"")
-                            && (first || line.startsWith("Tag="))) {
+                            && (log.getKey().equals(logs.get(0).getKey()) || line.startsWith("Tag="))) {
                         out.println(interval(line, server, shift));
                     }
                 }
