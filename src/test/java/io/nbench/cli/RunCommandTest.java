@@ -95,8 +95,9 @@ class RunCommandTest {
         java.util.TreeMap<Long, String> measured = new java.util.TreeMap<>();
         long lastWarmup = Long.MIN_VALUE;
         for (String server : new String[] {"netty", "nio"}) {
-            com.fasterxml.jackson.databind.JsonNode c = io.nbench.report.json.ResultDocument.MAPPER
-                    .readTree(dir.resolve(server + ".json").toFile()).get("combinations").get(0);
+            // The joined document is a valid result document (ResultDocs checks it against the schema).
+            com.fasterxml.jackson.databind.JsonNode c = io.nbench.testkit.ResultDocs.read(
+                    Files.readString(dir.resolve(server + ".json"))).get("combinations").get(0);
             long start = java.time.Instant.parse(c.get("startTime").asText()).toEpochMilli() * 1_000_000L;
             java.util.Set<Integer> indices = new java.util.TreeSet<>();
             for (com.fasterxml.jackson.databind.JsonNode i : c.get("intervals")) {
