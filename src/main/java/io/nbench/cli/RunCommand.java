@@ -226,33 +226,41 @@ final class RunCommand implements Callable<Integer> {
         running.forEach(s -> measured.put(s, new ServerRounds(s.transport())));
         List<RunServer> usable = new ArrayList<>(running);
         boolean stop = false;
-        // The warmup: this JVM's client JITs against the first server, so it warms up against every server
-        // before any is measured; each server, a JVM of its own, warms up with it. Not measured.
+        // The warmup, not measured: this JVM's client JITs against whichever server it meets first (on a busy
+        // machine its first response can take seconds), and each server, a JVM of its own, needs its own. So the
+        // warmup runs in rounds too, one iteration per server per round, every other round reversed (A B, B A):
+        // each server's last warmup iteration comes after the client has run against every server.
         if (warmups > 0) {
-            for (RunServer s : running) {
-                if (stopRequested.get()) {
-                    break;
-                }
-                out.println();
-                out.println("=== warmup: server " + s.transport().name() + ", " + warmups + " iteration(s), not measured ===");
-                out.flush();
-                ChildClientPlan warm = files.roundFilesOf(s.transport(), 0, plan).with("--warmup", 0)
-                        .with("--iterations", warmups).with("--threshold", List.of());
-                // The client's report of a warmup would read as a measurement: one line instead.
-                int code = clientAgainst(s, client, warm, files, false, new PrintWriter(java.io.Writer.nullWriter()),
-                        err, r -> {
-                            measured.get(s).warmedUp(r, files.roundDocument(s.transport(), 0));
-                            out.println(warmupLine(r));
-                        });
-                if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
-                    worst = ExitCode.first(worst, code);
-                    stop = true;
-                    break;
-                }
-                if (code == ExitCode.COULD_NOT_RUN) {
-                    worst = ExitCode.first(worst, code);
-                    usable.remove(s);
-                }
+            out.println();
+            out.println("=== warmup: the client against every server, " + warmups + " round(s) of 1 iteration, "
+                    + "not measured ===");
+            out.flush();
+        }
+        for (RunRounds.Turn turn : warmups > 0 ? RunRounds.schedule(running.size(), warmups, warmups)
+                : List.<RunRounds.Turn>of()) {
+            RunServer s = running.get(turn.server());
+            if (stop || stopRequested.get()) {
+                break;
+            }
+            if (!usable.contains(s)) {
+                continue;
+            }
+            ChildClientPlan warm = files.roundFilesOf(s.transport(), -turn.round(), plan).with("--warmup", 0)
+                    .with("--iterations", 1).with("--threshold", List.of());
+            // The client's report of a warmup would read as a measurement: one line instead.
+            int code = clientAgainst(s, client, warm, files, false, new PrintWriter(java.io.Writer.nullWriter()), err,
+                    r -> {
+                        measured.get(s).warmedUp(r, files.roundDocument(s.transport(), -turn.round()));
+                        out.println("Warmup " + turn.round() + "/" + warmups + ", server " + s.transport().name()
+                                + ": " + throughput(r));
+                        out.flush();
+                    });
+            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                worst = ExitCode.first(worst, code);
+                stop = true;
+            } else if (code == ExitCode.COULD_NOT_RUN) {
+                worst = ExitCode.first(worst, code); // the server is gone: it is not measured
+                usable.remove(s);
             }
         }
         List<RunRounds.Turn> turns = RunRounds.schedule(running.size(), roundCount, iterations);
@@ -320,11 +328,11 @@ final class RunCommand implements Callable<Integer> {
         return code;
     }
 
-    /** A warmup run in one line: each iteration's throughput, the client and the server warming up. */
-    private static String warmupLine(SweepResult r) {
+    /** A warmup run's throughput, the client and the server warming up. */
+    private static String throughput(SweepResult r) {
         List<String> rates = r.combinations().stream().flatMap(c -> c.run().iterations().stream())
                 .map(it -> io.nbench.report.Units.count(Math.round(it.messagesPerSecond()))).toList();
-        return "Warmup: " + (rates.isEmpty() ? "nothing measured" : String.join(" -> ", rates) + " msg/s");
+        return rates.isEmpty() ? "nothing measured" : String.join(", ", rates) + " msg/s";
     }
 
     /** {@code --forks}, {@code --start-at}: each server's client in one piece, with its own warmup, as today. */

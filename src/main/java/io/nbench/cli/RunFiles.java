@@ -111,20 +111,20 @@ final class RunFiles implements AutoCloseable {
     }
 
     /**
-     * {@code plan} with the files of {@code server}'s client in round {@code round} (0: the warmup before the
-     * first round, which keeps no log): its document and log in the scratch directory. {@code --hgrm} is written
+     * {@code plan} with the files of {@code server}'s client in round {@code round} (negative: warmup round
+     * -round, which keeps no log): its document and log in the scratch directory. {@code --hgrm} is written
      * once every round is in ({@link #writeHgrm}).
      */
     ChildClientPlan roundFilesOf(Transport server, int round, ChildClientPlan plan) {
         return plan.with("--out", roundDocument(server, round))
                 .with("--run-owns-files", true)
-                .with("--hdr-log", hdrLog == null || round == 0 ? null : roundLog(server, round))
+                .with("--hdr-log", hdrLog == null || round < 0 ? null : roundLog(server, round))
                 .with("--hgrm", null);
     }
 
-    /** The document {@code server}'s client wrote in round {@code round} (0: the warmup). */
+    /** The document {@code server}'s client wrote in round {@code round} (negative: warmup round -round). */
     Path roundDocument(Transport server, int round) {
-        return scratch.resolve(server.name() + (round == 0 ? ".warmup" : ".round" + round) + ".json");
+        return scratch.resolve(server.name() + (round < 0 ? ".warmup" + -round : ".round" + round) + ".json");
     }
 
     private Path roundLog(Transport server, int round) {

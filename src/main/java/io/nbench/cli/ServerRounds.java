@@ -29,11 +29,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * One server's client runs in {@code nbench run}: the warmup run before the first round and one measured run
- * per round, joined into one result as if one client had run them back to back: the warmup run's iterations
- * as the warmup, every round's measured iterations in the order they ran (numbered on), the summary over all
- * of them, and the verdict ({@code --max-errors}, {@code --threshold}) judged again on the whole, by the
- * client's own {@link Verdict}. Its document is built by the code that writes a client's, with each round's
+ * One server's client runs in {@code nbench run}: its warmup runs (the warmup rounds before the first measured
+ * one) and one measured run per round, joined into one result as if one client had run them back to back: the
+ * warmup runs' iterations as the warmup, every round's measured iterations in the order they ran (numbered
+ * on), the summary over all of them, and the verdict ({@code --max-errors}, {@code --threshold}) judged again
+ * on the whole, by the client's own {@link Verdict}. Its document is built by the code that writes a client's, with each round's
  * per-second intervals and server figures carried over from the round's document, renumbered and put on the
  * first run's clock.
  *
@@ -47,7 +47,7 @@ final class ServerRounds {
     }
 
     private final Transport server;
-    private Run warmup;
+    private final List<Run> warmupRuns = new ArrayList<>();
     private final List<Run> rounds = new ArrayList<>();
 
     ServerRounds(Transport server) {
@@ -58,9 +58,9 @@ final class ServerRounds {
         return server;
     }
 
-    /** The warmup run (its iterations, measured as far as that client knew, are this server's warmup). */
+    /** A warmup run (its iterations, measured as far as that client knew, are this server's warmup). */
     void warmedUp(SweepResult result, Path document) {
-        warmup = new Run(result, Files.isRegularFile(document) ? document : null);
+        warmupRuns.add(new Run(result, Files.isRegularFile(document) ? document : null));
     }
 
     void measured(SweepResult result, Path document) {
@@ -82,7 +82,10 @@ final class ServerRounds {
     SweepResult joined(Verdict verdict, int warmups, int iterations, boolean cut) {
         SweepResult first = rounds.get(0).result();
         Map<String, List<CombinationResult>> byName = new LinkedHashMap<>();
-        String error = warmup == null ? null : warmup.result().error();
+        String error = null;
+        for (Run r : warmupRuns) {
+            error = error != null ? error : r.result().error();
+        }
         for (Run r : rounds) {
             for (CombinationResult c : r.result().combinations()) {
                 byName.computeIfAbsent(c.combination().name(), k -> new ArrayList<>()).add(c);
@@ -94,24 +97,18 @@ final class ServerRounds {
         return Verdict.sweep(first.target(), first.keys(), joined, error, cut);
     }
 
-    private CombinationResult warmupOf(String name) {
-        if (warmup == null) {
-            return null;
-        }
-        return warmup.result().combinations().stream().filter(c -> c.combination().name().equals(name)).findFirst()
-                .orElse(null);
+    private List<CombinationResult> warmupOf(String name) {
+        return warmupRuns.stream().flatMap(r -> r.result().combinations().stream())
+                .filter(c -> c.combination().name().equals(name)).toList();
     }
 
-    private static CombinationResult joined(Verdict verdict, CombinationResult warm, List<CombinationResult> parts,
-                                            int warmups, int iterations) {
-        List<CombinationResult> all = new ArrayList<>();
-        if (warm != null) {
-            all.add(warm);
-        }
+    private static CombinationResult joined(Verdict verdict, List<CombinationResult> warm,
+                                            List<CombinationResult> parts, int warmups, int iterations) {
+        List<CombinationResult> all = new ArrayList<>(warm);
         all.addAll(parts);
         List<IterationResult> its = new ArrayList<>();
-        if (warm != null) {
-            for (IterationResult it : warm.run().iterations()) {
+        for (CombinationResult c : warm) {
+            for (IterationResult it : c.run().iterations()) {
                 its.add(renumbered(it, its.size() + 1, true));
             }
         }
@@ -184,12 +181,16 @@ final class ServerRounds {
             long start = c.run().startEpochMillis();
             List<JsonNode> seconds = new ArrayList<>();
             int offset = 0;
-            if (warmup != null && warmup.document() != null) {
-                JsonNode w = combination(ResultDocument.MAPPER.readTree(warmup.document().toFile()), name);
-                seconds.addAll(intervals(w, 0, true, start));
+            for (Run r : warmupRuns) {
+                if (r.document() != null) {
+                    JsonNode w = combination(ResultDocument.MAPPER.readTree(r.document().toFile()), name);
+                    seconds.addAll(intervals(w, offset, true, start));
+                }
+                offset += iterationsIn(r.result(), name, true);
             }
+            offset = 0;
             for (Run r : rounds) {
-                int measured = measuredIn(r.result(), name);
+                int measured = iterationsIn(r.result(), name, false);
                 if (r.document() == null) {
                     offset += measured;
                     continue;
@@ -217,10 +218,10 @@ final class ServerRounds {
                 .intervals(intervals).serverStats(serverStats).build(joined);
     }
 
-    /** The measured iterations of the combination of that name in one run. */
-    private static int measuredIn(SweepResult run, String name) {
+    /** The iterations of the combination of that name in one run: all of a warmup run, the measured ones of a round. */
+    private static int iterationsIn(SweepResult run, String name, boolean warmup) {
         return (int) run.combinations().stream().filter(c -> c.combination().name().equals(name))
-                .flatMap(c -> c.run().iterations().stream()).filter(it -> !it.warmup()).count();
+                .flatMap(c -> c.run().iterations().stream()).filter(it -> warmup || !it.warmup()).count();
     }
 
     /** The combination of that name in a document, or an empty node. */
@@ -234,8 +235,8 @@ final class ServerRounds {
     }
 
     /**
-     * One run's intervals on the joined clock: measured ones numbered on from {@code offset}, the warmup run's
-     * marked warmup, their times shifted by the run's start after {@code start}.
+     * One run's intervals on the joined clock: numbered on from {@code offset}, a warmup run's marked warmup,
+     * their times shifted by the run's start after {@code start}.
      */
     private static List<JsonNode> intervals(JsonNode combination, int offset, boolean warmup, long start) {
         long shift = (java.time.Instant.parse(combination.path("startTime").asText(
@@ -243,11 +244,8 @@ final class ServerRounds {
         List<JsonNode> list = new ArrayList<>();
         for (JsonNode i : combination.path("intervals")) {
             ObjectNode copy = i.deepCopy();
-            if (warmup) {
-                copy.put("warmup", true);
-            } else if (!i.path("warmup").asBoolean()) {
-                copy.put("iteration", i.path("iteration").asInt() + offset);
-            }
+            copy.put("warmup", warmup || i.path("warmup").asBoolean());
+            copy.put("iteration", i.path("iteration").asInt() + offset);
             copy.put("startNs", i.path("startNs").asLong() + shift);
             copy.put("endNs", i.path("endNs").asLong() + shift);
             list.add(copy);

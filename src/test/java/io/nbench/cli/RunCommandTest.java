@@ -118,7 +118,7 @@ class RunCommandTest {
         assertEquals(List.of("netty", "nio", "nio", "netty", "netty", "nio", "nio", "netty"),
                 List.copyOf(measured.values()), "measured in rounds, every other one reversed");
         assertTrue(lastWarmup < measured.firstKey(), "the client warmed up against every server before measuring any");
-        assertTrue(o.out().indexOf("=== warmup: server nio") < o.out().indexOf("=== round 1/4: server netty ==="),
+        assertTrue(o.out().indexOf("\nWarmup 1/1, server nio: ") < o.out().indexOf("=== round 1/4: server netty ==="),
                 o.out());
         assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
                 "every child server stopped");
