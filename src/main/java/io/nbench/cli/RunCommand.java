@@ -26,11 +26,13 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "The one-command local benchmark: for each server transport, starts a server in a child JVM "
-                + "on 127.0.0.1 (port 0, reported by the child), runs the client against it, stops it, and ends "
-                + "with a comparison table (ratios to the first server with 99.9%% intervals). With no options it "
-                + "compares every available transport on a short workload in about a minute on 2 cores. Every "
-                + "client option (load, output, -O) is passed on to the client.",
+        description = "The one-command local benchmark: starts a server of each server transport in a child JVM "
+                + "on 127.0.0.1 (port 0, reported by the child), warms the client (in this JVM) up against every "
+                + "server, then measures the servers in rounds, every server once per round and every other round "
+                + "in reverse (A B, B A, ...), so the order of --servers does not favour any; stops them and ends "
+                + "with a comparison table over every round (ratios to the first server with 99.9%% intervals). "
+                + "With no options it compares every available transport on a short workload in about a minute on "
+                + "2 cores. Every client option (load, output, -O) is passed on to the client.",
         footer = {"", "Examples:",
             "  # every server transport, netty client, defaults",
             "  nbench run",
@@ -45,8 +47,12 @@ import picocli.CommandLine.Unmatched;
             "  # --no-server-stats",
             "  nbench run --servers mina,netty --protocol echo -O mina.executor=2 \\",
             "      -O netty.executor=2",
-            "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5.",
-            "Exit codes: the worst of the client runs (see nbench client --help); 1 if a server cannot start."})
+            "  # 10 measured iterations per server in 5 rounds of 2",
+            "  nbench run --servers netty,nio --iterations 10 --rounds 5",
+            "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5 (2 warmup rounds and 5",
+            "measured rounds of 1 iteration per server).",
+            "Exit codes: the worst of each server's result over every round (see nbench client --help) and of",
+            "a client that could not run; 1 if a server cannot start; 130 on SIGINT."})
 final class RunCommand implements Callable<Integer> {
 
     @Spec
@@ -74,10 +80,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", paramLabel = "N",
             description = "Measure the servers in N rounds, each server once per round (A B C, then C B A, ...), "
-                    + "after the client has warmed up against every server; the --iterations are dealt out over the "
-                    + "rounds and every round's count in the comparison (default: as many rounds as --iterations, "
-                    + "one measured iteration per server per round; 1 to --iterations; not with --forks or --start-at, "
-                    + "whose clients run in one piece).")
+                    + "after --warmup rounds of 1 iteration against each server (not measured); the --iterations "
+                    + "are dealt out over the rounds and every round counts in each server's document and the "
+                    + "comparison (default: as many rounds as --iterations, 1 measured iteration per server per "
+                    + "round; 1 to --iterations; not with --forks or --start-at, whose clients run in one piece).")
     Integer rounds;
 
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
