@@ -102,16 +102,16 @@ final class RunServer implements AutoCloseable {
         return "";
     }
 
+    /** Closed by {@link #stop} and again by run's {@code finally}: an in-JVM server is closed once. */
+    private boolean closed;
+
     @Override
     public void close() {
         if (child != null) {
             child.close();
-        } else {
-            try {
-                inJvm.close();
-            } catch (Exception e) {
-                // stopping an in-JVM server that is already gone
-            }
+        } else if (!closed) {
+            closed = true;
+            inJvm.close();
         }
     }
 }
