@@ -325,11 +325,20 @@ final class RunCommand implements Callable<Integer> {
         code = ExitCode.first(code, files.writeHgrm(sr.server(), joined, err));
         long its = joined.combinations().stream().flatMap(c -> c.run().iterations().stream())
                 .filter(it -> !it.warmup()).count();
+        // Each round's client summed up its own round; this is the server's summary over every round.
         out.println();
-        out.println("Server " + sr.server().name() + ", " + its + " measured iteration(s) in " + sr.roundsMeasured()
-                + " round(s). Result: " + joined.status() + (joined.combinations().stream()
-                .anyMatch(c -> !c.reasons().isEmpty()) ? " (" + String.join("; ", joined.combinations().stream()
-                .flatMap(c -> c.reasons().stream()).distinct().toList()) + ")" : ""));
+        out.println("=== server " + sr.server().name() + ": " + its + " measured iteration(s) in " + sr.roundsMeasured()
+                + " round(s) ===");
+        for (io.nbench.report.CombinationResult c : joined.combinations()) {
+            if (joined.combinations().size() > 1) {
+                out.println("Combination: " + c.combination().name());
+            }
+            new io.nbench.report.TextReport(out, c.spec(), false).summary(c.run());
+            c.thresholds().forEach(o -> out.println("Threshold " + (o.passed() ? "passed: " : "BREACHED: ")
+                    + o.describe()));
+        }
+        List<String> reasons = joined.combinations().stream().flatMap(c -> c.reasons().stream()).distinct().toList();
+        out.println("Result: " + joined.status() + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons)));
         files.measured(sr.server());
         return code;
     }
