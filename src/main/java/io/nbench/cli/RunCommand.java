@@ -2,9 +2,7 @@ package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
-import io.nbench.report.AtomicFiles;
 import io.nbench.report.SweepResult;
-import io.nbench.report.json.ResultDocument;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
@@ -151,11 +149,13 @@ final class RunCommand implements Callable<Integer> {
         try {
             int worst = startServers(chosen, client.transport, running, out, err);
             if (inRounds) {
-                worst = ExitCode.first(worst, measureInRounds(running, client.transport, plan, files, verdict,
-                        warmups, iterations, roundCount, out, err));
+                RunInRounds.Client each = (server, p, withStats, to, result) -> clientAgainst(server,
+                        client.transport, p, files, withStats, to, err, result);
+                worst = ExitCode.first(worst, new RunInRounds(each, files, verdict, stopRequested,
+                        serverStats && !inProcess, out, err).measure(running, plan, warmups, iterations, roundCount));
             } else {
                 worst = ExitCode.first(worst, measureEachInOnePiece(running, client.transport, plan, files, out, err));
-                stopServers(running, out);
+                RunServer.stopAll(running, out);
                 running.forEach(s -> files.measured(s.transport()));
             }
             out.println();
@@ -219,137 +219,6 @@ final class RunCommand implements Callable<Integer> {
         return worst;
     }
 
-    /**
-     * The client warmed up against every server, then every server measured in rounds ({@link RunRounds}),
-     * each server's rounds joined into one result ({@link ServerRounds}) and document. The worst exit code of
-     * the joined results, of a client that could not run, and of an interruption.
-     */
-    private int measureInRounds(List<RunServer> running, TransportOptions client, ChildClientPlan plan,
-                                RunFiles files, Verdict verdict, int warmups, int iterations, int roundCount,
-                                PrintWriter out, PrintWriter err) {
-        int worst = ExitCode.OK;
-        Map<RunServer, ServerRounds> measured = new LinkedHashMap<>();
-        running.forEach(s -> measured.put(s, new ServerRounds(s.transport())));
-        List<RunServer> usable = new ArrayList<>(running);
-        boolean stop = false;
-        // The warmup, not measured: this JVM's client JITs against whichever server it meets first (on a busy
-        // machine its first response can take seconds), and each server, a JVM of its own, needs its own. So the
-        // warmup runs in rounds too, one iteration per server per round, every other round reversed (A B, B A):
-        // each server's last warmup iteration comes after the client has run against every server.
-        if (warmups > 0) {
-            out.println();
-            out.println("=== warmup: the client against every server, " + warmups + " round(s) of 1 iteration, "
-                    + "not measured ===");
-            out.flush();
-        }
-        for (RunRounds.Turn turn : warmups > 0 ? RunRounds.schedule(running.size(), warmups, warmups)
-                : List.<RunRounds.Turn>of()) {
-            RunServer s = running.get(turn.server());
-            if (stop || stopRequested.get()) {
-                break;
-            }
-            if (!usable.contains(s)) {
-                continue;
-            }
-            ChildClientPlan warm = files.roundFilesOf(s.transport(), -turn.round(), plan).with("--warmup", 0)
-                    .with("--iterations", 1).with("--threshold", List.of());
-            // The client's report of a warmup would read as a measurement: one line instead.
-            int code = clientAgainst(s, client, warm, files, false, new PrintWriter(java.io.Writer.nullWriter()), err,
-                    r -> {
-                        measured.get(s).warmedUp(r, files.roundDocument(s.transport(), -turn.round()));
-                        out.println("Warmup " + turn.round() + "/" + warmups + ", server " + s.transport().name()
-                                + ": " + throughput(r));
-                        out.flush();
-                    });
-            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
-                worst = ExitCode.first(worst, code);
-                stop = true;
-            } else if (code == ExitCode.COULD_NOT_RUN) {
-                worst = ExitCode.first(worst, code); // the server is gone: it is not measured
-                usable.remove(s);
-            }
-        }
-        List<RunRounds.Turn> turns = RunRounds.schedule(running.size(), roundCount, iterations);
-        boolean cut = false;
-        for (RunRounds.Turn turn : turns) {
-            RunServer s = running.get(turn.server());
-            if (stop || stopRequested.get()) {
-                cut = true;
-                break;
-            }
-            if (!usable.contains(s)) {
-                continue;
-            }
-            out.println();
-            out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name() + " ===");
-            out.flush();
-            ChildClientPlan round = files.roundFilesOf(s.transport(), turn.round(), plan).with("--warmup", 0)
-                    .with("--iterations", turn.iterations());
-            int code = clientAgainst(s, client, round, files, serverStats && !inProcess, out, err,
-                    r -> measured.get(s).measured(r, files.roundDocument(s.transport(), turn.round())));
-            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
-                worst = ExitCode.first(worst, code);
-                stop = true;
-            } else if (code == ExitCode.COULD_NOT_RUN) {
-                worst = ExitCode.first(worst, code); // the server is gone: it is not measured again
-                usable.remove(s);
-            }
-        }
-        if (stopRequested.get()) {
-            cut = true;
-            worst = ExitCode.first(worst, ExitCode.INTERRUPTED); // also when it came between two rounds
-        }
-        stopServers(running, out);
-        for (ServerRounds sr : measured.values()) {
-            worst = ExitCode.first(worst, join(sr, files, verdict, warmups, iterations, cut, out, err));
-        }
-        return worst;
-    }
-
-    /** One server's rounds joined: its document and --hgrm written, its verdict over every round printed. */
-    private int join(ServerRounds sr, RunFiles files, Verdict verdict, int warmups, int iterations, boolean cut,
-                     PrintWriter out, PrintWriter err) {
-        if (sr.roundsMeasured() == 0) {
-            return ExitCode.OK; // never measured: its start or warmup already said why
-        }
-        SweepResult joined = sr.joined(verdict, warmups, iterations, cut);
-        int code = joined.exitCode();
-        try {
-            AtomicFiles.write(files.document(sr.server()), (ResultDocument.pretty(sr.document(joined, warmups,
-                    iterations)) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            err.println("nbench run: cannot join the rounds of server " + sr.server().name() + ": "
-                    + AtomicFiles.describe(e));
-            code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
-        }
-        code = ExitCode.first(code, files.writeHgrm(sr.server(), joined, err));
-        long its = joined.combinations().stream().flatMap(c -> c.run().iterations().stream())
-                .filter(it -> !it.warmup()).count();
-        // Each round's client summed up its own round; this is the server's summary over every round.
-        out.println();
-        out.println("=== server " + sr.server().name() + ": " + its + " measured iteration(s) in " + sr.roundsMeasured()
-                + " round(s) ===");
-        for (io.nbench.report.CombinationResult c : joined.combinations()) {
-            if (joined.combinations().size() > 1) {
-                out.println("Combination: " + c.combination().name());
-            }
-            new io.nbench.report.TextReport(out, c.spec(), false).summary(c.run());
-            c.thresholds().forEach(o -> out.println("Threshold " + (o.passed() ? "passed: " : "BREACHED: ")
-                    + o.describe()));
-        }
-        List<String> reasons = joined.combinations().stream().flatMap(c -> c.reasons().stream()).distinct().toList();
-        out.println("Result: " + joined.status() + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons)));
-        files.measured(sr.server());
-        return code;
-    }
-
-    /** A warmup run's throughput, the client and the server warming up. */
-    private static String throughput(SweepResult r) {
-        List<String> rates = r.combinations().stream().flatMap(c -> c.run().iterations().stream())
-                .map(it -> io.nbench.report.Units.count(Math.round(it.messagesPerSecond()))).toList();
-        return rates.isEmpty() ? "nothing measured" : String.join(", ", rates) + " msg/s";
-    }
-
     /** {@code --forks}, {@code --start-at}: each server's client in one piece, with its own warmup, as today. */
     private int measureEachInOnePiece(List<RunServer> running, TransportOptions client, ChildClientPlan plan,
                                       RunFiles files, PrintWriter out, PrintWriter err) {
@@ -369,19 +238,6 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return worst;
-    }
-
-    /** Stops every server, printing what each printed as it stopped (its metrics). */
-    private static void stopServers(List<RunServer> running, PrintWriter out) {
-        for (RunServer s : running) {
-            String metrics = s.stop();
-            if (!metrics.isEmpty()) {
-                out.println();
-                out.println("=== server " + s.transport().name() + " stopped ===");
-                out.println(metrics);
-            }
-        }
-        out.flush();
     }
 
     /**

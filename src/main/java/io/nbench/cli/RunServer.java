@@ -45,7 +45,8 @@ final class RunServer implements AutoCloseable {
     static RunServer child(Transport transport, Protocol protocol, int ioThreads, Map<String, String> options,
                            boolean serverStats) throws IOException {
         List<String> serverArgs = new ArrayList<>(List.of("--impl", transport.name(), "--port", "0",
-                "--protocol", protocol.label(), "--io-threads", Integer.toString(IoThreads.sharingTheMachine(ioThreads))));
+                "--protocol", protocol.label(), "--io-threads",
+                Integer.toString(IoThreads.sharingTheMachine(ioThreads))));
         options.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
         Map<String, String> environment = new LinkedHashMap<>();
         MonitorToken token = null;
@@ -100,6 +101,19 @@ final class RunServer implements AutoCloseable {
         }
         close();
         return "";
+    }
+
+    /** Stops every server, printing what each printed as it stopped (its metrics). */
+    static void stopAll(List<RunServer> running, java.io.PrintWriter out) {
+        for (RunServer s : running) {
+            String metrics = s.stop();
+            if (!metrics.isEmpty()) {
+                out.println();
+                out.println("=== server " + s.transport().name() + " stopped ===");
+                out.println(metrics);
+            }
+        }
+        out.flush();
     }
 
     /** Closed by {@link #stop} and again by run's {@code finally}: an in-JVM server is closed once. */

@@ -33,9 +33,9 @@ import java.util.UUID;
  * one) and one measured run per round, joined into one result as if one client had run them back to back: the
  * warmup runs' iterations as the warmup, every round's measured iterations in the order they ran (numbered
  * on), the summary over all of them, and the verdict ({@code --max-errors}, {@code --threshold}) judged again
- * on the whole, by the client's own {@link Verdict}. Its document is built by the code that writes a client's, with each round's
- * per-second intervals and server figures carried over from the round's document, renumbered and put on the
- * first run's clock.
+ * on the whole, by the client's own {@link Verdict}. Its document is built by the code that writes a client's,
+ * with each round's per-second intervals and server figures carried over from the round's document,
+ * renumbered and put on the first run's clock.
  *
  * <p>Typed results in, a document out: issue 26 will have {@code run} keep typed results throughout; this is
  * where they are joined.

@@ -5,9 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.testkit.ResultDocs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,7 +68,7 @@ class RunCommandTest {
         assertTrue(table.contains("\nclient CPU "), table);
         assertTrue(table.contains("\nserver CPU "), table);
         for (String server : new String[] {"netty", "mina"}) {
-            com.fasterxml.jackson.databind.JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER
+            JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER
                     .readTree(dir.resolve(server + ".json").toFile()).get("combinations").get(0).get("serverStats");
             assertTrue(stats.get("error").isNull(), stats.toString());
             assertEquals(2, stats.get("iterations").size(), stats.toString());
@@ -92,15 +98,15 @@ class RunCommandTest {
                 "--warmup", "1", "--iterations", "4", "--results-dir", dir.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertEquals("", o.err());
-        java.util.TreeMap<Long, String> measured = new java.util.TreeMap<>();
+        TreeMap<Long, String> measured = new TreeMap<>();
         long lastWarmup = Long.MIN_VALUE;
         for (String server : new String[] {"netty", "nio"}) {
             // The joined document is a valid result document (ResultDocs checks it against the schema).
-            com.fasterxml.jackson.databind.JsonNode c = io.nbench.testkit.ResultDocs.read(
+            JsonNode c = ResultDocs.read(
                     Files.readString(dir.resolve(server + ".json"))).get("combinations").get(0);
-            long start = java.time.Instant.parse(c.get("startTime").asText()).toEpochMilli() * 1_000_000L;
-            java.util.Set<Integer> indices = new java.util.TreeSet<>();
-            for (com.fasterxml.jackson.databind.JsonNode i : c.get("intervals")) {
+            long start = Instant.parse(c.get("startTime").asText()).toEpochMilli() * 1_000_000L;
+            Set<Integer> indices = new TreeSet<>();
+            for (JsonNode i : c.get("intervals")) {
                 long at = start + i.get("startNs").asLong();
                 if (i.get("warmup").asBoolean()) {
                     lastWarmup = Math.max(lastWarmup, at);
@@ -108,12 +114,12 @@ class RunCommandTest {
                     measured.put(at, server); // the measured iteration's first interval
                 }
             }
-            assertEquals(java.util.Set.of(1, 2, 3, 4), indices, "every round's iteration, numbered on: " + c);
+            assertEquals(Set.of(1, 2, 3, 4), indices, "every round's iteration, numbered on: " + c);
             assertEquals(4, c.get("summary").get("iterations").asInt(), "the summary is over every round");
             assertEquals(1, c.get("iterations").findValues("warmup").stream().filter(w -> w.asBoolean()).count(),
                     "the warmup against this server is in its document, as warmup");
             assertEquals(List.of(1, 2, 3, 4), c.get("serverStats").get("iterations").findValues("index").stream()
-                    .map(com.fasterxml.jackson.databind.JsonNode::asInt).toList(), "the server's figures, each round's");
+                    .map(JsonNode::asInt).toList(), "the server's figures, each round's");
         }
         assertEquals(List.of("netty", "nio", "nio", "netty", "netty", "nio", "nio", "netty"),
                 List.copyOf(measured.values()), "measured in rounds, every other one reversed");
