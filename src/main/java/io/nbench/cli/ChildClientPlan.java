@@ -182,8 +182,18 @@ final class ChildClientPlan {
 
     /** Runs {@code nbench client} with this plan in this JVM and returns its exit code. */
     int execute(PrintWriter out, PrintWriter err) {
+        return execute(out, err, null);
+    }
+
+    /**
+     * As {@link #execute(PrintWriter, PrintWriter)}, handing {@code result} the client's typed result when it
+     * ran (not with {@code --forks}, whose forks are other JVMs, nor after a usage error).
+     */
+    int execute(PrintWriter out, PrintWriter err, java.util.function.Consumer<io.nbench.report.SweepResult> result) {
         CommandLine cl = Main.commandLine(out, err);
-        ((ClientCommand) cl.getSubcommands().get("client").getCommand()).plan = this;
+        ClientCommand client = (ClientCommand) cl.getSubcommands().get("client").getCommand();
+        client.plan = this;
+        client.resultListener = result;
         return cl.execute("client");
     }
 

@@ -71,6 +71,12 @@ final class ClientCommand implements Callable<Integer> {
     /** Set by {@code nbench run}, which runs its clients in this JVM: every option's value. */
     ChildClientPlan plan;
 
+    /**
+     * Set by {@code nbench run}: hears the typed result of this client run (its rounds are joined into one
+     * result per server from these); null otherwise.
+     */
+    java.util.function.Consumer<io.nbench.report.SweepResult> resultListener;
+
     /** Set by {@code --forks} in each fork: a file holding every option's value (see {@link ChildClientPlan}). */
     @Option(names = "--plan", paramLabel = "FILE", hidden = true)
     java.nio.file.Path planFile;
@@ -183,7 +189,11 @@ final class ClientCommand implements Callable<Integer> {
         Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10),
                 run::interrupt, out::flush);
         try {
-            return run.run().exitCode();
+            io.nbench.report.SweepResult result = run.run();
+            if (resultListener != null) {
+                resultListener.accept(result);
+            }
+            return result.exitCode();
         } finally {
             out.flush();
             closeStats();

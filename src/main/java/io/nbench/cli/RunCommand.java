@@ -1,19 +1,12 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
-import io.nbench.monitor.MonitorToken;
-import io.nbench.protocol.Protocol;
-import io.nbench.server.ChildServer;
-import io.nbench.transport.IoThreads;
-import io.nbench.transport.RunningServer;
-import io.nbench.transport.ServerEvents;
-import io.nbench.transport.ServerSettings;
-import io.nbench.transport.SocketSettings;
+import io.nbench.client.Verdict;
+import io.nbench.report.SweepResult;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,11 +24,13 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "The one-command local benchmark: for each server transport, starts a server in a child JVM "
-                + "on 127.0.0.1 (port 0, reported by the child), runs the client against it, stops it, and ends "
-                + "with a comparison table (ratios to the first server with 99.9%% intervals). With no options it "
-                + "compares every available transport on a short workload in about a minute on 2 cores. Every "
-                + "client option (load, output, -O) is passed on to the client.",
+        description = "The one-command local benchmark: starts a server of each server transport in a child JVM "
+                + "on 127.0.0.1 (port 0, reported by the child), warms the client (in this JVM) up against every "
+                + "server, then measures the servers in rounds, every server once per round and every other round "
+                + "in reverse (A B, B A, ...), so the order of --servers does not favour any; stops them and ends "
+                + "with a comparison table over every round (ratios to the first server with 99.9%% intervals). "
+                + "With no options it compares every available transport on a short workload in about a minute on "
+                + "2 cores. Every client option (load, output, -O) is passed on to the client.",
         footer = {"", "Examples:",
             "  # every server transport, netty client, defaults",
             "  nbench run",
@@ -50,8 +45,12 @@ import picocli.CommandLine.Unmatched;
             "  # --no-server-stats",
             "  nbench run --servers mina,netty --protocol echo -O mina.executor=2 \\",
             "      -O netty.executor=2",
-            "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5.",
-            "Exit codes: the worst of the client runs (see nbench client --help); 1 if a server cannot start."})
+            "  # 10 measured iterations per server in 5 rounds of 2",
+            "  nbench run --servers netty,nio --iterations 10 --rounds 5",
+            "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5 (2 warmup rounds and 5",
+            "measured rounds of 1 iteration per server).",
+            "Exit codes: the worst of each server's result over every round (see nbench client --help) and of",
+            "a client that could not run; 1 if a server cannot start; 130 on SIGINT."})
 final class RunCommand implements Callable<Integer> {
 
     @Spec
@@ -76,6 +75,14 @@ final class RunCommand implements Callable<Integer> {
             description = "After the comparison, write every server's results as one HTML page here (what nbench "
                     + "report --html draws: spectra, throughput, the comparison as a chart; default: none).")
     Path report;
+
+    @Option(names = "--rounds", paramLabel = "N",
+            description = "Measure the servers in N rounds, each server once per round (A B C, then C B A, ...), "
+                    + "after --warmup rounds of 1 iteration against each server (not measured); the --iterations "
+                    + "are dealt out over the rounds and every round counts in each server's document and the "
+                    + "comparison (default: as many rounds as --iterations, 1 measured iteration per server per "
+                    + "round; 1 to --iterations; not with --forks or --start-at, whose clients run in one piece).")
+    Integer rounds;
 
     @Option(names = "--server-io-threads", paramLabel = "N", defaultValue = "0",
             description = "I/O threads of each server. Default: 0, half of the ${nbench.cores} cores, at least 1: "
@@ -109,6 +116,15 @@ final class RunCommand implements Callable<Integer> {
         ClientCommand client = parsed.commandSpec().commandLine().getCommand();
         List<Transport> chosen = chooseServers(registry);
         checkTransportOptionsInUse(registry, client.transport, chosen);
+        ChildClientPlan plan = withShortDefaults(parsed);
+        int warmups = parsed.hasMatchedOption("--warmup") ? client.load.warmup : DEFAULT_WARMUP;
+        int iterations = parsed.hasMatchedOption("--iterations") ? client.load.iterations : DEFAULT_ITERATIONS;
+        // --forks: each fork is a fresh client JVM that warms itself up against its own server, and its
+        // document is the fork's; --start-at: the client's first measured iteration starts at an instant. Both
+        // run each server's client in one piece, as the client alone would.
+        boolean inRounds = client.load.forks == 1 && !parsed.hasMatchedOption("--start-at");
+        int roundCount = rounds(inRounds, iterations, parsed);
+        Verdict verdict = new Verdict(client.output.maxErrors(client.spec), client.output.thresholds(client.spec));
         RunFiles files;
         try {
             files = RunFiles.prepare(spec, client.output.hdrLog, client.output.hgrm, client.load.forks, resultsDir,
@@ -117,42 +133,111 @@ final class RunCommand implements Callable<Integer> {
             err.println("nbench run: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
-        ChildClientPlan plan = withShortDefaults(parsed);
         if (parsed.hasMatchedOption("--start-at")) {
             String given = parsed.matchedOption("--start-at").stringValues().get(0);
             startAtFromNow = given.strip().startsWith("+") ? given : null;
         }
-        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, its server is stopped
-        // (its metrics printed), the files measured so far are kept, the scratch directory removed; then 130.
+        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, no further round starts,
+        // the servers are stopped (their metrics printed), the files measured so far are kept, the scratch
+        // directory removed; then 130.
         Interruption interruption = Interruption.install("nbench-run-interrupt", Duration.ofSeconds(40),
                 () -> stopRequested.set(true), () -> {
                     out.flush();
                     files.close();
                 });
+        List<RunServer> running = new ArrayList<>();
         try {
-            int worst = ExitCode.OK;
-            for (Transport server : chosen) {
-                if (stopRequested.get()) {
-                    worst = ExitCode.first(worst, ExitCode.INTERRUPTED);
-                    break;
-                }
-                out.println();
-                out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
-                out.flush();
-                int code = runAgainst(server, client.transport, files.filesOf(server, plan), files, out, err);
-                worst = ExitCode.first(worst, code);
-                files.measured(server);
-                if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
-                    break;
-                }
+            int worst = startServers(chosen, client.transport, running, out, err);
+            if (inRounds) {
+                RunInRounds.Client each = (server, p, withStats, to, result) -> clientAgainst(server,
+                        client.transport, p, files, withStats, to, err, result);
+                worst = ExitCode.first(worst, new RunInRounds(each, files, verdict, stopRequested,
+                        serverStats && !inProcess, out, err).measure(running, plan, warmups, iterations, roundCount));
+            } else {
+                worst = ExitCode.first(worst, measureEachInOnePiece(running, client.transport, plan, files, out, err));
+                RunServer.stopAll(running, out);
+                running.forEach(s -> files.measured(s.transport()));
             }
             out.println();
             return ExitCode.first(worst, files.finish(out, err));
         } finally {
+            running.forEach(RunServer::close);
             files.close();
             out.flush();
             interruption.close();
         }
+    }
+
+    /** {@code --rounds} checked; 1 when the client runs in one piece. */
+    private int rounds(boolean inRounds, int iterations, ParseResult parsed) {
+        if (!inRounds) {
+            if (rounds != null && rounds > 1) {
+                throw new ParameterException(spec.commandLine(), "--rounds deals the iterations of the client in this "
+                        + "JVM out over the servers; with " + (parsed.hasMatchedOption("--start-at") ? "--start-at"
+                        : "--forks") + " each server's client runs in one piece: leave out --rounds");
+            }
+            return 1;
+        }
+        int n = rounds == null ? iterations : rounds;
+        if (n < 1 || n > iterations) {
+            throw new ParameterException(spec.commandLine(), "--rounds " + n + " must be between 1 and --iterations ("
+                    + iterations + "): each round measures every server at least once");
+        }
+        return n;
+    }
+
+    /**
+     * Every server started before any client runs, in {@code --servers} order, each kept running until its
+     * last round; a server that cannot start is named (exit 1) and left out.
+     */
+    private int startServers(List<Transport> chosen, TransportOptions client, List<RunServer> running,
+                             PrintWriter out, PrintWriter err) {
+        int worst = ExitCode.OK;
+        for (Transport server : chosen) {
+            if (stopRequested.get()) {
+                return ExitCode.first(worst, ExitCode.INTERRUPTED);
+            }
+            out.println();
+            out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
+            Map<String, String> options = serverOptions(server, client.transportOptions);
+            try {
+                RunServer s = inProcess ? RunServer.inThisJvm(server, client.protocol, serverIoThreads, options)
+                        : RunServer.child(server, client.protocol, serverIoThreads, options, serverStats);
+                running.add(s);
+                if (s.banner() != null) {
+                    out.println(s.banner());
+                }
+            } catch (IOException | RuntimeException e) {
+                if (stopRequested.get()) {
+                    return ExitCode.first(worst, ExitCode.INTERRUPTED); // SIGINT while the server started
+                }
+                err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
+                worst = ExitCode.first(worst, ExitCode.COULD_NOT_RUN);
+            }
+            out.flush();
+        }
+        return worst;
+    }
+
+    /** {@code --forks}, {@code --start-at}: each server's client in one piece, with its own warmup, as today. */
+    private int measureEachInOnePiece(List<RunServer> running, TransportOptions client, ChildClientPlan plan,
+                                      RunFiles files, PrintWriter out, PrintWriter err) {
+        int worst = ExitCode.OK;
+        for (RunServer s : running) {
+            if (stopRequested.get()) {
+                return ExitCode.first(worst, ExitCode.INTERRUPTED);
+            }
+            out.println();
+            out.println("=== measuring server " + s.transport().name() + " ===");
+            out.flush();
+            int code = clientAgainst(s, client, files.filesOf(s.transport(), plan), files, serverStats && !inProcess,
+                    out, err, null);
+            worst = ExitCode.first(worst, code);
+            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                break;
+            }
+        }
+        return worst;
     }
 
     /**
@@ -185,16 +270,19 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The client's plan: the user's options, and run's short timing for what the user left out. */
+    private static final int DEFAULT_WARMUP = 2;
+    private static final int DEFAULT_ITERATIONS = 5;
+
     private ChildClientPlan withShortDefaults(ParseResult parsed) {
         ChildClientPlan plan = ChildClientPlan.of(parsed.commandSpec(), spec.commandLine().getParseResult().originalArgs());
         if (!parsed.hasMatchedOption("--msgs") && !parsed.hasMatchedOption("--iteration-time")) {
             plan = plan.with("--iteration-time", Duration.ofSeconds(1));
         }
         if (!parsed.hasMatchedOption("--warmup")) {
-            plan = plan.with("--warmup", 2);
+            plan = plan.with("--warmup", DEFAULT_WARMUP);
         }
         if (!parsed.hasMatchedOption("--iterations")) {
-            plan = plan.with("--iterations", 5);
+            plan = plan.with("--iterations", DEFAULT_ITERATIONS);
         }
         return plan;
     }
@@ -225,59 +313,32 @@ final class RunCommand implements Callable<Integer> {
         return list;
     }
 
-    /** Runs {@code plan}'s client against a server of transport {@code server}; the client's exit code. */
-    private int runAgainst(Transport server, TransportOptions client, ChildClientPlan plan, RunFiles files,
-                           PrintWriter out, PrintWriter err) {
+    /**
+     * Runs {@code plan}'s client against {@code s}: the -O options of its own transports, its server's monitor
+     * when {@code withStats}; the client's exit code, its typed result to {@code result} (may be null).
+     */
+    private int clientAgainst(RunServer s, TransportOptions client, ChildClientPlan plan, RunFiles files,
+                              boolean withStats, PrintWriter out, PrintWriter err,
+                              java.util.function.Consumer<SweepResult> result) {
         TransportRegistry registry = TransportRegistry.load();
-        // Each side gets the -O options of its own transports.
+        Transport server = s.transport();
         plan = plan.with("-O", optionsOf(registry, client.transportOptions,
                 inProcess ? List.of(server.name()) : client.impls()));
-        Map<String, String> serverOptions = serverOptions(server, client.transportOptions);
         if (inProcess) {
             plan = plan.with("--impl", server.name()).with("--allow-in-jvm", true);
-            try (RunningServer s = startInProcess(server, client.protocol, serverOptions)) {
-                return fromNow(plan).with("--port", s.address().getPort()).execute(out, err);
-            } catch (IOException | RuntimeException e) {
-                err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
+        }
+        if (withStats && s.monitorToken() != null) {
+            try {
+                plan = plan.with("--server-stats", true).with("--monitor-host", "127.0.0.1")
+                        .with("--monitor-port", s.monitorPort())
+                        .with("--monitor-token-file", files.monitorTokenFile(server, s.monitorToken().reveal()));
+            } catch (IOException e) {
+                err.println("nbench run: cannot write the monitor token of server " + server.name() + ": "
+                        + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
             }
         }
-        List<String> serverArgs = new ArrayList<>(List.of("--impl", server.name(), "--port", "0",
-                "--protocol", client.protocol.label(), "--io-threads",
-                Integer.toString(IoThreads.sharingTheMachine(serverIoThreads))));
-        serverOptions.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
-        Map<String, String> environment = new LinkedHashMap<>();
-        MonitorToken token = null;
-        if (serverStats) {
-            // A fresh token per server, in its environment (never argv); the client reads it from a file.
-            token = MonitorToken.generate();
-            environment.put(MonitorToken.ENV, token.reveal());
-            serverArgs.addAll(List.of("--monitor-port", "0", "--monitor-bind", "127.0.0.1"));
-        }
-        try (ChildServer child = ChildServer.start(serverArgs, environment)) {
-            out.println(child.banner());
-            out.flush();
-            if (token != null) {
-                if (child.monitorPort() == 0) {
-                    throw new IOException("it did not report its monitor's port");
-                }
-                plan = plan.with("--server-stats", true).with("--monitor-host", "127.0.0.1")
-                        .with("--monitor-port", child.monitorPort())
-                        .with("--monitor-token-file", files.monitorTokenFile(token.reveal()));
-            }
-            int code = fromNow(plan).with("--port", child.port()).execute(out, err);
-            String metrics = child.stop();
-            if (!metrics.isEmpty()) {
-                out.println(metrics);
-            }
-            return code;
-        } catch (IOException e) {
-            if (stopRequested.get()) {
-                return ExitCode.INTERRUPTED; // SIGINT while the server started
-            }
-            err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
-            return ExitCode.COULD_NOT_RUN;
-        }
+        return fromNow(plan).with("--port", s.port()).execute(out, err, result);
     }
 
     /** The plan with a relative {@code --start-at} counted from now, when this client starts. */
@@ -328,13 +389,5 @@ final class RunCommand implements Callable<Integer> {
             }
         });
         return own;
-    }
-
-    private RunningServer startInProcess(Transport server, Protocol protocol, Map<String, String> options)
-            throws IOException {
-        TransportRegistry registry = TransportRegistry.load();
-        return server.startServer(new ServerSettings(new InetSocketAddress("127.0.0.1", 0), protocol,
-                new SocketSettings(IoThreads.sharingTheMachine(serverIoThreads), true, 0, 0), 16 * 1024 * 1024,
-                registry.resolveOptions(server, options)), ServerEvents.NONE);
     }
 }

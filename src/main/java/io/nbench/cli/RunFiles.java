@@ -3,6 +3,8 @@ package io.nbench.cli;
 import io.nbench.client.ExitCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.AtomicFiles;
+import io.nbench.report.CombinationResult;
+import io.nbench.report.SweepResult;
 import io.nbench.report.Environment;
 import io.nbench.report.Tty;
 import io.nbench.report.compare.CompareFormats;
@@ -51,8 +53,8 @@ final class RunFiles implements AutoCloseable {
         }
     }
 
-    /** One server's files in the scratch directory. */
-    private record Measured(Transport server, List<Path> documents, Path hdrLog) {
+    /** One server's files in the scratch directory: its documents, and its interval logs in the order written. */
+    private record Measured(Transport server, List<Path> documents, List<Path> hdrLogs) {
     }
 
     private final Path scratch;
@@ -108,9 +110,58 @@ final class RunFiles implements AutoCloseable {
                 .with("--hgrm", hgrm == null ? null : hgrmFor(hgrm, server, servers));
     }
 
+    /**
+     * {@code plan} with the files of {@code server}'s client in round {@code round} (negative: warmup round
+     * -round, which keeps no log): its document and log in the scratch directory. {@code --hgrm} is written
+     * once every round is in ({@link #writeHgrm}).
+     */
+    ChildClientPlan roundFilesOf(Transport server, int round, ChildClientPlan plan) {
+        return plan.with("--out", roundDocument(server, round))
+                .with("--run-owns-files", true)
+                .with("--hdr-log", hdrLog == null || round < 0 ? null : roundLog(server, round))
+                .with("--hgrm", null);
+    }
+
+    /** The document {@code server}'s client wrote in round {@code round} (negative: warmup round -round). */
+    Path roundDocument(Transport server, int round) {
+        return scratch.resolve(server.name() + (round < 0 ? ".warmup" + -round : ".round" + round) + ".json");
+    }
+
+    private Path roundLog(Transport server, int round) {
+        return scratch.resolve(server.name() + ".round" + round + ".hlog");
+    }
+
+    /** Where {@code server}'s one document goes, joined from its rounds; {@link #measured} finds it there. */
+    Path document(Transport server) {
+        return scratch.resolve(server.name() + ".json");
+    }
+
+    /** {@code --hgrm} of a server measured in rounds: each combination's distribution over every round. */
+    int writeHgrm(Transport server, SweepResult joined, PrintWriter err) {
+        if (hgrm == null) {
+            return ExitCode.OK;
+        }
+        PercentileFiles files = new PercentileFiles(hgrmFor(hgrm, server, servers), joined.combinations().size());
+        int code = ExitCode.OK;
+        for (CombinationResult c : joined.combinations()) {
+            try {
+                files.write(c.combination(), c.run().summary().merged());
+            } catch (IOException e) {
+                err.println("nbench run: cannot write --hgrm " + files.pathFor(c.combination()) + ": "
+                        + AtomicFiles.describe(e));
+                code = ExitCode.COULD_NOT_RUN;
+            }
+        }
+        return code;
+    }
+
     /** {@code server}'s client has ended: what it wrote is kept for {@link #finish}. */
     void measured(Transport server) {
-        measured.add(new Measured(server, documents(scratch, server), scratch.resolve(server.name() + ".hlog")));
+        List<Path> logs = new ArrayList<>(List.of(scratch.resolve(server.name() + ".hlog")));
+        for (int round = 1; Files.isRegularFile(roundLog(server, round)); round++) {
+            logs.add(roundLog(server, round));
+        }
+        measured.add(new Measured(server, documents(scratch, server), logs));
     }
 
     /**
@@ -158,9 +209,9 @@ final class RunFiles implements AutoCloseable {
             }
         }
         if (hdrLog != null) {
-            Map<String, Path> logs = new LinkedHashMap<>();
-            measured.stream().filter(m -> Files.isRegularFile(m.hdrLog()))
-                    .forEach(m -> logs.put(m.server().name(), m.hdrLog()));
+            List<Map.Entry<String, Path>> logs = new ArrayList<>();
+            measured.forEach(m -> m.hdrLogs().stream().filter(Files::isRegularFile)
+                    .forEach(log -> logs.add(Map.entry(m.server().name(), log))));
             if (!logs.isEmpty()) {
                 try {
                     IntervalLogMerge.write(hdrLog, logs);
@@ -302,10 +353,10 @@ final class RunFiles implements AutoCloseable {
     /**
      * The file run's clients read a child server's monitor token from ({@code --monitor-token-file}): in the
      * scratch directory, readable by this user only, so the token is on no command line (ps shows those) and
-     * reaches forked clients too. Each server's token replaces the previous one.
+     * reaches forked clients too. One file per server: every server runs until its last round.
      */
-    Path monitorTokenFile(String token) throws IOException {
-        Path file = scratch.resolve("monitor-token");
+    Path monitorTokenFile(Transport server, String token) throws IOException {
+        Path file = scratch.resolve(server.name() + ".monitor-token");
         Files.deleteIfExists(file);
         if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(

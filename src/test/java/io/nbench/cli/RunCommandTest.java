@@ -5,8 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.testkit.ResultDocs;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,7 +68,7 @@ class RunCommandTest {
         assertTrue(table.contains("\nclient CPU "), table);
         assertTrue(table.contains("\nserver CPU "), table);
         for (String server : new String[] {"netty", "mina"}) {
-            com.fasterxml.jackson.databind.JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER
+            JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER
                     .readTree(dir.resolve(server + ".json").toFile()).get("combinations").get(0).get("serverStats");
             assertTrue(stats.get("error").isNull(), stats.toString());
             assertEquals(2, stats.get("iterations").size(), stats.toString());
@@ -77,6 +84,50 @@ class RunCommandTest {
         assertFalse(off.out().contains("  server: "), off.out());
         assertFalse(off.out().contains("server CPU"), off.out());
         assertFalse(off.out().contains("monitor on"), off.out());
+    }
+
+    /**
+     * The comparison must not depend on the order of --servers: the client (in run's JVM) warms up against every
+     * server before any is measured, and the measured iterations alternate between the servers in rounds, every
+     * other round reversed (A B, B A, A B, B A). Read from what each server's document says it measured and
+     * when (each measured interval's wall-clock time), not from the printed headers; no speed is asserted.
+     */
+    @Test
+    void serversAreMeasuredInAlternatingRoundsAfterTheClientWarmedUpAgainstEach(@TempDir Path dir) throws Exception {
+        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "1", "--msgs", "100",
+                "--warmup", "1", "--iterations", "4", "--results-dir", dir.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        TreeMap<Long, String> measured = new TreeMap<>();
+        long lastWarmup = Long.MIN_VALUE;
+        for (String server : new String[] {"netty", "nio"}) {
+            // The joined document is a valid result document (ResultDocs checks it against the schema).
+            JsonNode c = ResultDocs.read(
+                    Files.readString(dir.resolve(server + ".json"))).get("combinations").get(0);
+            long start = Instant.parse(c.get("startTime").asText()).toEpochMilli() * 1_000_000L;
+            Set<Integer> indices = new TreeSet<>();
+            for (JsonNode i : c.get("intervals")) {
+                long at = start + i.get("startNs").asLong();
+                if (i.get("warmup").asBoolean()) {
+                    lastWarmup = Math.max(lastWarmup, at);
+                } else if (indices.add(i.get("iteration").asInt())) {
+                    measured.put(at, server); // the measured iteration's first interval
+                }
+            }
+            assertEquals(Set.of(1, 2, 3, 4), indices, "every round's iteration, numbered on: " + c);
+            assertEquals(4, c.get("summary").get("iterations").asInt(), "the summary is over every round");
+            assertEquals(1, c.get("iterations").findValues("warmup").stream().filter(w -> w.asBoolean()).count(),
+                    "the warmup against this server is in its document, as warmup");
+            assertEquals(List.of(1, 2, 3, 4), c.get("serverStats").get("iterations").findValues("index").stream()
+                    .map(JsonNode::asInt).toList(), "the server's figures, each round's");
+        }
+        assertEquals(List.of("netty", "nio", "nio", "netty", "netty", "nio", "nio", "netty"),
+                List.copyOf(measured.values()), "measured in rounds, every other one reversed");
+        assertTrue(lastWarmup < measured.firstKey(), "the client warmed up against every server before measuring any");
+        assertTrue(o.out().indexOf("\nWarmup 1/1, server nio: ") < o.out().indexOf("=== round 1/4: server netty ==="),
+                o.out());
+        assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
+                "every child server stopped");
     }
 
     @Test
@@ -95,7 +146,8 @@ class RunCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"run --port 7007", "run --servers nosuch", "run --servers netty-local",
-        "run --in-process --servers netty", "run --size 5x", "run --out x.json", "run --monitor-port 7070"})
+        "run --in-process --servers netty", "run --size 5x", "run --out x.json", "run --monitor-port 7070",
+        "run --rounds 0", "run --iterations 2 --rounds 3", "run --forks 2 --rounds 2"})
     void badRunArgumentsAreUsageErrors(String line) {
         CliTest.Outcome o = CliTest.run(line.split(" "));
         assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());

@@ -18,8 +18,8 @@ import org.HdrHistogram.HistogramLogWriter;
  * log's base time, later servers' timestamps shifted by the difference of base times, which are whole
  * milliseconds, so every timestamp stays exactly what its own log said. The histograms are copied as written,
  * never decoded. The untagged copies of the first server's first combination are kept (what HdrHistogram's
- * {@code HistogramLogProcessor} reads without {@code -tag}), those of the other servers dropped. The iteration
- * comments are kept, with the server.
+ * {@code HistogramLogProcessor} reads without {@code -tag}), from each of its logs, those of the other servers
+ * dropped. The iteration comments are kept, with the server.
  */
 public final class IntervalLogMerge {
 
@@ -31,11 +31,19 @@ public final class IntervalLogMerge {
 
     /** Writes {@code target} from {@code logs} (server name to its log, in run order), through {@link AtomicFiles}. */
     public static void write(Path target, Map<String, Path> logs) throws IOException {
+        write(target, List.copyOf(logs.entrySet()));
+    }
+
+    /**
+     * As {@link #write(Path, Map)}, a server possibly with several logs ({@code nbench run}'s rounds: one per
+     * round, each on its own base time, shifted onto the first log's like any other).
+     */
+    public static void write(Path target, List<Map.Entry<String, Path>> logs) throws IOException {
         long baseMillis = -1;
         try (AtomicFiles.Pending file = AtomicFiles.open(target)) {
             PrintStream out = new PrintStream(file.stream(), false, StandardCharsets.UTF_8);
             HistogramLogWriter writer = new HistogramLogWriter(out);
-            for (Map.Entry<String, Path> log : logs.entrySet()) {
+            for (Map.Entry<String, Path> log : logs) {
                 List<String> lines = Files.readAllLines(log.getValue(), StandardCharsets.UTF_8);
                 long logBase = millis(lines, BASE_TIME, log.getValue());
                 String server = "server=" + log.getKey();
@@ -61,7 +69,7 @@ public final class IntervalLogMerge {
                     if (line.startsWith(ITERATION) || line.startsWith(WARMUP)) {
                         out.println("#nbench " + server + " " + line.substring("#nbench ".length()));
                     } else if (!line.isEmpty() && !line.startsWith("#") && !line.startsWith("\"")
-                            && (first || line.startsWith("Tag="))) {
+                            && (log.getKey().equals(logs.get(0).getKey()) || line.startsWith("Tag="))) {
                         out.println(interval(line, server, shift));
                     }
                 }

@@ -1,0 +1,184 @@
+package io.nbench.cli;
+
+import io.nbench.client.ExitCode;
+import io.nbench.client.Verdict;
+import io.nbench.report.AtomicFiles;
+import io.nbench.report.CombinationResult;
+import io.nbench.report.SweepResult;
+import io.nbench.report.TextReport;
+import io.nbench.report.Units;
+import io.nbench.report.json.ResultDocument;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * {@code nbench run}'s measurement once its servers run: the client warmed up against every server, then the
+ * servers measured in rounds ({@link RunRounds}), each server's rounds joined into one result and document
+ * ({@link ServerRounds}), so the comparison does not depend on the order of {@code --servers}
+ * (docs/measurement.md). Each client run is one of {@code nbench client} in this JVM, which {@link Client}
+ * starts with run's -O routing and monitor settings.
+ */
+final class RunInRounds {
+
+    /** Runs {@code plan}'s client against {@code server}; its exit code, its typed result to {@code result}. */
+    interface Client {
+        int run(RunServer server, ChildClientPlan plan, boolean withStats, PrintWriter out,
+                Consumer<SweepResult> result);
+    }
+
+    private final Client client;
+    private final RunFiles files;
+    private final Verdict verdict;
+    /** Set on SIGINT/SIGTERM: no further round starts. */
+    private final AtomicBoolean stopRequested;
+    /** Each round's client reads its server's figures from the server's monitor (not the warmup's). */
+    private final boolean withStats;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    RunInRounds(Client client, RunFiles files, Verdict verdict, AtomicBoolean stopRequested, boolean withStats,
+                PrintWriter out, PrintWriter err) {
+        this.client = client;
+        this.files = files;
+        this.verdict = verdict;
+        this.stopRequested = stopRequested;
+        this.withStats = withStats;
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * The client warmed up against every server, then every server measured in rounds ({@link RunRounds}),
+     * each server's rounds joined into one result ({@link ServerRounds}) and document. The worst exit code of
+     * the joined results, of a client that could not run, and of an interruption.
+     */
+    int measure(List<RunServer> running, ChildClientPlan plan, int warmups, int iterations, int roundCount) {
+        int worst = ExitCode.OK;
+        Map<RunServer, ServerRounds> measured = new LinkedHashMap<>();
+        running.forEach(s -> measured.put(s, new ServerRounds(s.transport())));
+        List<RunServer> usable = new ArrayList<>(running);
+        boolean stop = false;
+        // The warmup, not measured: this JVM's client JITs against whichever server it meets first (on a busy
+        // machine its first response can take seconds), and each server, a JVM of its own, needs its own. So the
+        // warmup runs in rounds too, one iteration per server per round, every other round reversed (A B, B A):
+        // each server's last warmup iteration comes after the client has run against every server.
+        if (warmups > 0) {
+            out.println();
+            out.println("=== warmup: the client against every server, " + warmups + " round(s) of 1 iteration, "
+                    + "not measured ===");
+            out.flush();
+        }
+        for (RunRounds.Turn turn : warmups > 0 ? RunRounds.schedule(running.size(), warmups, warmups)
+                : List.<RunRounds.Turn>of()) {
+            RunServer s = running.get(turn.server());
+            if (stop || stopRequested.get()) {
+                break;
+            }
+            if (!usable.contains(s)) {
+                continue;
+            }
+            ChildClientPlan warm = files.roundFilesOf(s.transport(), -turn.round(), plan).with("--warmup", 0)
+                    .with("--iterations", 1).with("--threshold", List.of());
+            // The client's report of a warmup would read as a measurement: one line instead.
+            int code = client.run(s, warm, false, new PrintWriter(Writer.nullWriter()), r -> {
+                measured.get(s).warmedUp(r, files.roundDocument(s.transport(), -turn.round()));
+                out.println("Warmup " + turn.round() + "/" + warmups + ", server " + s.transport().name() + ": "
+                        + throughput(r));
+                out.flush();
+            });
+            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                worst = ExitCode.first(worst, code);
+                stop = true;
+            } else if (code == ExitCode.COULD_NOT_RUN) {
+                worst = ExitCode.first(worst, code); // the server is gone: it is not measured
+                usable.remove(s);
+            }
+        }
+        List<RunRounds.Turn> turns = RunRounds.schedule(running.size(), roundCount, iterations);
+        boolean cut = false;
+        for (RunRounds.Turn turn : turns) {
+            RunServer s = running.get(turn.server());
+            if (stop || stopRequested.get()) {
+                cut = true;
+                break;
+            }
+            if (!usable.contains(s)) {
+                continue;
+            }
+            out.println();
+            out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name() + " ===");
+            out.flush();
+            ChildClientPlan round = files.roundFilesOf(s.transport(), turn.round(), plan).with("--warmup", 0)
+                    .with("--iterations", turn.iterations());
+            int code = client.run(s, round, withStats, out,
+                    r -> measured.get(s).measured(r, files.roundDocument(s.transport(), turn.round())));
+            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
+                worst = ExitCode.first(worst, code);
+                stop = true;
+            } else if (code == ExitCode.COULD_NOT_RUN) {
+                worst = ExitCode.first(worst, code); // the server is gone: it is not measured again
+                usable.remove(s);
+            }
+        }
+        if (stopRequested.get()) {
+            cut = true;
+            worst = ExitCode.first(worst, ExitCode.INTERRUPTED); // also when it came between two rounds
+        }
+        RunServer.stopAll(running, out);
+        for (ServerRounds sr : measured.values()) {
+            worst = ExitCode.first(worst, join(sr, warmups, iterations, cut));
+        }
+        return worst;
+    }
+
+    /** One server's rounds joined: its document and --hgrm written, its verdict over every round printed. */
+    private int join(ServerRounds sr, int warmups, int iterations, boolean cut) {
+        if (sr.roundsMeasured() == 0) {
+            return ExitCode.OK; // never measured: its start or warmup already said why
+        }
+        SweepResult joined = sr.joined(verdict, warmups, iterations, cut);
+        int code = joined.exitCode();
+        try {
+            AtomicFiles.write(files.document(sr.server()), (ResultDocument.pretty(sr.document(joined, warmups,
+                    iterations)) + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            err.println("nbench run: cannot join the rounds of server " + sr.server().name() + ": "
+                    + AtomicFiles.describe(e));
+            code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
+        }
+        code = ExitCode.first(code, files.writeHgrm(sr.server(), joined, err));
+        long its = joined.combinations().stream().flatMap(c -> c.run().iterations().stream())
+                .filter(it -> !it.warmup()).count();
+        // Each round's client summed up its own round; this is the server's summary over every round.
+        out.println();
+        out.println("=== server " + sr.server().name() + ": " + its + " measured iteration(s) in " + sr.roundsMeasured()
+                + " round(s) ===");
+        for (CombinationResult c : joined.combinations()) {
+            if (joined.combinations().size() > 1) {
+                out.println("Combination: " + c.combination().name());
+            }
+            new TextReport(out, c.spec(), false).summary(c.run());
+            c.thresholds().forEach(o -> out.println("Threshold " + (o.passed() ? "passed: " : "BREACHED: ")
+                    + o.describe()));
+        }
+        List<String> reasons = joined.combinations().stream().flatMap(c -> c.reasons().stream()).distinct().toList();
+        out.println("Result: " + joined.status() + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons)));
+        files.measured(sr.server());
+        return code;
+    }
+
+    /** A warmup run's throughput, the client and the server warming up. */
+    private static String throughput(SweepResult r) {
+        List<String> rates = r.combinations().stream().flatMap(c -> c.run().iterations().stream())
+                .map(it -> Units.count(Math.round(it.messagesPerSecond()))).toList();
+        return rates.isEmpty() ? "nothing measured" : String.join(", ", rates) + " msg/s";
+    }
+}

@@ -1,0 +1,131 @@
+package io.nbench.cli;
+
+import io.nbench.monitor.MonitorToken;
+import io.nbench.protocol.Protocol;
+import io.nbench.server.ChildServer;
+import io.nbench.transport.IoThreads;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerSettings;
+import io.nbench.transport.SocketSettings;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One of {@code nbench run}'s servers, started before the first client and kept running until the last round
+ * has measured it: a server restarted per round would start cold each time (its JIT, its pools), and the
+ * server measured after a restart would pay for it. A child JVM ({@link ChildServer}, with a monitor of its
+ * own when {@code monitorToken} is given) or, with {@code --in-process}, a server in this JVM.
+ */
+final class RunServer implements AutoCloseable {
+
+    private final Transport transport;
+    private final ChildServer child;
+    private final RunningServer inJvm;
+    /** The child's monitor token, or null (no monitor, or in this JVM). */
+    private final MonitorToken token;
+
+    private RunServer(Transport transport, ChildServer child, RunningServer inJvm, MonitorToken token) {
+        this.transport = transport;
+        this.child = child;
+        this.inJvm = inJvm;
+        this.token = token;
+    }
+
+    /**
+     * Starts {@code nbench server} of {@code transport} in a child JVM on 127.0.0.1, port 0, with a monitor of its
+     * own when {@code serverStats} (a fresh token in its environment, never on its command line).
+     */
+    static RunServer child(Transport transport, Protocol protocol, int ioThreads, Map<String, String> options,
+                           boolean serverStats) throws IOException {
+        List<String> serverArgs = new ArrayList<>(List.of("--impl", transport.name(), "--port", "0",
+                "--protocol", protocol.label(), "--io-threads",
+                Integer.toString(IoThreads.sharingTheMachine(ioThreads))));
+        options.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
+        Map<String, String> environment = new LinkedHashMap<>();
+        MonitorToken token = null;
+        if (serverStats) {
+            token = MonitorToken.generate();
+            environment.put(MonitorToken.ENV, token.reveal());
+            serverArgs.addAll(List.of("--monitor-port", "0", "--monitor-bind", "127.0.0.1"));
+        }
+        ChildServer child = ChildServer.start(serverArgs, environment);
+        if (token != null && child.monitorPort() == 0) {
+            child.close();
+            throw new IOException("it did not report its monitor's port");
+        }
+        return new RunServer(transport, child, null, token);
+    }
+
+    /** Starts an in-JVM server of {@code transport} in this JVM, on an address its own client reaches. */
+    static RunServer inThisJvm(Transport transport, Protocol protocol, int ioThreads, Map<String, String> options)
+            throws IOException {
+        TransportRegistry registry = TransportRegistry.load();
+        return new RunServer(transport, null, transport.startServer(new ServerSettings(new InetSocketAddress(
+                "127.0.0.1", 0), protocol, new SocketSettings(IoThreads.sharingTheMachine(ioThreads), true, 0, 0),
+                16 * 1024 * 1024, registry.resolveOptions(transport, options)), ServerEvents.NONE), null);
+    }
+
+    Transport transport() {
+        return transport;
+    }
+
+    int port() {
+        return child != null ? child.port() : inJvm.address().getPort();
+    }
+
+    /** The child's first line (what runs where), or null in this JVM. */
+    String banner() {
+        return child != null ? child.banner() : null;
+    }
+
+    /** The child's monitor token, or null when it has no monitor. */
+    MonitorToken monitorToken() {
+        return token;
+    }
+
+    int monitorPort() {
+        return child != null ? child.monitorPort() : 0;
+    }
+
+    /** Stops the server as a user would; what a child printed as it stopped (its metrics), else empty. */
+    String stop() {
+        if (child != null) {
+            return child.stop();
+        }
+        close();
+        return "";
+    }
+
+    /** Stops every server, printing what each printed as it stopped (its metrics). */
+    static void stopAll(List<RunServer> running, java.io.PrintWriter out) {
+        for (RunServer s : running) {
+            String metrics = s.stop();
+            if (!metrics.isEmpty()) {
+                out.println();
+                out.println("=== server " + s.transport().name() + " stopped ===");
+                out.println(metrics);
+            }
+        }
+        out.flush();
+    }
+
+    /** Closed by {@link #stop} and again by run's {@code finally}: an in-JVM server is closed once. */
+    private boolean closed;
+
+    @Override
+    public void close() {
+        if (child != null) {
+            child.close();
+        } else if (!closed) {
+            closed = true;
+            inJvm.close();
+        }
+    }
+}
