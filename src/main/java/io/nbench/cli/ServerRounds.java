@@ -13,6 +13,7 @@ import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.Summary;
@@ -133,8 +134,12 @@ final class ServerRounds {
         String abortReason = null;
         AbortCause abortCause = null;
         boolean interrupted = false;
+        DrainResult drain = null;
         for (CombinationResult c : all) {
             RunResult r = c.run();
+            if (parts.contains(c)) {
+                drain = DrainResult.plus(drain, r.drain()); // each measured round's own drain, in no iteration
+            }
             errors = errors.plus(r.errors());
             late += r.lateResponses();
             reconnects += r.reconnects();
@@ -146,7 +151,7 @@ final class ServerRounds {
             interrupted |= r.interrupted();
         }
         RunResult run = new RunResult(spec, its, new Summary(its, spec.percentiles()), errors, late, firstErrors,
-                abortReason, abortCause, reconnects, interrupted, all.get(0).run().startEpochMillis());
+                abortReason, abortCause, reconnects, interrupted, all.get(0).run().startEpochMillis(), drain);
         TransportRegistry registry = TransportRegistry.load();
         Transport transport = registry.get(base.transport());
         ClientPlan.Step step = new ClientPlan.Step(base.combination(), new ResolvedTransport(transport,

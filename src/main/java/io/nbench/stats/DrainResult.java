@@ -16,6 +16,21 @@ import org.HdrHistogram.Histogram;
  */
 public record DrainResult(long messages, long wallNanos, Histogram latency, ErrorCounts.Snapshot errors) {
 
+    /**
+     * Two drains as one (nbench run's rounds: each round's client drains after its own last cut): counts,
+     * times and errors added, histograms merged into a new one; either may be null (a count-based run).
+     */
+    public static DrainResult plus(DrainResult a, DrainResult b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        Histogram latency = LatencyHistograms.newHistogram();
+        latency.add(a.latency());
+        latency.add(b.latency());
+        return new DrainResult(Math.addExact(a.messages(), b.messages()), a.wallNanos() + b.wallNanos(), latency,
+                a.errors().plus(b.errors()));
+    }
+
     /** Whether anything happened in the drain: a message completed or an error was counted. */
     public boolean any() {
         return messages > 0 || errors.total() > 0;
