@@ -15,7 +15,8 @@ final class BusinessOptions {
 
     /**
      * The pool's queue when --executor-queue is not given: 1000, deep enough that a thousand concurrent
-     * requests queue rather than being rejected, as with the executor config/seed-001 reproduces.
+     * requests queue rather than being rejected, as with the Spring executor
+     * config/blocking-handler-vs-executor.args reproduces.
      */
     static final int DEFAULT_QUEUE = 1000;
 

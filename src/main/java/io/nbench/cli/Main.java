@@ -54,7 +54,7 @@ public final class Main {
         CommandLine cl = new CommandLine(new NbenchCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // @-files are expanded by ArgumentFiles, which lets the command line replace a file's options
-        // (nbench client @config/seed-000-mina-client-stats.args --msgs 1000); given twice in one source, a
+        // (nbench client @config/mina-client-stats-lock.args --msgs 1000); given twice in one source, a
         // single-value option stays a usage error, as picocli has it by default.
         cl.setExpandAtFiles(false);
         cl.setOut(out);

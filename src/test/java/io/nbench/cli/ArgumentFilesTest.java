@@ -56,8 +56,8 @@ class ArgumentFilesTest {
     }
 
     @Test
-    void seed000OverridesReplaceTheFilesValuesAndKeepTheRest() throws IOException {
-        JsonNode doc = clientJson(Protocol.FRAMED, file("seed-000-mina-client-stats.args"),
+    void minaClientStatsLockOverridesReplaceTheFilesValuesAndKeepTheRest() throws IOException {
+        JsonNode doc = clientJson(Protocol.FRAMED, file("mina-client-stats-lock.args"),
                 "--threads", "2", "--msgs", "20", "--warmup", "0", "--iterations", "1", "-O", "mina.stats=off");
         JsonNode o = options(doc);
         assertEquals("[2]", o.get("threads").toString());
@@ -75,8 +75,8 @@ class ArgumentFilesTest {
     }
 
     @Test
-    void seed001OverridesConnectionsAndCountsKeepChurn() throws IOException {
-        JsonNode doc = clientJson(Protocol.FRAMED, file("seed-001-connection-churn.args"),
+    void blockingHandlerVsExecutorOverridesConnectionsAndCountsKeepChurn() throws IOException {
+        JsonNode doc = clientJson(Protocol.FRAMED, file("blocking-handler-vs-executor.args"),
                 "--connections", "4", "--msgs", "5", "--warmup", "0", "--iterations", "1", "--connect-rate", "1k");
         JsonNode o = options(doc);
         assertEquals(4, o.get("connections").asInt());
@@ -89,8 +89,8 @@ class ArgumentFilesTest {
     }
 
     @Test
-    void seed003ThreadsOverrideRunsOnlyThatValue() throws IOException {
-        JsonNode doc = clientJson(Protocol.FRAMED, file("seed-003-threads-over-one-connection.args"),
+    void threadsOverOneConnectionThreadsOverrideRunsOnlyThatValue() throws IOException {
+        JsonNode doc = clientJson(Protocol.FRAMED, file("threads-over-one-connection.args"),
                 "--threads", "2", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1");
         JsonNode o = options(doc);
         assertEquals("[2]", o.get("threads").toString(), "was [1,2,4,8,2]: the list appended");
@@ -102,8 +102,8 @@ class ArgumentFilesTest {
     }
 
     @Test
-    void seed004BatchOverrideAsTheFileSays() throws IOException {
-        JsonNode doc = clientJson(Protocol.FRAMED, file("seed-004-sync-vs-batched.args"), "--batch", "1",
+    void syncVsBatchedCallsBatchOverrideAsTheFileSays() throws IOException {
+        JsonNode doc = clientJson(Protocol.FRAMED, file("sync-vs-batched-calls.args"), "--batch", "1",
                 "--threads", "4", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1", "--no-server-stats");
         JsonNode o = options(doc);
         assertEquals(1, o.get("batch").asInt());
@@ -117,7 +117,7 @@ class ArgumentFilesTest {
 
     @Test
     void anOptionBeforeTheFileAlsoWins() throws IOException {
-        JsonNode doc = clientJson(Protocol.FRAMED, "--threads", "2", file("seed-003-threads-over-one-connection.args"),
+        JsonNode doc = clientJson(Protocol.FRAMED, "--threads", "2", file("threads-over-one-connection.args"),
                 "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1");
         assertEquals("[2]", options(doc).get("threads").toString());
     }
@@ -126,7 +126,7 @@ class ArgumentFilesTest {
     void aLaterFileReplacesAnEarlierOnesOptions() throws IOException {
         Path small = Files.writeString(dir.resolve("small.args"), "# quick look\n--iteration-time 50ms\n--warmup 0\n"
                 + "--iterations 1\n--threads 1,2\n");
-        JsonNode doc = clientJson(Protocol.FRAMED, file("seed-003-threads-over-one-connection.args"), "@" + small);
+        JsonNode doc = clientJson(Protocol.FRAMED, file("threads-over-one-connection.args"), "@" + small);
         JsonNode o = options(doc);
         assertEquals("[1,2]", o.get("threads").toString());
         assertEquals(1, o.get("iterations").asInt());
@@ -168,7 +168,7 @@ class ArgumentFilesTest {
     @Test
     void runTakesTheScenarioFileWithOverrides() throws IOException {
         Path results = dir.resolve("results");
-        CliTest.Outcome o = CliTest.run("run", "--servers", "mina,netty", file("seed-002-mina-vs-netty-echo.args"),
+        CliTest.Outcome o = CliTest.run("run", "--servers", "mina,netty", file("mina-vs-netty-echo-by-size.args"),
                 "--size", "1k", "--threads", "1", "--iteration-time", "50ms", "--warmup", "0", "--iterations", "1",
                 "--results-dir", results.toString());
         // A 50 ms iteration of a fresh child server may measure nothing on a loaded machine (exit 5): not the subject.
