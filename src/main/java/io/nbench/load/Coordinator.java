@@ -78,22 +78,33 @@ final class Coordinator {
             // The iteration ends a little after the nominal boundary, when endIteration cuts it: its
             // wall time ends at the instant every count is read.
             boolean cut = run.aborted();
+            if (cut || i == total() - 1) {
+                // The load stops before the last cut, not after it: building and printing the iteration takes
+                // milliseconds in which the senders would go on, and what they sent would be in no iteration
+                // and not in flight at the cut either (thousands of messages at window 1). The drain then holds
+                // only what was in flight at the cut.
+                stopSending();
+            }
             from = iterations.endIteration(results, from, cut);
             if (cut) {
                 break;
             }
         }
         iterations.beginDrain();
+        if (!ioDriver) {
+            awaitPhase(); // the senders have seen stopSending and left their loops
+        }
+        drain();
+        return iterations.endDrain();
+    }
+
+    private void stopSending() {
         run.stopSending = true;
         if (ioDriver) {
             for (LoadConnection c : connections) {
                 c.remaining.set(0);
             }
-        } else {
-            awaitPhase();
         }
-        drain();
-        return iterations.endDrain();
     }
 
     /** Arrives at the senders' barrier and waits for them, closing one-second slices meanwhile. */
