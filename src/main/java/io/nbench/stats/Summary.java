@@ -65,8 +65,8 @@ public final class Summary {
     }
 
     /**
-     * Open loop: how the rate was missed, e.g. "2 iteration(s): 1 below the target, 1 above it", or "" when
-     * it never was.
+     * Open loop: how the rate was missed, e.g. "2 iteration(s): 1 below the target, 1 above it (catch-up
+     * after a lag)", "1 iteration(s): 1 below the target", or "" when it never was.
      */
     public String rateMissedText() {
         long missed = rateMissedIterations();
@@ -74,8 +74,10 @@ public final class Summary {
             return "";
         }
         long above = rateAboveIterations();
-        return missed + " iteration(s): " + (missed - above) + " below the target, " + above
-                + " above it (catch-up after a lag)";
+        long below = missed - above;
+        String under = below + " below the target";
+        String over = above + " above it (catch-up after a lag)";
+        return missed + " iteration(s): " + (above == 0 ? under : below == 0 ? over : under + ", " + over);
     }
 
     public int iterations() {

@@ -66,7 +66,7 @@ class OffTargetRateTest {
         CombinationResult c = judge(its);
         assertEquals(Status.FAIL, c.status());
         assertEquals(ExitCode.FAILED, c.exitCode());
-        assertEquals(List.of("target rate missed by more than 1% in 1 iteration(s): 0 below the target, 1 above it "
+        assertEquals(List.of("target rate missed by more than 1% in 1 iteration(s): 1 above it "
                 + "(catch-up after a lag)"), c.reasons());
 
         IterationResult burst = its.get(1);
@@ -86,8 +86,7 @@ class OffTargetRateTest {
     void farBelowTheTargetFailsToo() throws Exception {
         CombinationResult c = judge(List.of(iteration(1, false, 1000, S), iteration(2, false, 20, S)));
         assertEquals(Status.FAIL, c.status());
-        assertEquals(List.of("target rate missed by more than 1% in 1 iteration(s): 1 below the target, 0 above it "
-                + "(catch-up after a lag)"), c.reasons());
+        assertEquals(List.of("target rate missed by more than 1% in 1 iteration(s): 1 below the target"), c.reasons());
         StringWriter text = new StringWriter();
         new TextReport(new PrintWriter(text, true), SPEC, false).onIteration(iteration(2, false, 20, S));
         assertTrue(text.toString().contains("rate 20/1,000 MISSED "), text.toString());
