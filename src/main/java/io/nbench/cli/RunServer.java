@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.ChildServer;
+import io.nbench.server.ServerPlan;
 import io.nbench.transport.IoThreads;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
@@ -69,7 +70,7 @@ final class RunServer implements AutoCloseable {
         TransportRegistry registry = TransportRegistry.load();
         return new RunServer(transport, null, transport.startServer(new ServerSettings(new InetSocketAddress(
                 "127.0.0.1", 0), protocol, new SocketSettings(IoThreads.sharingTheMachine(ioThreads), true, 0, 0),
-                16 * 1024 * 1024, registry.resolveOptions(transport, options)), ServerEvents.NONE), null);
+                ServerPlan.DEFAULT_MAX_FRAME, registry.resolveOptions(transport, options)), ServerEvents.NONE), null);
     }
 
     Transport transport() {
