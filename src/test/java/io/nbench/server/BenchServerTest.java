@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,5 +68,20 @@ class BenchServerTest {
         server.close();
         assertTrue(server.awaitStop(Duration.ZERO), "closed");
         assertEquals(1, out.toString().split("requests received", -1).length - 1, "one report: " + out);
+    }
+
+    @Test
+    void aFatalErrorInALibraryServerIsLoggedNotTheEndOfTheProgram() throws Exception {
+        // In this JVM a test may have run the server command, which makes a fatal error end the process.
+        Assumptions.assumeFalse(FatalErrors.installed(), "the server command ran in this JVM");
+        StringWriter err = new StringWriter();
+        try (BenchServer server = BenchServer.start(ServerPlan.builder().transport("nio", Map.of()).build(),
+                new PrintWriter(new StringWriter()), new PrintWriter(err))) {
+            server.metrics().fatal(new OutOfMemoryError("for the test"));
+            assertTrue(err.toString().contains("failed (java.lang.OutOfMemoryError: for the test): the server cannot "
+                    + "go on"), err.toString());
+            assertEquals(100, Runs.workload().threads(1).connections(1).msgs(100).warmup(0).iterations(1)
+                    .run("nio", server.address()).summary().messages(), "still serving");
+        }
     }
 }
