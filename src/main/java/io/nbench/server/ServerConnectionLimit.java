@@ -1,6 +1,6 @@
 package io.nbench.server;
 
-import io.nbench.load.FileDescriptors;
+import io.nbench.resources.FileDescriptors;
 import io.nbench.resources.JvmMemory;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.Transport;
