@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering the architecture document states, checked on the compiled classes (ArchUnit): transports
  * depend on the plugin contract, its support code, the protocol, units and their own library only; nothing
- * outside {@code transport/} depends on a transport; the client library ({@code client/}) depends neither on
- * the command line nor on picocli; the top-level packages have no cycle. And in the
+ * outside {@code transport/} depends on a transport; the client library ({@code client/}) and the server library
+ * ({@code server/}) depend neither on the command line nor on picocli, the server neither on the client nor its
+ * engine ({@code load/}); the top-level packages have no cycle. And in the
  * sources: no code outside {@code transport/} names a transport (a name in a string would be a
  * transport-specific branch the type check cannot see).
  */
@@ -74,6 +75,16 @@ class LayeringTest {
         noClasses().that().resideInAPackage("io.nbench.client..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.nbench.cli..", "picocli..")
                 .because("the client run is a library call: the picocli commands parse, then call it")
+                .check(MAIN);
+    }
+
+    @Test
+    void theServerLibraryKnowsNoCommandLineNorClient() {
+        noClasses().that().resideInAPackage("io.nbench.server..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.nbench.cli..", "picocli..", "io.nbench.client..",
+                        "io.nbench.load..")
+                .because("a server is a library object (ServerPlan, BenchServer): the picocli command parses, then "
+                        + "starts it; the client's engine is none of its business")
                 .check(MAIN);
     }
 

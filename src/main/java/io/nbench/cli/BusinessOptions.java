@@ -1,8 +1,6 @@
 package io.nbench.cli;
 
-import io.nbench.protocol.Protocol;
-import io.nbench.server.runtime.BusinessExecutor;
-import io.nbench.server.runtime.BusinessRuntime;
+import io.nbench.server.ServerPlan;
 import io.nbench.server.runtime.WorkMode;
 import java.time.Duration;
 import java.util.Locale;
@@ -12,13 +10,6 @@ import picocli.CommandLine.ParameterException;
 
 /** The server's business runtime options: per-request work and the business pool it runs on. */
 final class BusinessOptions {
-
-    /**
-     * The pool's queue when --executor-queue is not given: 1000, deep enough that a thousand concurrent
-     * requests queue rather than being rejected, as with the Spring executor
-     * config/blocking-handler-vs-executor.args reproduces.
-     */
-    static final int DEFAULT_QUEUE = 1000;
 
     @Option(names = "--work", paramLabel = "D", converter = Converters.Time.class,
             description = "Simulated work per request before its response, such as 1s or 50us; on the I/O thread "
@@ -39,31 +30,14 @@ final class BusinessOptions {
 
     @Option(names = "--executor-queue", paramLabel = "N",
             description = "Requests the business pool queues; a request arriving when the queue is full and MAX "
-                    + "threads are busy is answered 'rejected' (default: " + DEFAULT_QUEUE + ").")
+                    + "threads are busy is answered 'rejected' (default: " + ServerPlan.DEFAULT_QUEUE + ").")
     Integer executorQueue;
 
-    /** Checks the options (usage errors naming the fix) and builds the runtime; the caller closes it. */
-    BusinessRuntime runtime(CommandSpec spec, Protocol protocol) {
+    /** The options as the plan's business settings; a thread count that does not parse is a usage error. */
+    ServerPlan.Business plan(CommandSpec spec) {
         int[] threads = threads(spec);
-        if (work != null && (work.isNegative() || work.isZero())) {
-            throw new ParameterException(spec.commandLine(), "--work must be positive, e.g. 50us or 1s (leave it "
-                    + "out for none)");
-        }
-        if (executorQueue != null && executorQueue < 1) {
-            throw new ParameterException(spec.commandLine(), "--executor-queue " + executorQueue
-                    + " holds no request: use at least 1 (default " + DEFAULT_QUEUE + ")");
-        }
-        if (executorQueue != null && threads == null) {
-            throw new ParameterException(spec.commandLine(), "--executor-queue needs --executor-threads "
-                    + "(the queue of the business pool; without it requests are processed on the I/O thread)");
-        }
-        if (protocol == Protocol.ECHO && (work != null || threads != null)) {
-            throw new ParameterException(spec.commandLine(), (work != null ? "--work" : "--executor-threads")
-                    + " needs --protocol framed (echo has no requests to process, only bytes)");
-        }
-        BusinessExecutor pool = threads == null ? null : new BusinessExecutor(threads[0], threads[1],
-                executorQueue == null ? DEFAULT_QUEUE : executorQueue);
-        return new BusinessRuntime(work, workMode, pool);
+        return new ServerPlan.Business(work, workMode, threads == null ? 0 : threads[0], threads == null ? 0 : threads[1],
+                executorQueue);
     }
 
     /** CORE and MAX, or null for 0 (no pool). */

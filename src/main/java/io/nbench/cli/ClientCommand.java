@@ -94,7 +94,7 @@ final class ClientCommand implements Callable<Integer> {
     ServerStatsOptions serverStats;
 
     /** With --server-stats: the connection to the server's monitor. */
-    private io.nbench.monitor.ServerStats stats;
+    private io.nbench.client.ServerStats stats;
 
     @Option(names = "--start-at", paramLabel = "TIME", converter = Converters.When.class,
             description = "Time-based iterations: connect and warm up early, so that the first measured iteration "

@@ -1,11 +1,12 @@
 package io.nbench.cli;
 
-import static io.nbench.cli.JvmMemory.bytes;
+import static io.nbench.resources.JvmMemory.bytes;
 
 import io.nbench.load.LoadSpec;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.resources.JvmMemory;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 

@@ -201,7 +201,7 @@ final class RunCommand implements Callable<Integer> {
             out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
             Map<String, String> options = serverOptions(server, client.transportOptions);
             try {
-                RunServer s = inProcess ? RunServer.inThisJvm(server, client.protocol, serverIoThreads, options)
+                RunServer s = inProcess ? RunServer.inThisJvm(server, client.protocol, serverIoThreads, options, err)
                         : RunServer.child(server, client.protocol, serverIoThreads, options, serverStats);
                 running.add(s);
                 if (s.banner() != null) {

@@ -2,16 +2,16 @@ package io.nbench.cli;
 
 import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.Protocol;
+import io.nbench.server.BenchServer;
 import io.nbench.server.ChildServer;
+import io.nbench.server.ServerPlan;
 import io.nbench.transport.IoThreads;
-import io.nbench.transport.RunningServer;
-import io.nbench.transport.ServerEvents;
-import io.nbench.transport.ServerSettings;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
-import java.net.InetSocketAddress;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,11 +27,11 @@ final class RunServer implements AutoCloseable {
 
     private final Transport transport;
     private final ChildServer child;
-    private final RunningServer inJvm;
+    private final BenchServer inJvm;
     /** The child's monitor token, or null (no monitor, or in this JVM). */
     private final MonitorToken token;
 
-    private RunServer(Transport transport, ChildServer child, RunningServer inJvm, MonitorToken token) {
+    private RunServer(Transport transport, ChildServer child, BenchServer inJvm, MonitorToken token) {
         this.transport = transport;
         this.child = child;
         this.inJvm = inJvm;
@@ -63,13 +63,16 @@ final class RunServer implements AutoCloseable {
         return new RunServer(transport, child, null, token);
     }
 
-    /** Starts an in-JVM server of {@code transport} in this JVM, on an address its own client reaches. */
-    static RunServer inThisJvm(Transport transport, Protocol protocol, int ioThreads, Map<String, String> options)
-            throws IOException {
-        TransportRegistry registry = TransportRegistry.load();
-        return new RunServer(transport, null, transport.startServer(new ServerSettings(new InetSocketAddress(
-                "127.0.0.1", 0), protocol, new SocketSettings(IoThreads.sharingTheMachine(ioThreads), true, 0, 0),
-                16 * 1024 * 1024, registry.resolveOptions(transport, options)), ServerEvents.NONE), null);
+    /**
+     * Starts an in-JVM server of {@code transport} in this JVM, on an address its own client reaches, as
+     * {@code nbench server} starts one ({@link BenchServer}); its report is not shown, run compares clients.
+     */
+    static RunServer inThisJvm(Transport transport, Protocol protocol, int ioThreads, Map<String, String> options,
+                               PrintWriter err) throws IOException {
+        ServerPlan plan = ServerPlan.builder()
+                .transport(transport, TransportRegistry.load().resolveOptions(transport, options)).protocol(protocol)
+                .socket(new SocketSettings(IoThreads.sharingTheMachine(ioThreads), true, 0, 0)).build();
+        return new RunServer(transport, null, BenchServer.start(plan, new PrintWriter(Writer.nullWriter()), err), null);
     }
 
     Transport transport() {
@@ -104,7 +107,7 @@ final class RunServer implements AutoCloseable {
     }
 
     /** Stops every server, printing what each printed as it stopped (its metrics). */
-    static void stopAll(List<RunServer> running, java.io.PrintWriter out) {
+    static void stopAll(List<RunServer> running, PrintWriter out) {
         for (RunServer s : running) {
             String metrics = s.stop();
             if (!metrics.isEmpty()) {

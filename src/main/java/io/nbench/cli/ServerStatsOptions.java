@@ -2,7 +2,7 @@ package io.nbench.cli;
 
 import io.nbench.monitor.MonitorClient;
 import io.nbench.monitor.MonitorToken;
-import io.nbench.monitor.ServerStats;
+import io.nbench.client.ServerStats;
 import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;

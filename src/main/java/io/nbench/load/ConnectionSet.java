@@ -1,6 +1,7 @@
 package io.nbench.load;
 
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.resources.FileDescriptors;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.TransportFailure;

@@ -51,10 +51,10 @@ public final class MonitorClient implements AutoCloseable {
             MonitorClient c = new MonitorClient(s, where);
             String banner = c.line();
             if (banner != null && banner.startsWith(MonitorProtocol.BUSY)) {
-                throw new Failure("the monitor at " + where + " is busy: it serves " + MonitorServer.MAX_CONNECTIONS
+                throw new Failure("the monitor at " + where + " is busy: it serves " + MonitorProtocol.MAX_CONNECTIONS
                         + " connections at once and all are taken (it answered '" + shorten(banner) + "'): close a "
                         + "console or client connected to it, or try again (one that does not authenticate is closed "
-                        + "within " + Durations.format(MonitorServer.AUTH_DEADLINE) + ")");
+                        + "within " + Durations.format(MonitorProtocol.AUTH_DEADLINE) + ")");
             }
             if (banner == null || !banner.startsWith("nbench monitor")) {
                 throw new Failure("no nbench monitor at " + where + " (it answered '" + shorten(banner)

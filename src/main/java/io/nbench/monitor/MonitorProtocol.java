@@ -14,16 +14,20 @@ public final class MonitorProtocol {
 
     public static final int MAX_LINE = 1024;
     public static final String END = ".";
+    /** Connections a monitor serves at once (one thread each). */
+    public static final int MAX_CONNECTIONS = 4;
+    /** Long enough to paste a token into nc; short enough that squatters free a slot every few seconds. */
+    public static final java.time.Duration AUTH_DEADLINE = java.time.Duration.ofSeconds(10);
     public static final String BANNER = "nbench monitor 1: 'auth TOKEN' first, then 'help'";
     /** How a monitor whose connections are all taken answers instead of its banner, before it closes. */
-    static final String BUSY = "ERR too many monitor connections";
+    public static final String BUSY = "ERR too many monitor connections";
     static final String[] COMMANDS = {"metrics", "metrics json", "reset", "help", "quit"};
 
     private MonitorProtocol() {
     }
 
     /** A line longer than {@link #MAX_LINE}. */
-    static final class LineTooLong extends IOException {
+    public static final class LineTooLong extends IOException {
         LineTooLong() {
             super("line too long: at most " + MAX_LINE + " bytes");
         }
@@ -33,7 +37,7 @@ public final class MonitorProtocol {
      * Reads one line without its end, or null at the end of the stream. Reads byte by byte from a buffered
      * stream, so it never holds more than {@code limit} bytes of a line (a peer cannot make it buffer more).
      */
-    static String readLine(InputStream in, int limit) throws IOException {
+    public static String readLine(InputStream in, int limit) throws IOException {
         byte[] buf = new byte[Math.min(limit, 256)];
         int n = 0;
         while (true) {

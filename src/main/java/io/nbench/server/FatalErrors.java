@@ -24,11 +24,23 @@ public final class FatalErrors {
             + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     private static volatile java.io.OutputStream fallbackErr;
 
+    /** Whether {@link #install} was called: this JVM is a server process, which a fatal error ends. */
+    private static volatile boolean installed;
+
     /** Makes every uncaught throwable in this JVM end it with {@link #exit}. For the server command only. */
     public static void install() {
+        installed = true;
         reserve = new byte[256 * 1024];
         fallbackErr = new java.io.FileOutputStream(java.io.FileDescriptor.err);
         Thread.setDefaultUncaughtExceptionHandler(FatalErrors::exit);
+    }
+
+    /**
+     * Whether a fatal error ends this JVM: in the server command, yes; a server started as a library (in a
+     * test, in {@code nbench run --in-process}) must not halt the program that started it.
+     */
+    public static boolean installed() {
+        return installed;
     }
 
     private static final java.util.concurrent.atomic.AtomicBoolean EXITING = new java.util.concurrent.atomic.AtomicBoolean();

@@ -178,9 +178,18 @@ public final class ServerMetrics implements ServerEvents {
         final LongAdder suppressed = new LongAdder();
     }
 
+    /**
+     * In the server command ({@link FatalErrors#install}) the process ends, exit 1, one line; a server started
+     * as a library logs the line (at the trouble rate) and leaves ending to the program that started it.
+     */
     @Override
     public void fatal(Throwable cause) {
-        FatalErrors.exit(Thread.currentThread(), cause);
+        if (FatalErrors.installed()) {
+            FatalErrors.exit(Thread.currentThread(), cause);
+        } else {
+            trouble("fatal", "thread " + Thread.currentThread().getName() + " failed (" + cause + "): the server "
+                    + "cannot go on");
+        }
     }
 
     public long protocolErrors() {

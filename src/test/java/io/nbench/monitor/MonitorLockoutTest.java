@@ -1,5 +1,6 @@
 package io.nbench.monitor;
 
+import io.nbench.server.monitor.MonitorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

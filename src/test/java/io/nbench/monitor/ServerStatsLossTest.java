@@ -1,5 +1,6 @@
 package io.nbench.monitor;
 
+import io.nbench.client.ServerStats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,7 @@
-package io.nbench.monitor;
+package io.nbench.server.monitor;
 
+import io.nbench.monitor.MonitorProtocol;
+import io.nbench.monitor.MonitorToken;
 import io.nbench.server.ServerMetrics;
 import io.nbench.server.metrics.MetricsJson;
 import io.nbench.server.metrics.MetricsText;
@@ -36,11 +38,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class MonitorServer implements AutoCloseable {
 
-    public static final int MAX_CONNECTIONS = 4;
-    static final Duration BAD_TOKEN_DELAY = Duration.ofSeconds(1);
+    public static final int MAX_CONNECTIONS = MonitorProtocol.MAX_CONNECTIONS;
+    public static final Duration BAD_TOKEN_DELAY = Duration.ofSeconds(1);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
-    /** Long enough to paste a token into nc; short enough that squatters free a slot every few seconds. */
-    public static final Duration AUTH_DEADLINE = Duration.ofSeconds(10);
+    public static final Duration AUTH_DEADLINE = MonitorProtocol.AUTH_DEADLINE;
 
     private final ServerSocket socket;
     private final MonitorToken token;
@@ -69,7 +70,7 @@ public final class MonitorServer implements AutoCloseable {
     }
 
     /** With its own authentication deadline (tests). */
-    static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle,
+    public static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle,
                                Duration authDeadline) throws IOException {
         ServerSocket s = new ServerSocket();
         try {

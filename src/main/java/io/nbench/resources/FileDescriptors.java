@@ -1,4 +1,4 @@
-package io.nbench.load;
+package io.nbench.resources;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -11,7 +11,7 @@ import java.lang.management.OperatingSystemMXBean;
 public final class FileDescriptors {
 
     /** Descriptors a client needs besides its connections: event loops' epoll and wake-up descriptors, selectors. */
-    static final int HEADROOM = 16;
+    public static final int HEADROOM = 16;
 
     private FileDescriptors() {
     }
@@ -30,7 +30,7 @@ public final class FileDescriptors {
     /**
      * Null if {@code connections} more connections fit under the limit, else the one-line reason with the fix.
      */
-    static String shortage(int connections) {
+    public static String shortage(int connections) {
         long[] u = usage();
         if (u == null || u[0] + connections + HEADROOM <= u[1]) {
             return null;
@@ -39,7 +39,7 @@ public final class FileDescriptors {
     }
 
     /** Whether {@code t} or one of its causes is the system's "Too many open files" (EMFILE, ENFILE). */
-    static boolean exhausted(Throwable t) {
+    public static boolean exhausted(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             String m = String.valueOf(c.getMessage());
             if (m.contains("Too many open files") || m.contains("EMFILE") || m.contains("ENFILE")) {
@@ -55,7 +55,7 @@ public final class FileDescriptors {
     }
 
     /** The message for a connect that ran out of descriptors. */
-    static String exhaustedMessage(int connections) {
+    public static String exhaustedMessage(int connections) {
         long[] u = usage();
         return tooFew(connections, u);
     }

@@ -1,5 +1,6 @@
-package io.nbench.monitor;
+package io.nbench.client;
 
+import io.nbench.monitor.MonitorClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,29 +1,29 @@
-package io.nbench.cli;
+package io.nbench.resources;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
 /**
- * This JVM's memory limits as the checks before a run see them: the client's plan ({@link ClientMemory})
- * and the server's default connection limit ({@link ServerConnectionLimit}) each use at most
+ * This JVM's memory limits as the checks before a run see them: the client's plan (the CLI's ClientMemory)
+ * and the server's default connection limit ({@code io.nbench.server.ServerConnectionLimit}) each use at most
  * {@link #USABLE} of a limit, leaving the rest to everything they do not model.
  */
-final class JvmMemory {
+public final class JvmMemory {
 
     /** Share of a limit a plan may use. */
-    static final double USABLE = 0.75;
+    public static final double USABLE = 0.75;
 
     private JvmMemory() {
     }
 
     /** The heap limit: -Xmx, or the JVM's default (a quarter of the machine's memory). */
-    static long heapLimit() {
+    public static long heapLimit() {
         return Runtime.getRuntime().maxMemory();
     }
 
     /** The JVM's direct-memory limit: -XX:MaxDirectMemorySize, which defaults to the heap limit. */
-    static long directLimit(long heapLimit) {
+    public static long directLimit(long heapLimit) {
         try {
             HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
             long set = hotspot == null ? 0 : Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
@@ -34,7 +34,7 @@ final class JvmMemory {
     }
 
     /** A byte count for a message: 512 B, 1.5 KiB, 3.0 GiB. */
-    static String bytes(double b) {
+    public static String bytes(double b) {
         if (b < 1024) {
             return (long) b + " B";
         }

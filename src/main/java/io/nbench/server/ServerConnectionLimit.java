@@ -1,6 +1,7 @@
-package io.nbench.cli;
+package io.nbench.server;
 
-import io.nbench.load.FileDescriptors;
+import io.nbench.resources.FileDescriptors;
+import io.nbench.resources.JvmMemory;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.Transport;
 import java.util.Locale;
@@ -21,12 +22,12 @@ import java.util.Locale;
  * @param why           how the figure was chosen, for the banner
  * @param byDescriptors whether the descriptor limit chose it (the hint then says to raise that)
  */
-record ServerConnectionLimit(int max, long perConnection, String why, boolean byDescriptors) {
+public record ServerConnectionLimit(int max, long perConnection, String why, boolean byDescriptors) {
 
     /** Descriptors a server needs besides its connections: its transport's selectors and loops, the monitor's. */
-    static final int DESCRIPTOR_HEADROOM = 32;
+    public static final int DESCRIPTOR_HEADROOM = 32;
 
-    static ServerConnectionLimit of(Integer requested, Transport transport, ServerSettings settings) {
+    public static ServerConnectionLimit of(Integer requested, Transport transport, ServerSettings settings) {
         long perConnection = transport.serverMemoryPerConnection(settings);
         if (requested != null) {
             return new ServerConnectionLimit(requested, perConnection, "--max-connections", false);
@@ -58,12 +59,12 @@ record ServerConnectionLimit(int max, long perConnection, String why, boolean by
                 JvmMemory.bytes(memory)), false);
     }
 
-    boolean limited() {
+    public boolean limited() {
         return max < Integer.MAX_VALUE;
     }
 
     /** The end of the line logged when a connection is refused: what to change. */
-    String hint() {
+    public String hint() {
         if (byDescriptors) {
             return "; raise the descriptor limit (ulimit -n) in the shell that starts the server";
         }
@@ -74,7 +75,7 @@ record ServerConnectionLimit(int max, long perConnection, String why, boolean by
     }
 
     /** For the banner: ", max connections 3,840 (up to 1.2 MiB each in 3/4 of 6 GiB of memory)". */
-    String describe() {
+    public String describe() {
         return limited() ? String.format(Locale.ROOT, ", max connections %,d (%s)", max, why) : "";
     }
 }

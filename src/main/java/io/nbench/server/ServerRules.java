@@ -1,0 +1,107 @@
+package io.nbench.server;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.units.Durations;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+
+/**
+ * The rules a server plan obeys, one method per rule, each throwing {@link InvalidServerPlan} with the message
+ * the CLI prints (as {@code load/LoadRules} does for the client). The builder applies them in the order the
+ * options are checked on the command line; the plan's constructor applies them again, so no inconsistent
+ * plan exists however it was made.
+ */
+final class ServerRules {
+
+    private ServerRules() {
+    }
+
+    static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new InvalidServerPlan(message);
+        }
+    }
+
+    static void port(String option, int port) {
+        require(port >= 0 && port <= 65535, option + " " + port + " is not a TCP port: use 0 to 65535");
+    }
+
+    static void duration(Duration duration) {
+        require(duration == null || !duration.isNegative(), "--duration must not be negative");
+    }
+
+    static void idleTimeout(Duration idleTimeout) {
+        require(idleTimeout == null || !(idleTimeout.isNegative() || idleTimeout.isZero()),
+                "--idle-timeout must be positive (leave it out to keep idle connections open)");
+    }
+
+    static void reportInterval(Duration reportInterval) {
+        require(reportInterval == null || reportInterval.toMillis() >= 100, "--report-interval "
+                + (reportInterval == null ? "" : Durations.format(reportInterval))
+                + " is too short to read: use at least 100ms, e.g. 5s");
+    }
+
+    static void monitorPortOfItsOwn(int monitorPort, int port) {
+        require(monitorPort == 0 || monitorPort != port, "--monitor-port " + monitorPort
+                + " is the benchmark's --port: give the monitor a port of its own");
+    }
+
+    static void maxFrame(int maxFrame) {
+        require(maxFrame >= 1, "--max-frame " + maxFrame + " accepts no payload: use at least 1 byte (default "
+                + ServerPlan.DEFAULT_MAX_FRAME_TEXT + ")");
+    }
+
+    static void maxConnections(Integer maxConnections) {
+        require(maxConnections == null || maxConnections >= 1, "--max-connections " + maxConnections
+                + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory and ulimit -n)");
+    }
+
+    static void executorThreads(int core, int max) {
+        require(core == 0 && max == 0 || core >= 1 && core <= max, "--executor-threads " + core + ":" + max
+                + " is not a pool: use N or CORE:MAX with 1 <= CORE <= MAX, e.g. 8 or 100:200 (0 = on the I/O thread)");
+    }
+
+    static void work(Duration work) {
+        require(work == null || !(work.isNegative() || work.isZero()), "--work must be positive, e.g. 50us or 1s "
+                + "(leave it out for none)");
+    }
+
+    static void executorQueue(Integer queue, boolean pool) {
+        require(queue == null || queue >= 1, "--executor-queue " + queue + " holds no request: use at least 1 "
+                + "(default " + ServerPlan.DEFAULT_QUEUE + ")");
+        require(queue == null || pool, "--executor-queue needs --executor-threads (the queue of the business pool; "
+                + "without it requests are processed on the I/O thread)");
+    }
+
+    static void echoHasNoRequests(Protocol protocol, Duration work, boolean pool) {
+        require(protocol != Protocol.ECHO || work == null && !pool, (work != null ? "--work" : "--executor-threads")
+                + " needs --protocol framed (echo has no requests to process, only bytes)");
+    }
+
+    /** The address {@code bind} names, which must be one of this machine's (or the wildcard, or loopback). */
+    static InetAddress localAddress(String option, String bind) {
+        require(!bind.isBlank(), option + " is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
+        try {
+            InetAddress address = InetAddress.getByName(bind);
+            if (isLocal(address)) {
+                return address;
+            }
+        } catch (UnknownHostException e) {
+            // not resolvable: the same answer
+        }
+        throw new InvalidServerPlan(option + " " + bind + " is not an address of this machine: use an IP address "
+                + "such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
+    }
+
+    static boolean isLocal(InetAddress address) {
+        try {
+            return address.isAnyLocalAddress() || address.isLoopbackAddress()
+                    || NetworkInterface.getByInetAddress(address) != null;
+        } catch (SocketException e) {
+            return false; // the interfaces cannot be listed: as if not this machine's
+        }
+    }
+}
