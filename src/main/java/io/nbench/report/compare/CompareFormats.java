@@ -111,7 +111,8 @@ public final class CompareFormats {
         for (int i = 0; i < files.size(); i++) {
             out.println("- " + CompareTable.letter(i) + ": " + MarkdownText.code(files.get(i).path().toString()));
         }
-        CompareTable.steadyStateWarnings(files).forEach(w -> out.println("- :warning: " + w));
+        CompareTable.steadyStateWarnings(files).forEach(w -> out.println("- :warning: " + w.letter() + " "
+                + MarkdownText.code(w.name()) + ": " + w.why()));
         for (Comparison.Block b : blocks) {
             out.println();
             StringBuilder title = new StringBuilder("#### " + MarkdownText.code(b.name()));

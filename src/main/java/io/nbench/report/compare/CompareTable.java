@@ -17,7 +17,7 @@ public final class CompareTable {
         for (int i = 0; i < files.size(); i++) {
             out.println("  " + letter(i) + ": " + files.get(i).path());
         }
-        steadyStateWarnings(files).forEach(w -> out.println("  Warning: " + w));
+        steadyStateWarnings(files).forEach(w -> out.println("  Warning: " + w.text()));
         for (Comparison.Block b : blocks) {
             out.println();
             StringBuilder title = new StringBuilder(b.name());
@@ -58,15 +58,22 @@ public final class CompareTable {
     }
 
     /**
-     * "B impl=nio: not at steady state: ..." for each combination whose document found a trend in its
-     * iterations: its mean is of a system still changing, and so is any ratio to it.
+     * A combination whose document found a trend in its iterations: its mean is of a system still changing,
+     * and so is any ratio to it. {@code name} is as the document wrote it (each format escapes it for itself).
      */
-    static List<String> steadyStateWarnings(List<ResultFile> files) {
-        List<String> warnings = new ArrayList<>();
+    record NotSteady(String letter, String name, String why) {
+        /** "B impl=nio: not at steady state: ...", for text. */
+        String text() {
+            return letter + " " + name + ": " + why;
+        }
+    }
+
+    static List<NotSteady> steadyStateWarnings(List<ResultFile> files) {
+        List<NotSteady> warnings = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
             for (ResultFile.CombinationData c : files.get(i).combinations()) {
                 if (c.notSteady() != null) {
-                    warnings.add(letter(i) + " " + c.name() + ": " + c.notSteady());
+                    warnings.add(new NotSteady(letter(i), c.name(), c.notSteady()));
                 }
             }
         }

@@ -55,14 +55,15 @@ class SteadyStateNotesTest {
 
         List<ResultFile> files = List.of(steady, rising, untested, falling, older);
         assertEquals(List.of("B impl=nio: " + rising.combinations().get(0).notSteady(),
-                "D impl=netty: " + falling.combinations().get(0).notSteady()), CompareTable.steadyStateWarnings(files));
+                "D impl=netty: " + falling.combinations().get(0).notSteady()),
+                CompareTable.steadyStateWarnings(files).stream().map(CompareTable.NotSteady::text).toList());
         StringWriter text = new StringWriter();
         CompareTable.print(new PrintWriter(text), files, Comparison.compare(files));
         assertTrue(text.toString().contains("\n  E: " + older.path() + "\n  Warning: B impl=nio: not at steady state: "),
                 text.toString());
         StringWriter markdown = new StringWriter();
         CompareFormats.markdown(new PrintWriter(markdown), files, Comparison.compare(files), List.of());
-        assertTrue(markdown.toString().contains("\n- :warning: D impl=netty: not at steady state: throughput fell 2.0x"),
+        assertTrue(markdown.toString().contains("\n- :warning: D `impl=netty`: not at steady state: throughput fell 2.0x"),
                 markdown.toString());
     }
 }
