@@ -208,7 +208,10 @@ public abstract class ServerContract {
                 "the echo handler ran on " + events.echoThreads);
     }
 
-    /** With the framework's executor a peer that never reads its echo is bounded as without it. */
+    /**
+     * With the framework's executor a peer that never reads its echo is bounded too: the executor's writes
+     * pause reading as without it; what its queue took while its threads lagged comes on top.
+     */
     @Test
     void nativeExecutorEchoBoundsWhatItAcceptsFromAPeerThatNeverReads() throws Exception {
         java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
@@ -222,9 +225,17 @@ public abstract class ServerContract {
         try (NeverReadingPeer peer = new NeverReadingPeer(server.address())) {
             accepted = peer.writeUntilStalled(new byte[4096], cap, 2_000);
         }
-        assertTrue(accepted < ACCEPTED_FROM_A_PEER_THAT_NEVER_READS, "echo through " + option.getKey()
-                + ": the server accepted " + accepted + " bytes from a peer that reads nothing; at most "
-                + ACCEPTED_FROM_A_PEER_THAT_NEVER_READS + " may be buffered");
+        // What the executor's own queue holds while its threads lag behind the I/O thread is not bounded, as in
+        // the frameworks themselves (docs/server.md): the writes it makes are counted at once, so the session
+        // stops reading once they pass the bound, but the bytes read before its threads caught up are on top.
+        // On a quiet machine that is a few KiB (under the bound without an executor); beside a CPU hog the
+        // executor lagged by 0.9 MiB. The property that holds whatever the scheduling: the server stops taking
+        // bytes (a peer cannot make it buffer without end), within the bound plus what one lagging executor
+        // queue can hold in the 2 s a stall takes to be seen (bounded here by its 4 MiB of echo).
+        long bound = ACCEPTED_FROM_A_PEER_THAT_NEVER_READS + (4L << 20);
+        assertTrue(accepted < bound, "echo through " + option.getKey() + ": the server accepted " + accepted
+                + " bytes from a peer that reads nothing (" + (accepted >= cap ? "and was still taking more"
+                : "then stopped") + "); at most " + bound + " may be buffered with a lagging executor");
     }
 
     private InetSocketAddress start(BusinessRuntime with) throws IOException {
