@@ -29,12 +29,17 @@ public final class NbenchProcess {
      * io.nbench.cli.Main}; the caller appends nbench's arguments.
      */
     public static List<String> command(List<String> jvmFlags) {
+        return command(jvmFlags, "io.nbench.cli.Main");
+    }
+
+    /** As {@link #command(List)} for another main class on this build's class path (a test's own child JVM). */
+    public static List<String> command(List<String> jvmFlags, String mainClass) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
                 "-XX:+IgnoreUnrecognizedVMOptions"));
         command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         return command;
     }
 
@@ -52,6 +57,11 @@ public final class NbenchProcess {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
         command.addAll(command(List.of()));
         command.addAll(List.of(args));
+        return run(dir, command);
+    }
+
+    /** Runs {@code command} in {@code dir} with its output in files, waiting at most 3 minutes. */
+    public static Result run(Path dir, List<String> command) throws IOException, InterruptedException {
         Path out = Files.createTempFile("nbench-out", ".txt");
         Path err = Files.createTempFile("nbench-err", ".txt");
         try {
@@ -60,7 +70,7 @@ public final class NbenchProcess {
             p.getOutputStream().close();
             if (!p.waitFor(3, TimeUnit.MINUTES)) {
                 p.destroyForcibly();
-                throw new AssertionError("nbench " + String.join(" ", args) + " did not end");
+                throw new AssertionError(String.join(" ", command) + " did not end");
             }
             return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
         } finally {
