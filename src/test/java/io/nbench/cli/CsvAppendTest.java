@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.csv.CsvReport;
 import io.nbench.report.json.ResultDocument;
@@ -52,10 +53,14 @@ class CsvAppendTest {
                 args.add("--no-header");
             }
             NbenchProcess.Result r = NbenchProcess.run(dir, "022", args.toArray(String[]::new));
-            assertEquals(0, r.exit(), r.all());
-            assertEquals("", r.err());
-            Files.writeString(csv, r.out(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             JsonNode doc = ResultDocs.read(dir.resolve("run" + i + ".json").toFile());
+            if (i == 1 && r.exit() == ExitCode.FAILED) {
+                rateMissedOnly(doc, r);
+            } else {
+                assertEquals(0, r.exit(), r.all());
+                assertEquals("", r.err());
+            }
+            Files.writeString(csv, r.out(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             documents.put(doc.get("runId").asText(), doc);
         }
         assertEquals(3, documents.size(), "one run id per run");
@@ -124,6 +129,18 @@ class CsvAppendTest {
             }
         }
         assertEquals(List.of(3, 3, 2), documents.keySet().stream().map(rowsPerRun::get).sorted((a, b) -> b - a).toList());
+    }
+
+    /**
+     * The open loop on a busy machine may miss its rate by more than 1 %: a FAIL verdict (exit 4, its one line
+     * on stderr) that does not concern the CSV, whose rows are then checked as any other.
+     */
+    private static void rateMissedOnly(JsonNode doc, NbenchProcess.Result r) {
+        JsonNode reasons = doc.get("combinations").get(0).get("reasons");
+        assertEquals(1, reasons.size(), r.all());
+        assertTrue(reasons.get(0).asText().startsWith("target rate missed"), r.all());
+        assertEquals("nbench client: FAIL [" + doc.get("combinations").get(0).get("name").asText() + "]: "
+                + reasons.get(0).asText() + "\n", r.err());
     }
 
     private static JsonNode iteration(JsonNode combination, boolean warmup, int index) {
