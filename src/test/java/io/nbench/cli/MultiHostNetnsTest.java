@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and whose p99 is the p99 of all their histograms together. Needs root (CI runs as root); skipped otherwise.
  */
 @EnabledOnOs(OS.LINUX)
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a hang; every process is bounded and stopped in finally
+@Timeout(value = 2 * NbenchProcess.HANG_MINUTES, unit = TimeUnit.MINUTES) // a hang; its processes are stopped in finally
 class MultiHostNetnsTest {
 
     @TempDir
@@ -124,7 +124,7 @@ class MultiHostNetnsTest {
             }
             for (int k = 0; k < 3; k++) {
                 String rest = drain(outputs.get(k));
-                assertTrue(clients.get(k).waitFor(3, TimeUnit.MINUTES), "a client did not end");
+                assertTrue(clients.get(k).waitFor(NbenchProcess.HANG_MINUTES, TimeUnit.MINUTES), "a client did not end");
                 assertEquals(0, clients.get(k).exitValue(), "a client's exit code: " + rest);
             }
 

@@ -2,6 +2,7 @@ package io.nbench.transport.netty;
 
 import io.nbench.load.Driver;
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.transport.IoThreadAllocation;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -17,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * loop, for which Netty allocates a write task (the CLI shows 32 B/msg on Java 17 and 25; on Java 25 some of it
  * lands on the event loops).
  */
-@Timeout(value = 4, unit = TimeUnit.MINUTES) // a hang: the measuring JVM itself is bounded by 3 minutes
+@Timeout(value = NbenchProcess.HANG_MINUTES + 1, unit = TimeUnit.MINUTES) // a hang: the measuring JVM is bounded too
 class NettyAllocationTest {
 
     @ParameterizedTest

@@ -2,6 +2,7 @@ package io.nbench.transport.nio;
 
 import io.nbench.load.Driver;
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.transport.IoThreadAllocation;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
@@ -9,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The nio client allocates nothing per message on its selector threads in rtt mode ({@link IoThreadAllocation}). */
-@Timeout(value = 4, unit = TimeUnit.MINUTES) // a hang: the measuring JVM itself is bounded by 3 minutes
+@Timeout(value = NbenchProcess.HANG_MINUTES + 1, unit = TimeUnit.MINUTES) // a hang: the measuring JVM is bounded too
 class NioAllocationTest {
 
     @ParameterizedTest
