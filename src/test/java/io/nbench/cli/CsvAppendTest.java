@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.csv.CsvReport;
 import io.nbench.report.json.ResultDocument;
@@ -52,13 +53,19 @@ class CsvAppendTest {
                 args.add("--no-header");
             }
             NbenchProcess.Result r = NbenchProcess.run(dir, "022", args.toArray(String[]::new));
-            // The open-loop run may FAIL on a busy machine, below its rate or above it (catching up on a cold
-            // warmup's lag): the CSV is what is tested here.
-            boolean rateMissed = r.exit() == io.nbench.client.ExitCode.FAILED && r.err().contains("target rate missed");
-            assertTrue(r.exit() == 0 || rateMissed, r.all());
-            assertEquals("", rateMissed ? "" : r.err());
-            Files.writeString(csv, r.out(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             JsonNode doc = ResultDocs.read(dir.resolve("run" + i + ".json").toFile());
+            if (i == 1 && r.exit() == ExitCode.FAILED) {
+                rateMissedOnly(doc, r);
+            } else if (i == 1 && r.exit() == ExitCode.NOTHING_MEASURED) {
+                // A machine so busy that the open loop's measured iterations completed nothing: said once on
+                // stderr; its CSV rows (0 messages) are still checked below.
+                assertEquals("NO_DATA", doc.get("status").asText(), r.all());
+                assertTrue(r.err().startsWith("nbench client: NO_DATA [") && r.err().lines().count() == 1, r.all());
+            } else {
+                assertEquals(0, r.exit(), r.all());
+                assertEquals("", r.err());
+            }
+            Files.writeString(csv, r.out(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             documents.put(doc.get("runId").asText(), doc);
         }
         assertEquals(3, documents.size(), "one run id per run");
@@ -127,6 +134,18 @@ class CsvAppendTest {
             }
         }
         assertEquals(List.of(3, 3, 2), documents.keySet().stream().map(rowsPerRun::get).sorted((a, b) -> b - a).toList());
+    }
+
+    /**
+     * The open loop on a busy machine may miss its rate by more than 1 %: a FAIL verdict (exit 4, its one line
+     * on stderr) that does not concern the CSV, whose rows are then checked as any other.
+     */
+    private static void rateMissedOnly(JsonNode doc, NbenchProcess.Result r) {
+        JsonNode reasons = doc.get("combinations").get(0).get("reasons");
+        assertEquals(1, reasons.size(), r.all());
+        assertTrue(reasons.get(0).asText().startsWith("target rate missed"), r.all());
+        assertEquals("nbench client: FAIL [" + doc.get("combinations").get(0).get("name").asText() + "]: "
+                + reasons.get(0).asText() + "\n", r.err());
     }
 
     private static JsonNode iteration(JsonNode combination, boolean warmup, int index) {

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and whose p99 is the p99 of all their histograms together. Needs root (CI runs as root); skipped otherwise.
  */
 @EnabledOnOs(OS.LINUX)
+@Timeout(value = 2 * NbenchProcess.HANG_MINUTES, unit = TimeUnit.MINUTES) // a hang; its processes are stopped in finally
 class MultiHostNetnsTest {
 
     @TempDir
@@ -70,10 +72,11 @@ class MultiHostNetnsTest {
         return ns;
     }
 
-    private static List<String> in(String ns, List<String> nbench) {
+    /** {@code mainClass args} in a JVM in namespace {@code ns}. */
+    private static List<String> in(String ns, Class<?> mainClass, List<String> args) {
         List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", ns));
-        c.addAll(NbenchProcess.command(List.of()));
-        c.addAll(nbench);
+        c.addAll(NbenchProcess.command(List.of(), mainClass.getName()));
+        c.addAll(args);
         return c;
     }
 
@@ -82,31 +85,47 @@ class MultiHostNetnsTest {
         Assumptions.assumeTrue(sh("ip", "link", "add", bridge, "type", "bridge") == 0,
                 "creating network namespaces and a bridge needs root and iproute2 (ip): skipped");
         Process server = null;
+        List<Process> clients = new ArrayList<>();
         try {
             must("ip", "link", "set", bridge, "up");
             String serverHost = host(0);
             List<String> clientHosts = List.of(host(1), host(2), host(3));
-            server = new ProcessBuilder(in(serverHost, List.of("server", "--impl", "nio", "--bind", "10.77.0.1", "--port", "0")))
+            server = new ProcessBuilder(in(serverHost, Main.class, List.of("server", "--impl", "nio", "--bind", "10.77.0.1", "--port", "0")))
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             String banner = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8)).readLine();
             Matcher m = Pattern.compile("listening on 10\\.77\\.0\\.1:(\\d+)").matcher(String.valueOf(banner));
             assertTrue(m.find(), banner);
 
-            // One instant for every host, far enough ahead for three JVMs to start and warm up.
-            Instant at = Instant.now().plusSeconds(8);
-            List<Process> clients = new ArrayList<>();
+            // Each client host's JVM starts and warms up first (a busy machine takes seconds for that, and --start-at
+            // refuses an instant already past); once all three say so, they are given one instant a little ahead.
+            List<String> hostArgs = List.of("--host", "10.77.0.1", "--port", m.group(1));
             List<Path> documents = new ArrayList<>();
+            List<BufferedReader> outputs = new ArrayList<>();
             for (int k = 0; k < 3; k++) {
                 Path out = dir.resolve("host" + (k + 1) + ".json");
                 documents.add(out);
-                clients.add(new ProcessBuilder(in(clientHosts.get(k), List.of("client", "--host", "10.77.0.1", "--port",
-                        m.group(1), "--threads", "2", "--size", "100", "--iteration-time", "500ms", "--warmup", "1",
-                        "--iterations", "3", "--start-at", at.toString(), "--host-label", "host" + (k + 1), "--out",
-                        out.toString()))).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+                List<String> args = new ArrayList<>(hostArgs);
+                args.addAll(List.of("--", "client", "--threads", "2", "--size", "100", "--iteration-time", "500ms",
+                        "--warmup", "1", "--iterations", "3", "--host-label", "host" + (k + 1), "--out", out.toString()));
+                args.addAll(hostArgs);
+                Process c = new ProcessBuilder(in(clientHosts.get(k), Cued.class, args)).redirectErrorStream(true).start();
+                clients.add(c);
+                outputs.add(new BufferedReader(new InputStreamReader(c.getInputStream(), StandardCharsets.UTF_8)));
             }
+            for (BufferedReader o : outputs) {
+                assertEquals(Cued.READY, o.readLine(), "a client host's JVM did not get ready");
+            }
+            // What is left before the instant (parsing, two connections, one 500 ms warmup iteration) takes a warm
+            // JVM well under a second.
+            Instant at = Instant.now().plusSeconds(8);
             for (Process c : clients) {
-                assertTrue(c.waitFor(60, TimeUnit.SECONDS), "a client ended");
-                assertEquals(0, c.exitValue(), "a client's exit code");
+                c.getOutputStream().write((at + "\n").getBytes(StandardCharsets.US_ASCII));
+                c.getOutputStream().close();
+            }
+            for (int k = 0; k < 3; k++) {
+                String rest = drain(outputs.get(k));
+                assertTrue(clients.get(k).waitFor(NbenchProcess.HANG_MINUTES, TimeUnit.MINUTES), "a client did not end");
+                assertEquals(0, clients.get(k).exitValue(), "a client's exit code: " + rest);
             }
 
             Path merged = dir.resolve("merged.json");
@@ -136,6 +155,9 @@ class MultiHostNetnsTest {
             assertEquals(Percentiles.valueAt(all, 99), doc.path("summary").path("latencyNs").path("merged").path("p99").asLong(),
                     "the merged p99 is the p99 of the three hosts' histograms together");
         } finally {
+            for (Process c : clients) {
+                c.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
             if (server != null) {
                 server.destroy();
                 if (!server.waitFor(10, TimeUnit.SECONDS)) {
@@ -146,6 +168,40 @@ class MultiHostNetnsTest {
                 sh("ip", "netns", "del", ns); // its veth end goes with it, and the other end with the pair
             }
             sh("ip", "link", "del", bridge);
+        }
+    }
+
+    private static String drain(BufferedReader output) throws IOException {
+        StringBuilder all = new StringBuilder();
+        for (String line; (line = output.readLine()) != null; ) {
+            all.append(line).append('\n');
+        }
+        return all.toString();
+    }
+
+    /**
+     * A client host's nbench, started ahead of its instant: {@code HOST-ARGS -- CLIENT-ARGS}. It runs one short
+     * client against the server (so the classes a run needs are loaded, as in the JVM of a host that has run
+     * nbench before), prints {@link #READY}, reads the instant from stdin and runs {@code CLIENT-ARGS --start-at
+     * INSTANT} through nbench's {@link Main}, exiting with its code.
+     */
+    public static final class Cued {
+        static final String READY = "ready";
+
+        public static void main(String[] args) throws IOException {
+            List<String> all = List.of(args);
+            int split = all.indexOf("--");
+            List<String> warmUp = new ArrayList<>(List.of("client", "--msgs", "100", "--warmup", "0", "--iterations", "1"));
+            warmUp.addAll(all.subList(0, split));
+            java.io.StringWriter warmUpOutput = new java.io.StringWriter();
+            java.io.PrintWriter sink = new java.io.PrintWriter(warmUpOutput);
+            int code = Main.run(warmUp.toArray(String[]::new), sink, sink);
+            System.out.println(code == 0 ? READY : "the warm-up run failed (" + code + "): " + warmUpOutput);
+            String at = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII)).readLine();
+            List<String> run = new ArrayList<>(all.subList(split + 1, all.size()));
+            run.addAll(List.of("--start-at", String.valueOf(at)));
+            System.exit(Main.run(run.toArray(String[]::new), new java.io.PrintWriter(System.out, true),
+                    new java.io.PrintWriter(System.err, true)));
         }
     }
 }

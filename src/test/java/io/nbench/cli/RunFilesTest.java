@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.LatencyHistograms;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
 import java.io.BufferedReader;
 import java.io.FileInputStream;
@@ -178,10 +179,7 @@ class RunFilesTest {
 
     /** {@code nbench ARGS} in a child JVM whose temporary directory is {@code tmp}. */
     private static Process nbench(Path tmp, List<String> args) throws IOException {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        List<String> command = new ArrayList<>(NbenchProcess.command(List.of("-Djava.io.tmpdir=" + tmp)));
         command.addAll(args);
         return new ProcessBuilder(command).start();
     }
@@ -223,9 +221,15 @@ class RunFilesTest {
         Path results = dir.resolve("results");
         Process p = nbench(tmp, List.of("run", "--servers", "netty,nio", "--forks", "2", "--threads", "1", "--msgs",
                 "100", "--warmup", "0", "--iterations", "2", "--quiet", "--results-dir", results.toString()));
+        String out;
         CompletableFuture<String> err = text(p.getErrorStream());
-        String out = text(p.getInputStream()).get(120, TimeUnit.SECONDS);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        try {
+            // Seven JVMs one after another (the run, two servers, four forks): the output ends when the run does.
+            out = text(p.getInputStream()).get(NbenchProcess.HANG_MINUTES, TimeUnit.MINUTES);
+            assertTrue(p.waitFor(NbenchProcess.HANG_MINUTES, TimeUnit.MINUTES));
+        } finally {
+            NbenchProcess.destroyTree(p);
+        }
         assertEquals(ExitCode.OK, p.exitValue(), out + err.get());
         assertEquals("", err.get());
         assertTrue(out.contains("=== comparison of the servers (A = netty) ==="), out);

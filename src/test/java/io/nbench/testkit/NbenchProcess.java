@@ -13,7 +13,20 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NbenchProcess {
 
+    /**
+     * How long a child nbench may take before a test calls it hung. Only a hang detector: the children's work is
+     * bounded in messages, and on a busy machine (a CPU hog beside the suite, as in CI) starting JVMs alone takes
+     * several times as long as on a quiet one, so no test asserts on how long a child took.
+     */
+    public static final long HANG_MINUTES = 5;
+
     private NbenchProcess() {
+    }
+
+    /** Stops {@code p} and every process it started (a test that failed half-way leaves nothing behind). */
+    public static void destroyTree(Process p) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly();
     }
 
     /** What a finished child printed and returned. */
@@ -29,12 +42,17 @@ public final class NbenchProcess {
      * io.nbench.cli.Main}; the caller appends nbench's arguments.
      */
     public static List<String> command(List<String> jvmFlags) {
+        return command(jvmFlags, "io.nbench.cli.Main");
+    }
+
+    /** As {@link #command(List)} for another main class on this build's class path (a test's own child JVM). */
+    public static List<String> command(List<String> jvmFlags, String mainClass) {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
                 "-XX:+IgnoreUnrecognizedVMOptions"));
         command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main"));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         return command;
     }
 
@@ -47,7 +65,7 @@ public final class NbenchProcess {
         return line.toString();
     }
 
-    /** Runs {@code nbench args} in {@code dir} under {@code umask} (e.g. "022"), waiting at most 3 minutes. */
+    /** Runs {@code nbench args} in {@code dir} under {@code umask} (e.g. "022"), waiting at most {@link #HANG_MINUTES}. */
     public static Result run(Path dir, String umask, String... args) throws IOException, InterruptedException {
         return run(dir, umask, List.of(), args);
     }
@@ -58,15 +76,20 @@ public final class NbenchProcess {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask " + umask + " && exec \"$@\"", "sh"));
         command.addAll(command(jvmFlags));
         command.addAll(List.of(args));
+        return run(dir, command);
+    }
+
+    /** Runs {@code command} in {@code dir} with its output in files, waiting at most {@link #HANG_MINUTES}. */
+    public static Result run(Path dir, List<String> command) throws IOException, InterruptedException {
         Path out = Files.createTempFile("nbench-out", ".txt");
         Path err = Files.createTempFile("nbench-err", ".txt");
         try {
             Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(out.toFile())
                     .redirectError(err.toFile()).start();
             p.getOutputStream().close();
-            if (!p.waitFor(3, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new AssertionError("nbench " + String.join(" ", args) + " did not end");
+            if (!p.waitFor(HANG_MINUTES, TimeUnit.MINUTES)) {
+                destroyTree(p);
+                throw new AssertionError(String.join(" ", command) + " did not end");
             }
             return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
         } finally {

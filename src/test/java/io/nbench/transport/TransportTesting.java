@@ -133,7 +133,7 @@ public final class TransportTesting {
         }
         if (r.errors().total() != 0 || r.summary().messages() != 2 * 2 * msgs) {
             throw new AssertionError("the run did not complete: " + r.summary().messages() + " of " + 2 * 2 * msgs
-                    + " messages, " + r.errors().total() + " errors");
+                    + " messages, " + r.errors().total() + " errors " + r.firstErrors() + ", aborted: " + r.abortReason());
         }
         return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
     }
