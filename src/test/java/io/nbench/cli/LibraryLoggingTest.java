@@ -70,11 +70,14 @@ class LibraryLoggingTest {
     /** The child JVM: MINA's and Netty's loggers as a real nbench client has them. */
     public static final class Child {
         public static void main(String[] args) throws Exception {
-            try (ClientTransport client = TransportTesting.newClient(TransportRegistry.load().get("mina"), Protocol.FRAMED,
-                    false)) {
+            ClientTransport client = TransportTesting.newClient(TransportRegistry.load().get("mina"), Protocol.FRAMED,
+                    false);
+            try {
                 org.apache.mina.util.ExceptionMonitor.getInstance().exceptionCaught(new ClosedChannelException());
                 io.netty.util.internal.logging.InternalLoggerFactory.getInstance(io.netty.channel.AbstractChannel.class)
                         .warn("Failed to close a channel.", new ClosedChannelException());
+            } finally {
+                client.close(); // a MINA client's threads up, as in a real run, while its loggers are used
             }
         }
     }
