@@ -20,7 +20,7 @@ public final class CompareFormats {
     /**
      * One JSON document: the files, each combination's rows (the baseline's mean and N, each other file's mean, N,
      * ratio with its interval and verdict), the gates, those that could not be judged again in {@code unjudged} (a
-     * script's one place to look), and the exit code.
+     * script's one place to look), the combinations not at steady state ({@code notSteady}), and the exit code.
      */
     public static void json(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks,
                             List<Gate.Verdict> gates, int exitCode) {
@@ -87,6 +87,11 @@ public final class CompareFormats {
                 unjudged.addObject().put("expression", v.gate().expression()).put("metric", v.gate().metric())
                         .put("combination", v.combination()).put("file", file).put("reason", v.whyNotJudged(file));
             }
+        }
+        // A combination whose own document found a trend: its ratios are of a system still changing.
+        ArrayNode notSteady = doc.putArray("notSteady");
+        for (CompareTable.NotSteady w : CompareTable.steadyStateWarnings(files)) {
+            notSteady.addObject().put("file", w.file()).put("combination", w.name()).put("warning", w.why());
         }
         doc.put("exitCode", exitCode);
         return doc;

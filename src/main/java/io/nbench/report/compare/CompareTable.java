@@ -61,7 +61,7 @@ public final class CompareTable {
      * A combination whose document found a trend in its iterations: its mean is of a system still changing,
      * and so is any ratio to it. {@code name} is as the document wrote it (each format escapes it for itself).
      */
-    record NotSteady(String letter, String name, String why) {
+    record NotSteady(String letter, String file, String name, String why) {
         /** "B impl=nio: not at steady state: ...", for text. */
         String text() {
             return letter + " " + name + ": " + why;
@@ -73,7 +73,7 @@ public final class CompareTable {
         for (int i = 0; i < files.size(); i++) {
             for (ResultFile.CombinationData c : files.get(i).combinations()) {
                 if (c.notSteady() != null) {
-                    warnings.add(new NotSteady(letter(i), c.name(), c.notSteady()));
+                    warnings.add(new NotSteady(letter(i), files.get(i).path().toString(), c.name(), c.notSteady()));
                 }
             }
         }

@@ -390,6 +390,7 @@ class GateTest {
               } ],
               "gates" : [ ],
               "unjudged" : [ ],
+              "notSteady" : [ ],
               "exitCode" : 0
             }
             """;

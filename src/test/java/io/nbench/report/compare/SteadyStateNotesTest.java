@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code compare} repeats the client's steady-state warning for each combination whose document found a
+ * {@code compare} repeats the client's steady-state warning (text, Markdown, and {@code notSteady[]} in JSON) for each combination whose document found a
  * trend, in the client's words; a document without a trend, or older than the test, adds no line.
  */
 class SteadyStateNotesTest {
@@ -61,6 +61,15 @@ class SteadyStateNotesTest {
         CompareTable.print(new PrintWriter(text), files, Comparison.compare(files));
         assertTrue(text.toString().contains("\n  E: " + older.path() + "\n  Warning: B impl=nio: not at steady state: "),
                 text.toString());
+        com.fasterxml.jackson.databind.JsonNode json = CompareFormats.document(files, Comparison.compare(files),
+                List.of(), 0).get("notSteady");
+        assertEquals(2, json.size(), json.toString());
+        assertEquals(rising.path().toString(), json.get(0).get("file").asText());
+        assertEquals("impl=nio", json.get(0).get("combination").asText());
+        assertEquals(rising.combinations().get(0).notSteady(), json.get(0).get("warning").asText());
+        assertEquals(falling.path().toString(), json.get(1).get("file").asText());
+        assertEquals("impl=netty", json.get(1).get("combination").asText());
+
         StringWriter markdown = new StringWriter();
         CompareFormats.markdown(new PrintWriter(markdown), files, Comparison.compare(files), List.of());
         assertTrue(markdown.toString().contains("\n- :warning: D `impl=netty`: not at steady state: throughput fell 2.0x"),
