@@ -1,12 +1,12 @@
 package io.nbench.monitor;
 
-import io.nbench.server.monitor.MonitorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.server.monitor.MonitorServer;
 import io.nbench.testkit.ServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -91,11 +91,16 @@ class MonitorLockoutTest {
                     java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // a retry
                 }
             }
+            // At the rate limit: one line for the four when they close together; on a busy machine they may close
+            // more than a second apart, and a later line then says how many closed since the one before.
             String[] log = server.stderr().strip().split("\n");
-            assertEquals(1, log.length, "one line for the four, at a rate limit: " + server.stderr());
-            assertTrue(log[0].matches("nbench server: monitor: closed a connection from 127\\.0\\.0\\.1:\\d+ that did "
-                    + "not authenticate within 10 s \\(\\d+ so far\\); only clients with the token should reach "
-                    + "--monitor-bind"), log[0]);
+            assertTrue(log.length >= 1 && log.length <= 4, "a line per close at most, at a rate limit: "
+                    + server.stderr());
+            for (String line : log) {
+                assertTrue(line.matches("nbench server: monitor: closed a connection from 127\\.0\\.0\\.1:\\d+ that did "
+                        + "not authenticate within 10 s \\(\\d+ so far\\); only clients with the token should reach "
+                        + "--monitor-bind( \\(\\d+ more since the last line\\))?"), line);
+            }
         }
     }
 }
