@@ -120,6 +120,9 @@ final class ReportCommand implements Callable<Integer> {
             } catch (ResultMerge.Overflow e) {
                 err.println("nbench report: " + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
+            } catch (OutOfMemoryError e) { // the merge's histograms, all documents' together
+                err.println("nbench report: --merge " + ResultFile.heapTooSmall());
+                return ExitCode.COULD_NOT_RUN;
             }
             for (String skew : ResultMerge.clockSkew(inputs)) {
                 err.println("nbench report: warning: " + skew);
@@ -150,6 +153,9 @@ final class ReportCommand implements Callable<Integer> {
             HtmlReport.write(html, sources, comparison, Environment.version());
         } catch (IOException e) {
             err.println("nbench report: cannot write --html " + html + ": " + AtomicFiles.describe(e));
+            return ExitCode.COULD_NOT_RUN;
+        } catch (OutOfMemoryError e) { // the page's histograms, all documents' together
+            err.println("nbench report: --html " + ResultFile.heapTooSmall());
             return ExitCode.COULD_NOT_RUN;
         }
         int combinations = sources.stream().mapToInt(s -> s.document().path("combinations").size()).sum();

@@ -198,6 +198,32 @@ class ResultInputTest {
     }
 
     @Test
+    void aHistogramTooLargeForTheHeapIsAMemoryLineNotADamagedHistogram() throws Exception {
+        // One valid histogram whose range (5 significant digits up to 2^62) decodes to about 48 MB of counts:
+        // beyond a 32 MB heap. HdrHistogram builds it reflectively, so the OutOfMemoryError arrives wrapped; it
+        // was reported as "not an HdrHistogram compressed histogram (OutOfMemoryError ...)".
+        Histogram wide = new Histogram(1, 1L << 62, 5);
+        wide.recordValue(50_000);
+        String encoded = HistogramCodec.encode(wide);
+        wide = null;
+        Path big = edited("big.json", c -> iteration(c, 1).put("histogram", encoded));
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", List.of("-Xmx32m"), "compare", real.toString(),
+                big.toString());
+        assertEquals(ExitCode.COULD_NOT_RUN, r.exit(), r.all());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("nbench compare: " + big + ": needs more memory than this JVM's "), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+
+        // report decodes the warmup's histograms too (compare does not): the same line, not a stack trace.
+        Path warm = edited("warm.json", c -> iteration(c, 0).put("histogram", encoded));
+        r = NbenchProcess.run(dir, "022", List.of("-Xmx32m"), "report", warm.toString(), "--merge");
+        assertEquals(ExitCode.COULD_NOT_RUN, r.exit(), r.all());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("nbench report: " + warm + ": needs more memory than this JVM's "), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
+    @Test
     void inputBeyondTheLimitIsRefusedWithoutReadingIt() throws Exception {
         Path padded = Files.writeString(dir.resolve("padded.json"), Files.readString(real) + " ".repeat(2 << 20));
         String line = refused(CliTest.run("compare", "--max-input", "1m", real.toString(), padded.toString()));

@@ -89,6 +89,14 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
      * than an error half way through a merge.
      */
     public static void checkOtherHistograms(Path path, JsonNode doc) throws Unreadable {
+        try {
+            decodeOtherHistograms(path, doc);
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(path);
+        }
+    }
+
+    private static void decodeOtherHistograms(Path path, JsonNode doc) throws Unreadable {
         JsonNode combinations = doc.path("combinations");
         for (int c = 0; c < combinations.size(); c++) {
             JsonNode iterations = combinations.get(c).path("iterations");
@@ -118,8 +126,13 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
      * allocated, so unwinding it frees the heap again.
      */
     private static Unreadable outOfMemory(Path path) {
-        return new Unreadable(path + ": needs more memory than this JVM's " + (Runtime.getRuntime().maxMemory() >> 20)
-                + " MiB of heap: raise it (JAVA_TOOL_OPTIONS=-Xmx8g) or read fewer or smaller documents");
+        return new Unreadable(path + ": " + heapTooSmall());
+    }
+
+    /** Why a reader stopped when the documents together (a merge, a page) exceed the heap, and what to change. */
+    public static String heapTooSmall() {
+        return "needs more memory than this JVM's " + (Runtime.getRuntime().maxMemory() >> 20)
+                + " MiB of heap: raise it (JAVA_TOOL_OPTIONS=-Xmx8g) or read fewer or smaller documents";
     }
 
     private static ResultFile decode(Path path, JsonNode doc) throws Unreadable {

@@ -20,13 +20,30 @@ public final class HistogramCodec {
         return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
     }
 
-    /** Decodes; a malformed text is an {@link IllegalArgumentException} whose message is one line giving the cause. */
+    /**
+     * Decodes; a malformed text is an {@link IllegalArgumentException} whose message is one line giving the cause.
+     * A heap too small for the histogram is an {@link OutOfMemoryError}, not a malformed text, even when
+     * HdrHistogram's reflective constructor hands it over wrapped in a RuntimeException.
+     */
     public static Histogram decode(String base64) {
         try {
             return Histogram.decodeFromCompressedByteBuffer(bytes(base64), 0);
         } catch (DataFormatException | RuntimeException e) {
+            OutOfMemoryError outOfMemory = outOfMemory(e);
+            if (outOfMemory != null) {
+                throw outOfMemory;
+            }
             throw malformed(e);
         }
+    }
+
+    private static OutOfMemoryError outOfMemory(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof OutOfMemoryError oom) {
+                return oom;
+            }
+        }
+        return null;
     }
 
     private static ByteBuffer bytes(String base64) {
