@@ -4,18 +4,22 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -42,13 +46,22 @@ class LayeringTest {
 
     @Test
     void transportsDependOnTheContractAndTheirOwnLibraryOnly() {
-        for (String impl : List.of("netty", "mina", "nio", "blocking", "vthreads")) {
-            // vthreads is the blocking transport on virtual threads: its one allowed neighbour.
-            String own = impl.equals("vthreads") ? TRANSPORT + ".blocking.." : TRANSPORT + "." + impl + "..";
-            classes().that().resideInAPackage(TRANSPORT + "." + impl + "..")
+        // Every transport package the registry holds (a new transport is checked without editing this test).
+        Map<String, String> packages = new TreeMap<>(); // transport package -> a neighbour it builds on, or itself
+        for (Transport t : TransportRegistry.load().all()) {
+            String own = t.getClass().getPackageName();
+            // vthreads is the blocking transport on virtual threads: the package of the transport it
+            // extends is its one allowed neighbour.
+            String base = t.getClass().getSuperclass().getPackageName();
+            packages.merge(own, base.startsWith(TRANSPORT + ".") && !base.startsWith(TRANSPORT + ".support") ? base : own,
+                    (a, b) -> a.equals(own) ? b : a);
+        }
+        assertTrue(packages.size() >= 5, "the registry's transports live in packages: " + packages);
+        for (Map.Entry<String, String> e : packages.entrySet()) {
+            classes().that().resideInAPackage(e.getKey() + "..")
                     .should().onlyDependOnClassesThat().resideInAnyPackage(TRANSPORT, TRANSPORT + ".support..",
-                            TRANSPORT + "." + impl + "..", own, "io.nbench.protocol..", "io.nbench.units..", "java..",
-                            "javax..", "sun.misc..", "jdk.internal.misc..", "io.netty..", "org.apache.mina..",
+                            e.getKey() + "..", e.getValue() + "..", "io.nbench.protocol..", "io.nbench.units..",
+                            "java..", "javax..", "sun.misc..", "jdk.internal.misc..", "io.netty..", "org.apache.mina..",
                             "org.slf4j..", "")
                     .because("a transport only moves bytes: the engine owns timing and statistics")
                     .check(MAIN);
@@ -85,6 +98,25 @@ class LayeringTest {
                         "io.nbench.load..")
                 .because("a server is a library object (ServerPlan, BenchServer): the picocli command parses, then "
                         + "starts it; the client's engine is none of its business")
+                .check(MAIN);
+    }
+
+    @Test
+    void theServerLibraryWritesNoClientReport() {
+        noClasses().that().resideInAPackage("io.nbench.server..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.nbench.report..")
+                .because("the server's figures are its own (server.metrics); the helpers both sides use live below "
+                        + "both (units, stats)")
+                .check(MAIN);
+    }
+
+    @Test
+    void theMonitorsWireDependsOnNeitherHalf() {
+        noClasses().that().resideInAPackage("io.nbench.monitor..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.nbench.server..", "io.nbench.client..",
+                        "io.nbench.cli..", "io.nbench.report..")
+                .because("the protocol and token are shared: the server half is server.monitor, the client half "
+                        + "client.monitor")
                 .check(MAIN);
     }
 

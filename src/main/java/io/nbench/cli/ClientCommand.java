@@ -25,8 +25,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -161,7 +161,7 @@ final class ClientCommand implements Callable<Integer> {
         }
         try {
             stats = serverStats.open(spec, this.load.host, Duration.ofSeconds(10), err);
-        } catch (io.nbench.monitor.MonitorClient.Failure e) {
+        } catch (io.nbench.client.monitor.MonitorClient.Failure e) {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }

@@ -1,8 +1,8 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
-import io.nbench.monitor.MonitorClient;
-import io.nbench.monitor.MonitorConsole;
+import io.nbench.client.monitor.MonitorClient;
+import io.nbench.client.monitor.MonitorConsole;
 import io.nbench.monitor.MonitorToken;
 import io.nbench.report.Tty;
 import java.io.BufferedReader;

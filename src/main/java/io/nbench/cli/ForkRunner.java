@@ -2,11 +2,11 @@ package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
 import io.nbench.client.output.OutputRegistry;
+import io.nbench.process.ChildJvm;
+import io.nbench.process.ChildProcesses;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.TextReport;
 import io.nbench.report.compare.ResultFile;
-import io.nbench.server.ChildJvm;
-import io.nbench.server.ChildProcesses;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

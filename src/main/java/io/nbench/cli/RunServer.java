@@ -1,9 +1,9 @@
 package io.nbench.cli;
 
 import io.nbench.monitor.MonitorToken;
+import io.nbench.process.ChildServer;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.BenchServer;
-import io.nbench.server.ChildServer;
 import io.nbench.server.ServerPlan;
 import io.nbench.transport.IoThreads;
 import io.nbench.transport.SocketSettings;

@@ -1,8 +1,8 @@
 package io.nbench.cli;
 
-import io.nbench.monitor.MonitorClient;
-import io.nbench.monitor.MonitorToken;
 import io.nbench.client.ServerStats;
+import io.nbench.client.monitor.MonitorClient;
+import io.nbench.monitor.MonitorToken;
 import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;

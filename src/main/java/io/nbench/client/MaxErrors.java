@@ -1,7 +1,7 @@
 package io.nbench.client;
 
 import io.nbench.load.LoadSpec;
-import io.nbench.report.Units;
+import io.nbench.units.Units;
 import java.math.BigDecimal;
 import java.math.MathContext;
 

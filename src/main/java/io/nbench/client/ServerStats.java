@@ -1,15 +1,15 @@
 package io.nbench.client;
 
-import io.nbench.monitor.MonitorClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.client.monitor.MonitorClient;
 import io.nbench.load.RunListener;
-import io.nbench.report.Units;
-import io.nbench.report.json.HistogramCodec;
 import io.nbench.server.metrics.MetricsJson;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.IterationResult;
+import io.nbench.units.Units;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;

@@ -62,7 +62,7 @@ public final class MonitorProtocol {
     }
 
     /** Whether an answer that starts with this line is complete in it. */
-    static boolean oneLine(String first) {
+    public static boolean oneLine(String first) {
         return first.startsWith("OK") || first.startsWith("ERR") || first.equals("BYE") || first.startsWith("{");
     }
 }

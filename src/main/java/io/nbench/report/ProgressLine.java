@@ -5,6 +5,7 @@ import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
+import io.nbench.units.Units;
 import java.io.PrintWriter;
 
 /**

@@ -2,6 +2,7 @@ package io.nbench.report;
 
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
+import io.nbench.units.Units;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -17,6 +17,7 @@ import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
 import io.nbench.units.Durations;
 import io.nbench.units.Sizes;
+import io.nbench.units.Units;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
-import io.nbench.report.json.HistogramCodec;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.Transports;
 import io.nbench.transport.RunningServer;
@@ -18,9 +18,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A figure is final when its line is printed. A time-based run whose responses are still outstanding

@@ -1,6 +1,5 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,9 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
-import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.testkit.ResultDocs;
 import java.nio.file.Files;
 import java.nio.file.Path;

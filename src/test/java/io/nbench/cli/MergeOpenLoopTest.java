@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
-import io.nbench.report.json.HistogramCodec;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.Percentiles;
 import io.nbench.testkit.ResultDocs;
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
-import io.nbench.report.json.HistogramCodec;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.Percentiles;
 import io.nbench.testkit.ResultDocs;
 import java.nio.file.Path;

@@ -1,20 +1,20 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
-import io.nbench.report.Units;
-import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ScriptedServer;
+import io.nbench.units.Units;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,14 +1,14 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nbench.report.json.HistogramCodec;
+import io.nbench.client.ExitCode;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;

@@ -1,11 +1,11 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nbench.server.ChildServer;
+import io.nbench.client.ExitCode;
+import io.nbench.process.ChildServer;
 import io.nbench.server.ReadyLine;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -63,7 +63,7 @@ class ServerReadyLineTest {
                 java.util.Map.of(io.nbench.monitor.MonitorToken.ENV, token))) {
             assertTrue(child.monitorPort() > 0 && child.monitorPort() != child.port(), child.banner());
             assertTrue(child.banner().contains(", monitor on 127.0.0.1:" + child.monitorPort()), child.banner());
-            try (io.nbench.monitor.MonitorClient monitor = io.nbench.monitor.MonitorClient.connect("127.0.0.1",
+            try (io.nbench.client.monitor.MonitorClient monitor = io.nbench.client.monitor.MonitorClient.connect("127.0.0.1",
                     child.monitorPort(), io.nbench.monitor.MonitorToken.from(null,
                             java.util.Map.of(io.nbench.monitor.MonitorToken.ENV, token)),
                     java.time.Duration.ofSeconds(10))) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.nbench.client.monitor.MonitorConsole;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ServerProcess;
 import java.io.IOException;

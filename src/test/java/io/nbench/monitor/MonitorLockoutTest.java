@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.client.monitor.MonitorClient;
 import io.nbench.server.monitor.MonitorServer;
 import io.nbench.testkit.ServerProcess;
 import java.io.BufferedReader;

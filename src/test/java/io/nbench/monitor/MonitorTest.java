@@ -1,6 +1,5 @@
 package io.nbench.monitor;
 
-import io.nbench.server.monitor.MonitorServer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nbench.cli.Main;
+import io.nbench.client.monitor.MonitorClient;
+import io.nbench.server.monitor.MonitorServer;
 import io.nbench.testkit.ServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,10 +1,11 @@
 package io.nbench.monitor;
 
-import io.nbench.client.ServerStats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ServerStats;
+import io.nbench.client.monitor.MonitorClient;
 import io.nbench.load.RunListener;
 import io.nbench.server.ServerMetrics;
 import io.nbench.server.metrics.MetricsJson;

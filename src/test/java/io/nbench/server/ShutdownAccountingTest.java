@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nbench.monitor.MonitorClient;
+import io.nbench.client.monitor.MonitorClient;
 import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.testkit.ServerProcess;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.nbench.report.csv.CsvReport;
-import io.nbench.report.json.HistogramCodec;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.transport.ErrorKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.nbench.report.compare;
 
-import io.nbench.report.Units;
 import io.nbench.stats.Percentiles;
+import io.nbench.units.Units;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleFunction;

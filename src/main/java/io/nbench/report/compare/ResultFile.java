@@ -1,8 +1,8 @@
 package io.nbench.report.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultReader;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.SteadyState;
 import java.nio.file.Path;
 import java.util.ArrayList;

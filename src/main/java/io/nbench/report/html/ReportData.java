@@ -3,8 +3,8 @@ package io.nbench.report.html;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.HistogramCodec;
 import org.HdrHistogram.Histogram;
 
 /**

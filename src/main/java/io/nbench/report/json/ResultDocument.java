@@ -14,6 +14,7 @@ import io.nbench.report.threshold.Threshold;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;

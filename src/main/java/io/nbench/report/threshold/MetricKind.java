@@ -1,6 +1,6 @@
 package io.nbench.report.threshold;
 
-import io.nbench.report.Units;
+import io.nbench.units.Units;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -2,7 +2,7 @@ package io.nbench.server.metrics;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nbench.report.json.HistogramCodec;
+import io.nbench.stats.HistogramCodec;
 import java.time.Instant;
 import org.HdrHistogram.Histogram;
 

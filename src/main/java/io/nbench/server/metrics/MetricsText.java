@@ -1,6 +1,6 @@
 package io.nbench.server.metrics;
 
-import io.nbench.report.Units;
+import io.nbench.units.Units;
 import java.time.Instant;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;

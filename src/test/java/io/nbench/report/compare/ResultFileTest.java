@@ -3,8 +3,8 @@ package io.nbench.report.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.nbench.report.json.HistogramCodec;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.LatencyHistograms;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,7 @@
-package io.nbench.monitor;
+package io.nbench.client.monitor;
 
+import io.nbench.monitor.MonitorProtocol;
+import io.nbench.monitor.MonitorToken;
 import io.nbench.units.Durations;
 import java.io.BufferedInputStream;
 import java.io.IOException;

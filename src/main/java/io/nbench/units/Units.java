@@ -1,4 +1,4 @@
-package io.nbench.report;
+package io.nbench.units;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.nbench.server;
+package io.nbench.process;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

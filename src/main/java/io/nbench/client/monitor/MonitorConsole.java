@@ -1,4 +1,4 @@
-package io.nbench.monitor;
+package io.nbench.client.monitor;
 
 import java.io.BufferedReader;
 import java.io.IOException;

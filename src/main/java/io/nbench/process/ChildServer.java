@@ -1,18 +1,19 @@
-package io.nbench.server;
+package io.nbench.process;
 
+import io.nbench.server.ReadyLine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.net.InetSocketAddress;
-import java.util.Optional;
 
 /**
  * An {@code nbench server} in a child JVM, as {@code nbench run} uses it: started with the same Java and

@@ -1,4 +1,4 @@
-package io.nbench.server;
+package io.nbench.process;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.nbench.report.json;
+package io.nbench.stats;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
