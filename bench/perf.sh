@@ -6,13 +6,21 @@
 # moment hurts all of them alike):
 #   client side: the C client, then nbench's clients (each --jar, each --clients transport), against
 #                the C server, for every workload (connections x window x size);
-#   server side: the C client against the C server, then against each --jar's --servers transports.
+#   server side: the C client against the C server, then against each --jar's --servers transports;
+#   framed server side (sides "framed" and "framed-pool"): the first jar's nbench client (nio, the framed
+#                protocol) against each --jar's --servers transports, requests answered on the I/O thread
+#                and on nbench's business pool (--executor-threads 2:2): the server's request path, which
+#                the echo protocol skips. There is no C framed server: the reference is the first --jar's
+#                server of the same transport, so with --jar before=... --jar after=... the ratios read
+#                "after against before".
 # It prints, per pairing, the median over rounds of msg/s, p50 and CPU per message, and the ratio to
-# the C reference (median of the per-round ratios), as a table and as JSON (--json FILE).
+# the reference (median of the per-round ratios), as a table and as JSON (--json FILE).
 #
 #   bench/perf.sh                                         # target/nbench.jar, 3 rounds (~7 minutes)
 #   bench/perf.sh --jar before=/tmp/old.jar --jar after=target/nbench.jar --rounds 5
 #   bench/perf.sh --quick                                 # 1 round, two workloads, nio and netty
+#   bench/perf.sh --jar before=/tmp/old.jar --jar after=target/nbench.jar --workloads none --rounds 5
+#                                                         # the servers only (echo and framed), before/after
 #
 # Both sides run with one I/O thread (--io-threads 1, the C programs' -t 1) unless a pairing says
 # "io=default". Exit 0 when every run completed, 1 when something could not run. Leaves nothing
@@ -33,6 +41,7 @@ default_io_workloads="50x16x1k"
 server_workload="50x16x1k"
 json_out=""
 raw=""
+framed=yes
 port=$((27100 + $$ % 2000))
 
 usage() {
@@ -42,6 +51,7 @@ options: --jar [LABEL=]FILE (repeatable; default after=target/nbench.jar)  --rou
          --secs S (measured seconds per run, $secs)  --warmup S ($warmup)  --clients LIST ($clients)
          --servers LIST ($servers; "none" skips the server side)  --workloads "CxWxSIZE ..." ($workloads)
          --json FILE (also write the results as JSON)  --raw FILE (keep every run's figures, TSV)  --quick
+         --no-framed (skip the framed server side)  --workloads none (skip the client side)
 EOF
 }
 
@@ -57,6 +67,7 @@ while [ $# -gt 0 ]; do
     --json) json_out="$2"; shift 2 ;;
     --raw) raw="$2"; shift 2 ;;
     --quick) rounds=1; secs=2; workloads="50x16x1k 1x1x1k"; servers="nio,netty"; shift ;;
+    --no-framed) framed=no; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "perf.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
   esac
@@ -131,10 +142,10 @@ EOF
 
 # Runs an nbench client; prints "msg_per_s p50_us cpu_us_per_msg" over the measured iterations.
 run_nclient() {
-  local jar=$1 impl=$2 io=$3 c=$4 w=$5 s=$6 threads ioarg=()
+  local jar=$1 impl=$2 io=$3 c=$4 w=$5 s=$6 protocol=${7:-echo} threads ioarg=()
   threads=$(( c < 4 ? c : 4 ))
   [ "$io" = default ] || ioarg=(--io-threads "$io")
-  java -jar "$jar" client --impl "$impl" --protocol echo --port "$port" --connections "$c" \
+  java -jar "$jar" client --impl "$impl" --protocol "$protocol" --port "$port" --connections "$c" \
       --threads "$threads" --window "$w" --size "$s" "${ioarg[@]}" --warmup "$warmup" --iterations "$secs" \
       --iteration-time 1s --format json --progress never > "$work/client.json" 2> "$work/client.err" || true
   python3 - "$work/client.json" "$warmup" <<'EOF'
@@ -153,7 +164,7 @@ EOF
 
 record() { # round side workload who figures...
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" $5 >> "$raw"
-  printf '  round %s %-6s %-10s %-28s %10s msg/s  p50 %8s us  cpu %s us/msg\n' "$1" "$2" "$3" "$4" $5 >&2
+  printf '  round %s %-11s %-10s %-28s %10s msg/s  p50 %8s us  cpu %s us/msg\n' "$1" "$2" "$3" "$4" $5 >&2
 }
 
 unavailable=""
@@ -166,6 +177,7 @@ start_load="$(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
   # client side: every client against the C server
   for wl in $workloads; do
+    [ "$wl" != none ] || continue
     IFS=x read -r c w sz <<< "$wl"
     s="$(size_bytes "$sz")"
     port=$((port + 1))
@@ -212,12 +224,35 @@ for r in $(seq 1 "$rounds"); do
           --port @PORT@ --io-threads 1
     done
   done
+  # framed server side: the first jar's client drives every jar's servers through their request path
+  [ "$framed" = yes ] || continue
+  for side in framed framed-pool; do
+    pool=(); [ "$side" = framed-pool ] && pool=(--executor-threads 2:2 --executor-queue 100000)
+    for impl in "${server_impls[@]}"; do
+      for i in "${!paths[@]}"; do
+        who="${labels[$i]}:$impl"
+        port=$((port + 1))
+        if [[ " $unavailable " == *" $who "* ]]; then continue; fi
+        if ! start_server java -jar "${paths[$i]}" server --impl "$impl" --port "$port" --io-threads 1 "${pool[@]}"; then
+          record "$r" "$side" "$server_workload" "$who" "n/a n/a n/a"
+          continue
+        fi
+        before="$(cpu_of "$spid")"
+        figs="$(run_nclient "${paths[0]}" nio 1 "$c" "$w" "$s" framed)"
+        after="$(cpu_of "$spid")"
+        stop_server
+        read -r mps p50 _ <<< "$figs"
+        record "$r" "$side" "$server_workload" "$who" \
+            "$mps $p50 $(python3 -c 'import sys; m = float(sys.argv[1]); d = float(sys.argv[3]) - float(sys.argv[2]); print(f"{d / (m * float(sys.argv[4])) * 1e6:.3f}" if m > 0 else "nan")' "$mps" "$before" "$after" "$((secs + warmup))")"
+      done
+    done
+  done
 done
 end_load="$(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$raw" "$rounds" "$start_load" "$end_load" "$json_out" <<'EOF'
+python3 - "$raw" "$rounds" "$start_load" "$end_load" "$json_out" "${labels[0]}" <<'EOF'
 import json, math, statistics, sys
-raw, rounds, load0, load1, json_out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+raw, rounds, load0, load1, json_out, first = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 rows = [l.rstrip('\n').split('\t') for l in open(raw) if l.strip()]
 def num(x):
     try:
@@ -232,7 +267,8 @@ def med(xs):
     return statistics.median(xs) if xs else None
 out = []
 for (side, wl, who), by_round in runs.items():
-    ref = runs.get((side, wl, 'C'), {})
+    # the framed sides have no C server: their reference is the first jar's server of the same transport
+    ref = runs.get((side, wl, first + ':' + who.split(':', 1)[-1] if side.startswith('framed') else 'C'), {})
     def ratios(k):
         return [by_round[r][k] / ref[r][k] for r in by_round
                 if r in ref and by_round[r][k] and ref[r][k]]
@@ -245,13 +281,14 @@ for (side, wl, who), by_round in runs.items():
     })
 def f(v, fmt):
     return '-' if v is None else format(v, fmt)
-print(f"medians of {rounds} interleaved round(s); ratios are medians of per-round ratios to the C "
-      f"reference of the same round (client side: C client; server side: C server, both driven by the C client)")
+print(f"medians of {rounds} interleaved round(s); ratios are medians of per-round ratios to the reference "
+      f"of the same round (client side: C client; server side: C server, both driven by the C client; "
+      f"framed sides: the first jar's server of the same transport, driven by the first jar's nio client)")
 print(f"load average before: {load0}, after: {load1}")
-hdr = f"{'side':6} {'workload':10} {'who':28} {'msg/s':>10} {'x C':>6} {'p50 us':>8} {'x C':>6} {'cpu us/msg':>10} {'x C':>6}"
+hdr = f"{'side':11} {'workload':10} {'who':28} {'msg/s':>10} {'x ref':>6} {'p50 us':>8} {'x ref':>6} {'cpu us/msg':>10} {'x ref':>6}"
 print(hdr); print('-' * len(hdr))
 for o in out:
-    print(f"{o['side']:6} {o['workload']:10} {o['who']:28} {f(o['msgPerSec'], ',.0f'):>10} {f(o['msgPerSecRatio'], '.2f'):>6} "
+    print(f"{o['side']:11} {o['workload']:10} {o['who']:28} {f(o['msgPerSec'], ',.0f'):>10} {f(o['msgPerSecRatio'], '.2f'):>6} "
           f"{f(o['p50Us'], '.1f'):>8} {f(o['p50Ratio'], '.2f'):>6} {f(o['cpuUsPerMsg'], '.2f'):>10} {f(o['cpuPerMsgRatio'], '.2f'):>6}")
 doc = {'rounds': rounds, 'loadBefore': load0, 'loadAfter': load1, 'results': out}
 if json_out:
