@@ -1,24 +1,18 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nbench.testkit.NbenchProcess;
+import io.nbench.client.ExitCode;
 import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.ServerProcess;
 import io.nbench.testkit.Transports;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.TransportTesting;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,27 +45,14 @@ class ServerWorkTest {
     /** {@code nbench server --work 10ms} (sleep, on the I/O thread) as a child JVM: the client's median is >= 10 ms. */
     @Test
     void tenMillisecondsOfWorkShowInTheClientsMedian() throws Exception {
-        List<String> command = new ArrayList<>(NbenchProcess.command(List.of()));
-        command.addAll(List.of("server", "--impl", "nio", "--port", "0", "--work", "10ms", "--work-mode", "sleep",
-                "--duration", "60s"));
-        Process server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            BufferedReader lines = new BufferedReader(
-                    new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-            String first = lines.readLine();
-            Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+),.* work 10 ms sleep on the I/O thread")
-                    .matcher(String.valueOf(first));
-            assertTrue(m.find(), first);
-            CliTest.Outcome o = CliTest.run("client", "--port", m.group(1), "--threads", "2", "--msgs", "15",
-                    "--warmup", "0", "--iterations", "1", "--format", "json");
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--impl", "nio", "--port", "0", "--work", "10ms",
+                "--work-mode", "sleep", "--duration", "60s")) {
+            assertTrue(server.firstLine.contains("work 10 ms sleep on the I/O thread"), server.firstLine);
+            CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.port), "--threads", "2",
+                    "--msgs", "15", "--warmup", "0", "--iterations", "1", "--format", "json");
             assertEquals(ExitCode.OK, o.code(), o.err());
             long p50 = ResultDocs.read(o.out()).get("summary").get("latencyNs").get("merged").get("p50").asLong();
             assertTrue(p50 >= TimeUnit.MILLISECONDS.toNanos(10), "p50 " + p50 + " ns");
-        } finally {
-            server.destroy();
-            if (!server.waitFor(10, TimeUnit.SECONDS)) {
-                server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
         }
     }
 }

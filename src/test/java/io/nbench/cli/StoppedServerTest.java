@@ -1,22 +1,18 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import io.nbench.client.ExitCode;
+import io.nbench.testkit.ServerProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -32,47 +28,42 @@ class StoppedServerTest {
     @Test
     @EnabledOnOs({OS.LINUX, OS.MAC})
     void aServerStoppedMidRunEndsTheRunWithWhatWasMeasured(@TempDir Path dir) throws Exception {
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        Process server = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.nbench.cli.Main",
-                "server", "--impl", "nio", "--port", "0").redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-            String first = lines.readLine();
-            Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)").matcher(String.valueOf(first));
-            assertTrue(m.find(), first);
-            Path json = dir.resolve("r.json");
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            AtomicInteger code = new AtomicInteger(-1);
-            Thread client = new Thread(() -> code.set(Main.run(new String[] {"client", "--port", m.group(1),
-                "--threads", "2", "--iteration-time", "1s", "--warmup", "1", "--iterations", "20", "--timeout", "1s",
-                // Errors tolerated, so the stall rule is what ends the run: with the default budget of 0 the first
-                // timeout may end it first (exit 4, "errors > --max-errors 0"), whichever the watchdog sees first.
-                "--max-errors", "100%", "--out", json.toString()}, new PrintWriter(out, true), new PrintWriter(err, true))), "client");
-            client.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!out.toString().contains("Warmup 1/1") && System.nanoTime() < deadline && client.isAlive()) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // the warmup line is the event
-            }
-            assertTrue(out.toString().contains("Warmup 1/1"), out + err.toString());
-            signal("STOP", server.pid());
-            client.join(TimeUnit.SECONDS.toMillis(30));
-            assertEquals(ExitCode.COULD_NOT_RUN, code.get(), out + err.toString());
-            String[] errLines = err.toString().strip().split("\n");
-            assertEquals(1, errLines.length, err.toString());
-            assertTrue(errLines[0].startsWith("nbench client: run aborted: no response from the server on any of the 2 "
-                    + "connection(s) for "), err.toString());
-            assertTrue(out.toString().contains("Result: ABORTED"), out.toString());
-            String doc = Files.readString(json).replaceAll("\\s", "");
-            assertTrue(doc.contains("\"abortCause\":\"stalled\""), doc);
-            assertTrue(doc.contains("\"warmup\":true"), "the warmup is in the result file");
-        } finally {
-            signal("CONT", server.pid());
-            server.destroy();
-            if (!server.waitFor(10, TimeUnit.SECONDS)) {
-                server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--impl", "nio", "--port", "0")) {
+            try {
+                stallMidRun(server, dir);
+            } finally {
+                signal("CONT", server.pid()); // so that close() can end it with SIGTERM
             }
         }
+    }
+
+    private static void stallMidRun(ServerProcess server, Path dir) throws Exception {
+        Path json = dir.resolve("r.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread client = new Thread(() -> code.set(Main.run(new String[] {"client", "--port", Integer.toString(server.port),
+            "--threads", "2", "--iteration-time", "1s", "--warmup", "1", "--iterations", "20", "--timeout", "1s",
+            // Errors tolerated, so the stall rule is what ends the run: with the default budget of 0 the first
+            // timeout may end it first (exit 4, "errors > --max-errors 0"), whichever the watchdog sees first.
+            "--max-errors", "100%", "--out", json.toString()}, new PrintWriter(out, true), new PrintWriter(err, true))), "client");
+        client.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!out.toString().contains("Warmup 1/1") && System.nanoTime() < deadline && client.isAlive()) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // the warmup line is the event
+        }
+        assertTrue(out.toString().contains("Warmup 1/1"), out + err.toString());
+        signal("STOP", server.pid());
+        client.join(TimeUnit.SECONDS.toMillis(30));
+        assertEquals(ExitCode.COULD_NOT_RUN, code.get(), out + err.toString());
+        String[] errLines = err.toString().strip().split("\n");
+        assertEquals(1, errLines.length, err.toString());
+        assertTrue(errLines[0].startsWith("nbench client: run aborted: no response from the server on any of the 2 "
+                + "connection(s) for "), err.toString());
+        assertTrue(out.toString().contains("Result: ABORTED"), out.toString());
+        String doc = Files.readString(json).replaceAll("\\s", "");
+        assertTrue(doc.contains("\"abortCause\":\"stalled\""), doc);
+        assertTrue(doc.contains("\"warmup\":true"), "the warmup is in the result file");
     }
 
     /**
@@ -83,7 +74,7 @@ class StoppedServerTest {
     @Test
     @EnabledOnOs({OS.LINUX, OS.MAC})
     void aServerKilledBeforeItsFirstAnswerIsNotBlamedOnTheRequestSize() throws Exception {
-        try (io.nbench.testkit.ServerProcess server = io.nbench.testkit.ServerProcess.start(java.util.Map.of(),
+        try (ServerProcess server = ServerProcess.start(Map.of(),
                 "--impl", "nio", "--port", "0", "--work", "60s", "--report-interval", "100ms")) {
             StringWriter out = new StringWriter();
             StringWriter err = new StringWriter();
