@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nbench.client.monitor.MonitorConsole;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ServerProcess;
@@ -68,8 +71,24 @@ class ConsoleTest {
         assertTrue(lines.get(0).startsWith("server metrics since reset, "), r.out());
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("{\"format\":\"nbench-server-metrics-1\"")), r.out());
         assertTrue(lines.contains("ERR unknown command 'nonsense': try help"), r.out());
-        assertEquals("BYE", lines.get(lines.size() - 1), "nothing after quit: " + r.out());
+        assertEquals("ERR unknown command 'nonsense': try help", lines.get(lines.size() - 1), "nothing after quit: "
+                + r.out());
         assertTrue(lines.stream().noneMatch(l -> l.equals(".")), "the end marker is the console's, not shown");
+    }
+
+    /**
+     * The README's script, {@code printf 'metrics json\nquit\n' | nbench console ... | jq}: stdout is the JSON
+     * document alone (the monitor's BYE, its acknowledgement of quit, is no answer a script reads), so jq parses it.
+     */
+    @Test
+    void inAPipeMetricsJsonThenQuitIsOneJsonDocument() throws Exception {
+        NbenchProcess.Result r = console("metrics json\nquit\n", TOKEN);
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("", r.err());
+        // as jq reads it: one document, nothing after it
+        JsonNode doc = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(r.out());
+        assertEquals("nbench-server-metrics-1", doc.path("format").asText(), r.out());
+        assertEquals(1, r.out().strip().lines().count(), r.out());
     }
 
     @Test

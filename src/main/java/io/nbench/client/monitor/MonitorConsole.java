@@ -26,13 +26,15 @@ public final class MonitorConsole {
     /**
      * Commands from {@code in}, one per line, answers to {@code out}; ends at {@code quit}, at the end of the
      * input (then it says quit itself) or when the monitor closes the connection (a {@link MonitorClient.Failure}).
+     * The monitor's {@code BYE} (its acknowledgement of quit) is not printed: a script's stdout holds the answers
+     * alone, so {@code printf 'metrics json\nquit\n' | nbench console ... | jq} reads one JSON document.
      */
     public static void pipe(MonitorClient client, BufferedReader in, PrintWriter out) throws IOException {
         for (String line; (line = in.readLine()) != null; ) {
             if (line.isBlank()) {
                 continue;
             }
-            if (!answer(client, line, out)) {
+            if (!answer(client, line, out, false)) {
                 return;
             }
         }
@@ -71,7 +73,7 @@ public final class MonitorConsole {
                 if (line.isBlank()) {
                     continue;
                 }
-                if (!answer(client, line, out)) {
+                if (!answer(client, line, out, true)) {
                     return;
                 }
             }
@@ -80,12 +82,16 @@ public final class MonitorConsole {
         }
     }
 
-    /** Sends one command and prints its answer; false once the connection is over. */
-    private static boolean answer(MonitorClient client, String line, PrintWriter out) throws IOException {
+    /** Sends one command and prints its answer ({@code BYE} only if {@code showBye}); false once the connection is over. */
+    private static boolean answer(MonitorClient client, String line, PrintWriter out, boolean showBye)
+            throws IOException {
         List<String> answer = client.command(line.strip());
-        answer.forEach(out::println);
+        boolean bye = answer.get(0).equals("BYE");
+        if (!bye || showBye) {
+            answer.forEach(out::println);
+        }
         out.flush();
-        return !answer.get(0).equals("BYE") && !(answer.get(0).startsWith("ERR") && closes(answer.get(0)));
+        return !bye && !(answer.get(0).startsWith("ERR") && closes(answer.get(0)));
     }
 
     /** The monitor's errors after which it closes the connection. */
