@@ -61,7 +61,7 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--run-owns-files", hidden = true)
     boolean runOwnsFiles;
 
-    /** Set by {@code nbench run}, which runs its clients in this JVM: every option's value. */
+    /** Set by {@code nbench run}, which runs its clients in this JVM: the user's options and run's typed choices. */
     ChildClientPlan plan;
 
     /**
@@ -70,7 +70,7 @@ final class ClientCommand implements Callable<Integer> {
      */
     ChildClientListener listener;
 
-    /** Set by {@code --forks} in each fork: a file holding every option's value (see {@link ChildClientPlan}). */
+    /** Set by {@code --forks} in each fork: a file holding its plan ({@link ClientPlanFile}). */
     @Option(names = "--plan", paramLabel = "FILE", hidden = true)
     java.nio.file.Path planFile;
 
