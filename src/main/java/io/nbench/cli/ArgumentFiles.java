@@ -1,11 +1,12 @@
 package io.nbench.cli;
 
+import io.nbench.cli.OptionOccurrences.Arg;
+import io.nbench.cli.OptionOccurrences.Group;
 import java.io.File;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
@@ -28,9 +28,9 @@ import picocli.CommandLine.ParameterException;
  *       single-value option given twice is a usage error (overwritten options are not allowed).</li>
  * </ul>
  * picocli expands @-files in place, so the origin of each argument is lost before its parser sees them:
- * this class expands them first with picocli's own reader (same syntax: quotes, {@code #} comments,
+ * this class has picocli's own reader expand each argument (same syntax: quotes, {@code #} comments,
  * nested @-files, {@code @@} for a literal {@code @}), applies the rule on the options picocli's model
- * declares, and hands picocli a plain argument list with @-file expansion off.
+ * declares ({@link OptionOccurrences}), and hands picocli a plain argument list with @-file expansion off.
  */
 final class ArgumentFiles {
 
@@ -46,18 +46,10 @@ final class ArgumentFiles {
     private ArgumentFiles() {
     }
 
-    /** One argument and the source it came from: 0 the command line, 1.. the @-files in order. */
-    private record Arg(String text, int source) {
-    }
-
-    /** An option occurrence (key != null) with its value arguments, or one argument that is no option. */
-    private record Group(String key, OptionSpec option, List<Arg> args, int source) {
-    }
-
     /** The arguments picocli should parse, with nbench's @-file rule applied. */
     static String[] merge(CommandLine root, String[] args) {
         List<Arg> expanded = expand(root, args);
-        List<Group> groups = classify(root, expanded);
+        List<Group> groups = OptionOccurrences.classify(root, expanded);
         Map<String, Integer> winner = new HashMap<>();
         for (Group g : groups) {
             if (g.key() != null) {
@@ -81,11 +73,19 @@ final class ArgumentFiles {
         return Math.max(a, b);
     }
 
+    /**
+     * Every argument as picocli reads it, with its source: an @-file's arguments (quotes, {@code #} comments,
+     * nested @-files) and {@code @@} for a literal {@code @} are picocli's own. One thing picocli lacks: it
+     * passes an @-file it cannot read on as a literal argument, which would surface as a baffling unknown
+     * argument of some command; here it is a usage error naming the file and why it cannot be read.
+     */
     private static List<Arg> expand(CommandLine root, String[] args) {
+        CommandLine reader = picocliReader();
         List<Arg> out = new ArrayList<>();
         int files = 0;
         for (String a : args) {
-            if (a.length() > 1 && a.startsWith("@") && !a.startsWith("@@")) {
+            boolean atFile = a.length() > 1 && a.startsWith("@") && !a.startsWith("@@");
+            if (atFile) {
                 String name = a.substring(1);
                 File f = new File(name);
                 if (!f.canRead()) {
@@ -94,18 +94,16 @@ final class ArgumentFiles {
                             + " (an argument that starts with @ but is not a file is written @@)");
                 }
                 files++;
-                for (String t : picocliExpansion(a)) {
-                    out.add(new Arg(t, files));
-                }
-            } else {
-                out.add(new Arg(a.startsWith("@@") ? a.substring(1) : a, 0));
+            }
+            for (String t : reader.parseArgs(a).expandedArgs()) {
+                out.add(new Arg(t, atFile ? files : 0));
             }
         }
         return out;
     }
 
-    /** The arguments of one @-file as picocli itself reads them (comments, quotes, nested files). */
-    private static List<String> picocliExpansion(String atFile) {
+    /** A command that takes any argument, for picocli's @-file reader alone. */
+    private static CommandLine picocliReader() {
         CommandSpec any = CommandSpec.create();
         any.addUnmatchedArgsBinding(CommandLine.Model.UnmatchedArgsBinding.forStringArrayConsumer(
                 new CommandLine.Model.ISetter() {
@@ -116,100 +114,7 @@ final class ArgumentFiles {
                 }));
         CommandLine reader = new CommandLine(any);
         reader.setUnmatchedArgumentsAllowed(true);
-        return reader.parseArgs(atFile).expandedArgs();
-    }
-
-    /** Splits the arguments into option occurrences the way picocli's parser will see them. */
-    private static List<Group> classify(CommandLine root, List<Arg> args) {
-        List<Group> groups = new ArrayList<>();
-        CommandSpec spec = root.getCommandSpec();
-        boolean endOfOptions = false;
-        for (int i = 0; i < args.size(); i++) {
-            Arg a = args.get(i);
-            String t = a.text();
-            if (endOfOptions || t.equals(spec.parser().endOfOptionsDelimiter())) {
-                endOfOptions = true;
-                groups.add(new Group(null, null, List.of(a), a.source()));
-                continue;
-            }
-            CommandLine sub = spec.subcommands().get(t);
-            if (sub != null) {
-                spec = sub.getCommandSpec();
-                groups.add(new Group(null, null, List.of(a), a.source()));
-                continue;
-            }
-            String separator = spec.parser().separator();
-            int eq = t.indexOf(separator);
-            OptionSpec whole = option(root, spec, t);
-            OptionSpec attached = null;
-            String attachedValue = null;
-            if (whole == null && eq > 0 && option(root, spec, t.substring(0, eq)) != null) {
-                attached = option(root, spec, t.substring(0, eq));
-                attachedValue = t.substring(eq + separator.length());
-            } else if (whole == null && t.length() > 2 && t.startsWith("-") && !t.startsWith("--")) {
-                OptionSpec shortOption = option(root, spec, t.substring(0, 2));
-                if (shortOption != null && shortOption.arity().min() > 0) {
-                    attached = shortOption;
-                    attachedValue = t.substring(2);
-                }
-            }
-            if (attached != null) {
-                groups.add(new Group(key(attached, attachedValue), attached, List.of(a), a.source()));
-            } else if (whole != null) {
-                List<Arg> own = new ArrayList<>(List.of(a));
-                int values = whole.arity().min();
-                for (int k = 0; k < values && i + 1 < args.size(); k++) {
-                    own.add(args.get(++i));
-                }
-                if (whole.arity().max() > values && i + 1 < args.size() && isBoolean(args.get(i + 1).text())) {
-                    own.add(args.get(++i));
-                }
-                String value = own.size() > 1 ? own.get(1).text() : null;
-                groups.add(new Group(key(whole, value), whole, own, a.source()));
-            } else {
-                groups.add(new Group(null, null, List.of(a), a.source()));
-            }
-        }
-        return groups;
-    }
-
-    private static boolean isBoolean(String s) {
-        return s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false");
-    }
-
-    /**
-     * The option of this name in the command, or, for {@code nbench run}, which passes what it does not
-     * know to the client, in the client command.
-     */
-    private static OptionSpec option(CommandLine root, CommandSpec spec, String name) {
-        OptionSpec o = find(spec, name);
-        if (o == null && spec.unmatchedArgsBindings().size() > 0 && root.getSubcommands().containsKey("client")) {
-            o = find(root.getSubcommands().get("client").getCommandSpec(), name);
-        }
-        return o;
-    }
-
-    private static OptionSpec find(CommandSpec spec, String name) {
-        OptionSpec o = spec.optionsMap().get(name);
-        return o != null ? o : spec.negatedOptionsMap().get(name);
-    }
-
-    /** What an occurrence replaces: the option (by its longest name), or one key of a map option (-O). */
-    private static String key(OptionSpec option, String value) {
-        String name = option.longestName();
-        if (isMap(option) && value != null) {
-            int eq = value.indexOf('=');
-            return name + " " + (eq < 0 ? value : value.substring(0, eq));
-        }
-        return name;
-    }
-
-    private static boolean isMap(OptionSpec option) {
-        return Map.class.isAssignableFrom(option.type());
-    }
-
-    private static boolean isCommaList(OptionSpec option) {
-        return option.userObject() instanceof Field f && f.isAnnotationPresent(CommaList.class);
+        return reader;
     }
 
     /**
@@ -220,7 +125,7 @@ final class ArgumentFiles {
     private static List<String> join(List<Group> groups) {
         Map<String, List<String>> values = new LinkedHashMap<>();
         for (Group g : groups) {
-            if (g.key() != null && (isCommaList(g.option()) || isMap(g.option()))) {
+            if (g.key() != null && (OptionOccurrences.isCommaList(g.option()) || OptionOccurrences.isMap(g.option()))) {
                 values.computeIfAbsent(g.key(), k -> new ArrayList<>()).add(value(g));
             }
         }
@@ -232,7 +137,7 @@ final class ArgumentFiles {
                 g.args().forEach(a -> out.add(a.text()));
             } else if (written.putIfAbsent(g.key(), true) == null) {
                 out.add(g.option().longestName());
-                if (isMap(g.option())) {
+                if (OptionOccurrences.isMap(g.option())) {
                     String key = g.key().substring(g.key().indexOf(' ') + 1);
                     List<String> vs = joined.stream().map(v -> v.substring(v.indexOf('=') + 1)).toList();
                     out.add(key + "=" + String.join(",", vs));

@@ -1,19 +1,11 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
-import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,32 +13,26 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * What one {@code nbench client} runs, as data: the value of every client option (defaults included),
- * by option name, typed as the option holds it, plus the command line the user gave (which the result
- * document records). {@code nbench run} hands its clients a plan in this JVM and {@code --forks} hands
- * each fork one as a JSON file ({@code nbench client --plan FILE}, hidden), so neither rebuilds or edits
- * argument lists: a value reaches the client as the user's command line parsed it, once.
+ * What one {@code nbench client} that nbench starts itself runs, as data: the user's client command line as
+ * parsed once (every option's value, defaults included, and the arguments, which the result document records)
+ * and, typed, what {@code nbench run} and {@code --forks} choose for this client ({@link ChildClientChoices}:
+ * the port, the result files, the iterations of a round, the {@code -O} options, the monitor...). The user's
+ * values are never edited; a choice is a typed setter here and a typed field of the client there. {@code run}
+ * hands its clients a plan in this JVM and {@code --forks} hands each fork one as a JSON file
+ * ({@link ClientPlanFile}, {@code nbench client --plan FILE}, hidden).
  */
 final class ChildClientPlan {
 
-    /** The value of {@code "format"} in a plan file: a fork runs the same jar, so one version is enough. */
-    static final String FORMAT = "nbench-client-plan-1";
+    /** The value of {@code "format"} in a plan file. */
+    static final String FORMAT = ClientPlanFile.FORMAT;
 
     private static final String PLAN_OPTION = "--plan";
-
-    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new SimpleModule("nbench-plan")
-            .addSerializer(Duration.class, ToStringSerializer.instance)
-            .addSerializer(Instant.class, ToStringSerializer.instance)
-            .addSerializer(Path.class, ToStringSerializer.instance)
-            .addDeserializer(Duration.class, fromString(Duration.class, Duration::parse))
-            .addDeserializer(Instant.class, fromString(Instant.class, Instant::parse))
-            .addDeserializer(Path.class, fromString(Path.class, Path::of)));
 
     /** A plan file that cannot be read or does not fit this client's options: exit 1 with this message. */
     static final class Unreadable extends Exception {
@@ -58,15 +44,17 @@ final class ChildClientPlan {
     }
 
     private final List<String> arguments;
-    private final Map<String, JsonNode> values;
+    private final Map<String, JsonNode> given;
+    private final ChildClientChoices choices;
 
-    private ChildClientPlan(List<String> arguments, Map<String, JsonNode> values) {
+    ChildClientPlan(List<String> arguments, Map<String, JsonNode> given, ChildClientChoices choices) {
         this.arguments = List.copyOf(arguments);
-        this.values = values;
+        this.given = given;
+        this.choices = choices;
     }
 
     /**
-     * The plan of a parsed client command: every option's current value.
+     * The plan of a parsed client command: every option's current value, nothing chosen yet.
      *
      * @param arguments the command line the user gave, recorded in the result document
      */
@@ -75,10 +63,11 @@ final class ChildClientPlan {
         for (OptionSpec o : client.options()) {
             if (carried(o)) {
                 requireCarriable(o);
-                values.put(o.longestName(), tree(o.getValue()));
+                Object value = o.getValue();
+                values.put(o.longestName(), value == null ? NullNode.instance : ClientPlanFile.JSON.valueToTree(value));
             }
         }
-        return new ChildClientPlan(arguments, values);
+        return new ChildClientPlan(arguments, values, new ChildClientChoices());
     }
 
     /** The types a plan carries as JSON and reads back as they were: anything else would change on the way. */
@@ -87,8 +76,8 @@ final class ChildClientPlan {
             Instant.class, Path.class);
 
     /**
-     * A client option of another type needs its JSON form here (a serializer and deserializer in
-     * {@link #JSON}) before run and --forks can pass it on; this names the option rather than losing its value.
+     * A client option of another type needs its JSON form in {@link ClientPlanFile#JSON} before run and
+     * --forks can pass it on; this names the option rather than losing its value.
      */
     static void requireCarriable(OptionSpec o) {
         List<Class<?>> types = new ArrayList<>(List.of(o.typeInfo().getType()));
@@ -98,13 +87,9 @@ final class ChildClientPlan {
         for (Class<?> t : types) {
             if (!t.isEnum() && !CARRIED_TYPES.contains(t)) {
                 throw new IllegalStateException("client option " + o.longestName() + " holds a " + t.getName()
-                        + ", which a client plan cannot carry yet: give it a JSON form in ChildClientPlan");
+                        + ", which a client plan cannot carry yet: give it a JSON form in ClientPlanFile");
             }
         }
-    }
-
-    private static JsonNode tree(Object value) {
-        return value == null ? NullNode.instance : JSON.valueToTree(value);
     }
 
     /** Help and version flags do nothing in a plan, and a plan does not name itself. */
@@ -117,25 +102,77 @@ final class ChildClientPlan {
         return arguments;
     }
 
-    /** This plan with {@code option} (its longest name, e.g. {@code --out}) set to {@code value}. */
-    ChildClientPlan with(String option, Object value) {
-        if (!values.containsKey(option)) {
-            throw new IllegalArgumentException("a client plan has no option " + option);
-        }
-        Map<String, JsonNode> copy = new LinkedHashMap<>(values);
-        copy.put(option, tree(value));
-        return new ChildClientPlan(arguments, copy);
+    Map<String, JsonNode> given() {
+        return given;
     }
 
-    /** Sets every option of {@code client} the plan names to the plan's value. */
+    ChildClientChoices choices() {
+        return choices;
+    }
+
+    private ChildClientPlan choose(Consumer<ChildClientChoices> choice) {
+        ChildClientChoices c = choices.copy();
+        choice.accept(c);
+        return new ChildClientPlan(arguments, given, c);
+    }
+
+    ChildClientPlan port(int port) {
+        return choose(c -> c.port = port);
+    }
+
+    /** The client's {@code --out}, {@code --hdr-log} and {@code --hgrm} (null: none), which run keeps or not. */
+    ChildClientPlan resultFiles(Path out, Path hdrLog, String hgrm, boolean ownedByRun) {
+        return choose(c -> c.files = new ChildClientChoices.ResultFiles(out, hdrLog, hgrm, ownedByRun));
+    }
+
+    ChildClientPlan iterationTime(Duration iterationTime) {
+        return choose(c -> c.iterationTime = iterationTime);
+    }
+
+    /** The warmup and measured iterations of this client (a round of run's: 0 and the round's share). */
+    ChildClientPlan iterations(int warmup, int iterations) {
+        return choose(c -> {
+            c.warmup = warmup;
+            c.iterations = iterations;
+        });
+    }
+
+    /** No {@code --threshold}: a warmup run is not judged. */
+    ChildClientPlan withoutThresholds() {
+        return choose(c -> c.thresholds = List.of());
+    }
+
+    ChildClientPlan transportOptions(Map<String, String> options) {
+        return choose(c -> c.transportOptions = new LinkedHashMap<>(options));
+    }
+
+    /** The client is the in-JVM transport {@code impl}, whose server runs in this JVM. */
+    ChildClientPlan inJvm(String impl) {
+        return choose(c -> c.inJvmImpl = impl);
+    }
+
+    /** {@code --server-stats} from the monitor at {@code host:port}, its token read from {@code tokenFile}. */
+    ChildClientPlan serverStats(String host, int port, Path tokenFile) {
+        return choose(c -> c.monitor = new ChildClientChoices.Monitor(host, port, tokenFile));
+    }
+
+    ChildClientPlan startAt(Instant startAt) {
+        return choose(c -> c.startAt = startAt);
+    }
+
+    ChildClientPlan forks(int forks) {
+        return choose(c -> c.forks = forks);
+    }
+
+    /** Sets every option of {@code client} the plan names to the user's value (the choices are not applied). */
     void applyTo(CommandSpec client) throws Unreadable {
-        for (Map.Entry<String, JsonNode> e : values.entrySet()) {
+        for (Map.Entry<String, JsonNode> e : given.entrySet()) {
             OptionSpec o = client.findOption(e.getKey());
             if (o == null || !carried(o)) {
                 throw new Unreadable("the plan names option " + e.getKey() + ", which nbench client does not have");
             }
             try {
-                o.setValue(JSON.convertValue(e.getValue(), typeOf(o)));
+                o.setValue(ClientPlanFile.JSON.convertValue(e.getValue(), typeOf(o)));
             } catch (IllegalArgumentException | CommandLine.PicocliException ex) {
                 throw new Unreadable("the plan's value of " + e.getKey() + " is not one it takes: " + e.getValue());
             }
@@ -144,7 +181,7 @@ final class ChildClientPlan {
 
     /** The Java type an option holds: a list or map of its element types, or its own type. */
     private static JavaType typeOf(OptionSpec o) {
-        TypeFactory types = JSON.getTypeFactory();
+        TypeFactory types = ClientPlanFile.JSON.getTypeFactory();
         Class<?>[] aux = o.typeInfo().getAuxiliaryTypes();
         if (o.typeInfo().isMap()) {
             return types.constructMapType(LinkedHashMap.class, aux[0], aux[1]);
@@ -156,8 +193,8 @@ final class ChildClientPlan {
     }
 
     /**
-     * Applies the plan {@code nbench run} set, or the one {@code --plan} names, to the client's options;
-     * false, with the reason printed, when a plan file cannot be used.
+     * Applies the plan {@code nbench run} set, or the one {@code --plan} names, to the client's options: the
+     * user's values, then the choices; false, with the reason printed, when a plan file cannot be used.
      */
     static boolean applyGiven(ClientCommand client, PrintWriter err) {
         ChildClientPlan plan = client.plan;
@@ -171,6 +208,7 @@ final class ChildClientPlan {
             }
             if (plan != null) {
                 plan.applyTo(client.spec);
+                plan.choices.applyTo(client);
                 client.output.givenArguments = plan.arguments();
             }
             return true;
@@ -180,62 +218,23 @@ final class ChildClientPlan {
         }
     }
 
-    /** Runs {@code nbench client} with this plan in this JVM and returns its exit code. */
-    int execute(PrintWriter out, PrintWriter err) {
-        return execute(out, err, null);
-    }
-
     /**
-     * As {@link #execute(PrintWriter, PrintWriter)}, handing {@code result} the client's typed result when it
-     * ran (not with {@code --forks}, whose forks are other JVMs, nor after a usage error).
+     * Runs {@code nbench client} with this plan in this JVM and returns its exit code; {@code listener} (may be
+     * null) hears what it measured (not after a usage error).
      */
-    int execute(PrintWriter out, PrintWriter err, java.util.function.Consumer<io.nbench.report.SweepResult> result) {
+    int execute(PrintWriter out, PrintWriter err, ChildClientListener listener) {
         CommandLine cl = Main.commandLine(out, err);
         ClientCommand client = (ClientCommand) cl.getSubcommands().get("client").getCommand();
         client.plan = this;
-        client.resultListener = result;
+        client.listener = listener;
         return cl.execute("client");
     }
 
     void write(Path file) throws IOException {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("format", FORMAT);
-        root.set("arguments", JSON.valueToTree(arguments));
-        root.set("options", JSON.valueToTree(values));
-        Files.writeString(file, JSON.writeValueAsString(root));
+        ClientPlanFile.write(this, file);
     }
 
     static ChildClientPlan read(Path file) throws Unreadable {
-        JsonNode root;
-        try {
-            root = JSON.readTree(Files.readString(file));
-        } catch (IOException e) {
-            throw new Unreadable("cannot read the plan " + file + ": " + e.getMessage());
-        }
-        if (root == null || !FORMAT.equals(root.path("format").asText()) || !root.path("arguments").isArray()
-                || !root.path("options").isObject()) {
-            throw new Unreadable(file + " is not a client plan written by this nbench (format " + FORMAT + ")");
-        }
-        List<String> arguments = new ArrayList<>();
-        root.get("arguments").forEach(a -> arguments.add(a.asText()));
-        Map<String, JsonNode> values = new LinkedHashMap<>();
-        root.get("options").properties().forEach(e -> values.put(e.getKey(), e.getValue()));
-        return new ChildClientPlan(arguments, values);
-    }
-
-    private static <T> StdDeserializer<T> fromString(Class<T> type, Function<String, T> parse) {
-        return new StdDeserializer<>(type) {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            public T deserialize(JsonParser p, DeserializationContext context) throws IOException {
-                try {
-                    return parse.apply(p.getValueAsString());
-                } catch (RuntimeException e) {
-                    return context.reportInputMismatch(type, "not a " + type.getSimpleName() + ": "
-                            + p.getValueAsString());
-                }
-            }
-        };
+        return ClientPlanFile.read(file);
     }
 }

@@ -4,24 +4,17 @@ import io.nbench.client.ClientPlan;
 import io.nbench.client.ClientRun;
 import io.nbench.client.CouldNotRun;
 import io.nbench.client.ExitCode;
-import io.nbench.client.ResolvedTransport;
 import io.nbench.client.Verdict;
 import io.nbench.client.output.CannotWrite;
 import io.nbench.client.output.OutputContext;
 import io.nbench.client.output.Outputs;
 import io.nbench.client.output.RunRecord;
-import io.nbench.load.LoadSpec;
-import io.nbench.load.Measure;
 import io.nbench.sweep.Combination;
 import io.nbench.sweep.Sweep;
-import io.nbench.transport.TransportOption;
-import io.nbench.transport.TransportRegistry;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -68,16 +61,16 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--run-owns-files", hidden = true)
     boolean runOwnsFiles;
 
-    /** Set by {@code nbench run}, which runs its clients in this JVM: every option's value. */
+    /** Set by {@code nbench run}, which runs its clients in this JVM: the user's options and run's typed choices. */
     ChildClientPlan plan;
 
     /**
-     * Set by {@code nbench run}: hears the typed result of this client run (its rounds are joined into one
-     * result per server from these); null otherwise.
+     * Set by {@code nbench run}: hears the typed result and document of this client run, or of each fork (its
+     * rounds are joined into one result per server from these); null otherwise.
      */
-    java.util.function.Consumer<io.nbench.report.SweepResult> resultListener;
+    ChildClientListener listener;
 
-    /** Set by {@code --forks} in each fork: a file holding every option's value (see {@link ChildClientPlan}). */
+    /** Set by {@code --forks} in each fork: a file holding its plan ({@link ClientPlanFile}). */
     @Option(names = "--plan", paramLabel = "FILE", hidden = true)
     java.nio.file.Path planFile;
 
@@ -140,18 +133,18 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--host-label is empty: give the name this host goes by, e.g. --host-label client-1");
         }
         if (this.load.forks > 1) {
-            return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles).run(out, err);
+            return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles, listener).run(out, err);
         }
         List<Double> percentiles = output.percentiles(spec);
         Verdict verdict = new Verdict(output.maxErrors(spec), output.thresholds(spec));
-        TransportRegistry registry = TransportRegistry.load();
-        Sweep sweep = sweep(registry);
-        List<Combination> combinations = sweep.product((keys, key) -> applies(registry, keys.get("impl"), key));
+        ClientSteps planned = new ClientSteps(spec, transport, load, allowInJvm);
+        Sweep sweep = planned.sweep();
+        List<Combination> combinations = planned.combinations(sweep);
         ClientPlan plan;
         try {
             List<ClientPlan.Step> steps = new ArrayList<>();
             for (Combination c : combinations) {
-                steps.add(step(registry, c, percentiles));
+                steps.add(planned.step(c, percentiles));
             }
             plan = new ClientPlan(this.load.host, ClientPlan.address(this.load.host, transport.port), steps,
                     sweep.keys(), transport.socket(), this.load.connectTimeout, verdict, firstIterationAt);
@@ -190,8 +183,8 @@ final class ClientCommand implements Callable<Integer> {
                 run::interrupt, out::flush);
         try {
             io.nbench.report.SweepResult result = run.run();
-            if (resultListener != null) {
-                resultListener.accept(result);
+            if (listener != null) {
+                listener.ran(result, record.document().build(result));
             }
             return result.exitCode();
         } finally {
@@ -205,55 +198,6 @@ final class ClientCommand implements Callable<Integer> {
         if (stats != null) {
             stats.close();
         }
-    }
-
-    /** The sweep's dimensions: impl, the load options, then each -O key given several values. */
-    private Sweep sweep(TransportRegistry registry) {
-        Sweep sweep = new Sweep();
-        List<String> impls = transport.impls();
-        for (String impl : impls) {
-            try {
-                registry.get(impl);
-            } catch (IllegalArgumentException e) {
-                throw usage(e.getMessage());
-            }
-        }
-        sweep.add("impl", impls);
-        transport.checkOptionsInUse(spec, registry, impls, "add %s to --impl");
-        this.load.sweepDimensions().forEach(sweep::add);
-        transport.transportOptionLists().forEach((key, values) -> {
-            if (values.size() > 1) {
-                sweep.add(key, values);
-            }
-        });
-        return sweep;
-    }
-
-    /** Impl and load keys apply to every combination; an -O key only to the transport that declares it. */
-    private static boolean applies(TransportRegistry registry, String impl, String key) {
-        if (key.equals("impl") || !key.contains(".")) {
-            return true;
-        }
-        return registry.get(impl).options().stream().map(TransportOption::key).anyMatch(key::equals);
-    }
-
-    /** One combination, resolved before anything runs so a bad one is a usage error up front. */
-    private ClientPlan.Step step(TransportRegistry registry, Combination c, List<Double> percentiles)
-            throws CouldNotRun {
-        Map<String, String> given = new LinkedHashMap<>();
-        transport.transportOptionLists().forEach((key, values) -> given.put(key, c.get(key) != null ? c.get(key)
-                : values.get(0)));
-        ResolvedTransport resolved = TransportOptions.resolve(spec, registry, c.get("impl"), given, allowInJvm);
-        LoadSpec spec = this.load.toSpec(this.spec, transport, percentiles, c);
-        ClientMemory.check(this.spec, spec);
-        if (spec.measure() == Measure.SEND && resolved.transport().writtenEvent() == null) {
-            throw usage("--measure send needs a written-to-kernel event, which transport " + resolved.transport().name()
-                    + " does not have: use --measure rtt");
-        }
-        // A window left to its default is named by the value actually used.
-        Combination named = LoadOptions.DEFAULT_WINDOW.equals(c.get("window"))
-                ? c.with("window", Integer.toString(spec.window())) : c;
-        return new ClientPlan.Step(named, resolved, spec);
     }
 
     private ParameterException usage(String message) {

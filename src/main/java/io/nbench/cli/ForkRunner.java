@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.client.output.OutputRegistry;
 import io.nbench.process.ChildJvm;
@@ -7,6 +8,7 @@ import io.nbench.process.ChildProcesses;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.TextReport;
 import io.nbench.report.compare.ResultFile;
+import io.nbench.report.json.ResultReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -36,14 +38,19 @@ final class ForkRunner {
     private final OutputOptions output;
     private final int forks;
     private final boolean nameFiles;
+    private final ChildClientListener listener;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
 
-    /** {@code nameFiles}: print the result documents kept (not when nbench run keeps them in its own directory). */
-    ForkRunner(CommandSpec spec, OutputOptions output, int forks, boolean nameFiles) {
+    /**
+     * {@code nameFiles}: print the result documents kept (not when nbench run keeps them in its own directory);
+     * {@code listener} (may be null): hears each fork's document.
+     */
+    ForkRunner(CommandSpec spec, OutputOptions output, int forks, boolean nameFiles, ChildClientListener listener) {
         this.spec = spec;
         this.output = output;
         this.forks = forks;
         this.nameFiles = nameFiles;
+        this.listener = listener;
     }
 
     int run(PrintWriter out, PrintWriter err) {
@@ -53,7 +60,7 @@ final class ForkRunner {
                     + ", or run without --forks");
         }
         // Each fork runs this client's plan once, with its own result document.
-        ChildClientPlan plan = ChildClientPlan.of(spec, output.arguments(spec)).with("--forks", 1);
+        ChildClientPlan plan = ChildClientPlan.of(spec, output.arguments(spec)).forks(1);
         if (output.out != null) {
             String problem = checkForkFiles();
             if (problem != null) {
@@ -96,12 +103,18 @@ final class ForkRunner {
             Path file = output.out != null ? forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
             out.println("=== fork " + k + "/" + forks + " ===");
             out.flush();
-            int code = runFork(plan.with("--out", file), dir.resolve("fork-" + k + ".plan.json"), out, err);
+            int code = runFork(plan.resultFiles(file, output.hdrLog, output.hgrm, !nameFiles),
+                    dir.resolve("fork-" + k + ".plan.json"), out, err);
             worst = ExitCode.first(worst, code);
             if (Files.isRegularFile(file)) {
                 kept.add(file);
                 try {
-                    results.add(ResultFile.read(file));
+                    // The fork's result crosses into this JVM here, once: its document, read by the one reader.
+                    JsonNode document = ResultFile.document(file, ResultReader.DEFAULT_MAX_BYTES);
+                    results.add(ResultFile.of(file, document));
+                    if (listener != null) {
+                        listener.forked(k, file, document);
+                    }
                 } catch (ResultFile.Unreadable e) {
                     err.println("nbench client: fork " + k + ": " + e.getMessage());
                     worst = ExitCode.first(worst, ExitCode.COULD_NOT_RUN);

@@ -1,25 +1,23 @@
 package io.nbench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
 import io.nbench.report.SweepResult;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
-import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
@@ -100,11 +98,12 @@ final class RunCommand implements Callable<Integer> {
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
 
-    /** {@code --start-at +D} as given: it counts from each client's start, as when the client runs alone. */
-    private String startAtFromNow;
-
     /** Set on SIGINT/SIGTERM: no further server starts. */
     private final AtomicBoolean stopRequested = new AtomicBoolean();
+
+    /** The client's timing unless the user gives it: short, so run with no options takes about a minute. */
+    private static final int DEFAULT_WARMUP = 2;
+    private static final int DEFAULT_ITERATIONS = 5;
 
     @Override
     public Integer call() {
@@ -112,18 +111,19 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         TransportRegistry registry = TransportRegistry.load();
         TransportOptions.checkIoThreads(spec, "--server-io-threads", serverIoThreads);
-        ParseResult parsed = parseClient();
+        RunChecks checks = new RunChecks(spec, inProcess);
+        ParseResult parsed = checks.parseClient(clientArgs);
         ClientCommand client = parsed.commandSpec().commandLine().getCommand();
-        List<Transport> chosen = chooseServers(registry);
-        checkTransportOptionsInUse(registry, client.transport, chosen);
-        ChildClientPlan plan = withShortDefaults(parsed);
+        List<Transport> chosen = checks.chooseServers(registry, servers);
+        checks.checkTransportOptionsInUse(registry, client.transport, chosen);
         int warmups = parsed.hasMatchedOption("--warmup") ? client.load.warmup : DEFAULT_WARMUP;
         int iterations = parsed.hasMatchedOption("--iterations") ? client.load.iterations : DEFAULT_ITERATIONS;
+        ChildClientPlan plan = withShortTiming(parsed, warmups, iterations);
         // --forks: each fork is a fresh client JVM that warms itself up against its own server, and its
         // document is the fork's; --start-at: the client's first measured iteration starts at an instant. Both
         // run each server's client in one piece, as the client alone would.
         boolean inRounds = client.load.forks == 1 && !parsed.hasMatchedOption("--start-at");
-        int roundCount = rounds(inRounds, iterations, parsed);
+        int roundCount = checks.rounds(rounds, inRounds, iterations, parsed);
         Verdict verdict = new Verdict(client.output.maxErrors(client.spec), client.output.thresholds(client.spec));
         RunFiles files;
         try {
@@ -133,10 +133,12 @@ final class RunCommand implements Callable<Integer> {
             err.println("nbench run: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
+        String startAtFromNow = null;
         if (parsed.hasMatchedOption("--start-at")) {
             String given = parsed.matchedOption("--start-at").stringValues().get(0);
             startAtFromNow = given.strip().startsWith("+") ? given : null;
         }
+        RunClient clients = new RunClient(client.transport, inProcess, files, startAtFromNow, err);
         // SIGINT/SIGTERM: the client in progress prints and writes its partial result, no further round starts,
         // the servers are stopped (their metrics printed), the files measured so far are kept, the scratch
         // directory removed; then 130.
@@ -147,16 +149,14 @@ final class RunCommand implements Callable<Integer> {
                 });
         List<RunServer> running = new ArrayList<>();
         try {
-            int worst = startServers(chosen, client.transport, running, out, err);
+            int worst = RunServer.startAll(chosen, inProcess, client.transport.protocol, serverIoThreads,
+                    client.transport.transportOptions, serverStats, running, stopRequested, out, err);
             if (inRounds) {
-                RunInRounds.Client each = (server, p, withStats, to, result) -> clientAgainst(server,
-                        client.transport, p, files, withStats, to, err, result);
-                worst = ExitCode.first(worst, new RunInRounds(each, files, verdict, stopRequested,
+                worst = ExitCode.first(worst, new RunInRounds(clients::run, files, verdict, stopRequested,
                         serverStats && !inProcess, out, err).measure(running, plan, warmups, iterations, roundCount));
             } else {
-                worst = ExitCode.first(worst, measureEachInOnePiece(running, client.transport, plan, files, out, err));
+                worst = ExitCode.first(worst, measureEachInOnePiece(running, clients, plan, files, out));
                 RunServer.stopAll(running, out);
-                running.forEach(s -> files.measured(s.transport()));
             }
             out.println();
             return ExitCode.first(worst, files.finish(out, err));
@@ -168,60 +168,12 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --rounds} checked; 1 when the client runs in one piece. */
-    private int rounds(boolean inRounds, int iterations, ParseResult parsed) {
-        if (!inRounds) {
-            if (rounds != null && rounds > 1) {
-                throw new ParameterException(spec.commandLine(), "--rounds deals the iterations of the client in this "
-                        + "JVM out over the servers; with " + (parsed.hasMatchedOption("--start-at") ? "--start-at"
-                        : "--forks") + " each server's client runs in one piece: leave out --rounds");
-            }
-            return 1;
-        }
-        int n = rounds == null ? iterations : rounds;
-        if (n < 1 || n > iterations) {
-            throw new ParameterException(spec.commandLine(), "--rounds " + n + " must be between 1 and --iterations ("
-                    + iterations + "): each round measures every server at least once");
-        }
-        return n;
-    }
-
     /**
-     * Every server started before any client runs, in {@code --servers} order, each kept running until its
-     * last round; a server that cannot start is named (exit 1) and left out.
+     * {@code --forks}, {@code --start-at}: each server's client in one piece, with its own warmup, as today;
+     * each server's documents (its client's, or each fork's) handed to {@code files}.
      */
-    private int startServers(List<Transport> chosen, TransportOptions client, List<RunServer> running,
-                             PrintWriter out, PrintWriter err) {
-        int worst = ExitCode.OK;
-        for (Transport server : chosen) {
-            if (stopRequested.get()) {
-                return ExitCode.first(worst, ExitCode.INTERRUPTED);
-            }
-            out.println();
-            out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
-            Map<String, String> options = serverOptions(server, client.transportOptions);
-            try {
-                RunServer s = inProcess ? RunServer.inThisJvm(server, client.protocol, serverIoThreads, options, err)
-                        : RunServer.child(server, client.protocol, serverIoThreads, options, serverStats);
-                running.add(s);
-                if (s.banner() != null) {
-                    out.println(s.banner());
-                }
-            } catch (IOException | RuntimeException e) {
-                if (stopRequested.get()) {
-                    return ExitCode.first(worst, ExitCode.INTERRUPTED); // SIGINT while the server started
-                }
-                err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
-                worst = ExitCode.first(worst, ExitCode.COULD_NOT_RUN);
-            }
-            out.flush();
-        }
-        return worst;
-    }
-
-    /** {@code --forks}, {@code --start-at}: each server's client in one piece, with its own warmup, as today. */
-    private int measureEachInOnePiece(List<RunServer> running, TransportOptions client, ChildClientPlan plan,
-                                      RunFiles files, PrintWriter out, PrintWriter err) {
+    private int measureEachInOnePiece(List<RunServer> running, RunClient clients, ChildClientPlan plan,
+                                      RunFiles files, PrintWriter out) {
         int worst = ExitCode.OK;
         for (RunServer s : running) {
             if (stopRequested.get()) {
@@ -230,8 +182,22 @@ final class RunCommand implements Callable<Integer> {
             out.println();
             out.println("=== measuring server " + s.transport().name() + " ===");
             out.flush();
-            int code = clientAgainst(s, client, files.filesOf(s.transport(), plan), files, serverStats && !inProcess,
-                    out, err, null);
+            Path document = files.documentOf(s.transport());
+            List<RunFiles.Document> documents = new ArrayList<>();
+            int code = clients.run(s, files.filesOf(s.transport(), plan), serverStats && !inProcess, out,
+                    new ChildClientListener() {
+                        @Override
+                        public void ran(SweepResult result, JsonNode doc) {
+                            documents.add(new RunFiles.Document(document.getFileName().toString(), doc,
+                                    Files.isRegularFile(document) ? document : null));
+                        }
+
+                        @Override
+                        public void forked(int fork, Path file, JsonNode doc) {
+                            documents.add(new RunFiles.Document(file.getFileName().toString(), doc, file));
+                        }
+                    });
+            files.measured(s.transport(), documents);
             worst = ExitCode.first(worst, code);
             if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                 break;
@@ -240,154 +206,12 @@ final class RunCommand implements Callable<Integer> {
         return worst;
     }
 
-    /**
-     * The client's options, parsed once before any server starts (a usage error is exit 2 at once); the
-     * options run chooses itself are refused.
-     */
-    private ParseResult parseClient() {
-        List<String> args = new ArrayList<>(List.of("client"));
-        args.addAll(clientArgs);
-        ParseResult parsed;
-        try {
-            parsed = Main.commandLine(spec.commandLine().getOut(), spec.commandLine().getErr())
-                    .parseArgs(args.toArray(new String[0])).subcommand();
-        } catch (ParameterException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        for (String forbidden : List.of("--port", "--host", "--format", "--out", "--monitor-port", "--monitor-host",
-                "--monitor-token-file")) {
-            if (parsed.hasMatchedOption(forbidden)) {
-                throw new ParameterException(spec.commandLine(), forbidden + " is chosen by nbench run itself: leave "
-                        + "it out (" + (forbidden.startsWith("--monitor") ? "run gives each server a monitor of its "
-                        + "own; --no-server-stats turns that off)" : "use --results-dir to keep the result documents)"));
-            }
-        }
-        if (inProcess && parsed.hasMatchedOption("--impl")) {
-            throw new ParameterException(spec.commandLine(), "--impl is chosen by nbench run --in-process (each in-JVM "
-                    + "server is measured with its own client): leave it out");
-        }
-        return parsed;
-    }
-
     /** The client's plan: the user's options, and run's short timing for what the user left out. */
-    private static final int DEFAULT_WARMUP = 2;
-    private static final int DEFAULT_ITERATIONS = 5;
-
-    private ChildClientPlan withShortDefaults(ParseResult parsed) {
+    private ChildClientPlan withShortTiming(ParseResult parsed, int warmups, int iterations) {
         ChildClientPlan plan = ChildClientPlan.of(parsed.commandSpec(), spec.commandLine().getParseResult().originalArgs());
         if (!parsed.hasMatchedOption("--msgs") && !parsed.hasMatchedOption("--iteration-time")) {
-            plan = plan.with("--iteration-time", Duration.ofSeconds(1));
+            plan = plan.iterationTime(Duration.ofSeconds(1));
         }
-        if (!parsed.hasMatchedOption("--warmup")) {
-            plan = plan.with("--warmup", DEFAULT_WARMUP);
-        }
-        if (!parsed.hasMatchedOption("--iterations")) {
-            plan = plan.with("--iterations", DEFAULT_ITERATIONS);
-        }
-        return plan;
-    }
-
-    private List<Transport> chooseServers(TransportRegistry registry) {
-        List<Transport> list = new ArrayList<>();
-        if (servers == null || servers.isEmpty()) {
-            for (Transport t : registry.all()) {
-                if (t.inJvm() == inProcess && t.availability().available()) {
-                    list.add(t);
-                }
-            }
-            return list;
-        }
-        for (String name : servers) {
-            Transport t;
-            try {
-                t = registry.get(name.trim());
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
-            if (t.inJvm() != inProcess) {
-                throw new ParameterException(spec.commandLine(), "server transport " + t.name() + (t.inJvm()
-                        ? " runs in one JVM only: add --in-process" : " is a network transport: leave out --in-process"));
-            }
-            list.add(t);
-        }
-        return list;
-    }
-
-    /**
-     * Runs {@code plan}'s client against {@code s}: the -O options of its own transports, its server's monitor
-     * when {@code withStats}; the client's exit code, its typed result to {@code result} (may be null).
-     */
-    private int clientAgainst(RunServer s, TransportOptions client, ChildClientPlan plan, RunFiles files,
-                              boolean withStats, PrintWriter out, PrintWriter err,
-                              java.util.function.Consumer<SweepResult> result) {
-        TransportRegistry registry = TransportRegistry.load();
-        Transport server = s.transport();
-        plan = plan.with("-O", optionsOf(registry, client.transportOptions,
-                inProcess ? List.of(server.name()) : client.impls()));
-        if (inProcess) {
-            plan = plan.with("--impl", server.name()).with("--allow-in-jvm", true);
-        }
-        if (withStats && s.monitorToken() != null) {
-            try {
-                plan = plan.with("--server-stats", true).with("--monitor-host", "127.0.0.1")
-                        .with("--monitor-port", s.monitorPort())
-                        .with("--monitor-token-file", files.monitorTokenFile(server, s.monitorToken().reveal()));
-            } catch (IOException e) {
-                err.println("nbench run: cannot write the monitor token of server " + server.name() + ": "
-                        + e.getMessage());
-                return ExitCode.COULD_NOT_RUN;
-            }
-        }
-        return fromNow(plan).with("--port", s.port()).execute(out, err, result);
-    }
-
-    /** The plan with a relative {@code --start-at} counted from now, when this client starts. */
-    private ChildClientPlan fromNow(ChildClientPlan plan) {
-        return startAtFromNow == null ? plan : plan.with("--start-at", new Converters.When().convert(startAtFromNow));
-    }
-
-    /**
-     * Each -O key must be used by the client or by one of the servers: the client gets the keys of its
-     * transports, each server those of its own, and a key nobody uses is a usage error.
-     */
-    private void checkTransportOptionsInUse(TransportRegistry registry, TransportOptions client,
-                                            List<Transport> chosen) {
-        List<String> users = new ArrayList<>(chosen.stream().map(Transport::name).toList());
-        if (!inProcess) {
-            users.addAll(client.impls());
-        }
-        for (String key : client.transportOptions.keySet()) {
-            Transport owner = TransportOptions.owner(registry, key);
-            if (owner != null && !users.contains(owner.name())) {
-                throw new ParameterException(spec.commandLine(), "-O " + key + " is an option of transport "
-                        + owner.name() + ", which neither the client (" + (inProcess ? "--in-process"
-                        : "--impl " + String.join(",", client.impls())) + ") nor a server (--servers "
-                        + String.join(",", chosen.stream().map(Transport::name).toList()) + ") uses: leave it out");
-            }
-        }
-    }
-
-    /** The -O options of the transports {@code impls} (and the keys no transport owns), as given. */
-    private static Map<String, String> optionsOf(TransportRegistry registry, Map<String, String> options,
-                                                 List<String> impls) {
-        Map<String, String> kept = new LinkedHashMap<>();
-        options.forEach((key, value) -> {
-            Transport owner = TransportOptions.owner(registry, key);
-            if (owner == null || impls.contains(owner.name())) {
-                kept.put(key, value);
-            }
-        });
-        return kept;
-    }
-
-    /** The -O options that belong to this server transport; a comma list sweeps the client only. */
-    private static Map<String, String> serverOptions(Transport server, Map<String, String> options) {
-        Map<String, String> own = new LinkedHashMap<>();
-        options.forEach((key, value) -> {
-            if (key.startsWith(server.name() + ".") && !value.isEmpty() && !value.contains(",")) {
-                own.put(key, value);
-            }
-        });
-        return own;
+        return plan.iterations(warmups, iterations);
     }
 }

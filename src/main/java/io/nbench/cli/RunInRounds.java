@@ -2,22 +2,17 @@ package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
-import io.nbench.report.AtomicFiles;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
 import io.nbench.report.TextReport;
-import io.nbench.report.json.ResultDocument;
 import io.nbench.units.Units;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 
 /**
  * {@code nbench run}'s measurement once its servers run: the client warmed up against every server, then the
@@ -28,10 +23,10 @@ import java.util.function.Consumer;
  */
 final class RunInRounds {
 
-    /** Runs {@code plan}'s client against {@code server}; its exit code, its typed result to {@code result}. */
+    /** Runs {@code plan}'s client against {@code server}; its exit code, its result to {@code listener}. */
     interface Client {
         int run(RunServer server, ChildClientPlan plan, boolean withStats, PrintWriter out,
-                Consumer<SweepResult> result);
+                ChildClientListener listener);
     }
 
     private final Client client;
@@ -85,11 +80,11 @@ final class RunInRounds {
             if (!usable.contains(s)) {
                 continue;
             }
-            ChildClientPlan warm = files.roundFilesOf(s.transport(), -turn.round(), plan).with("--warmup", 0)
-                    .with("--iterations", 1).with("--threshold", List.of());
+            ChildClientPlan warm = files.roundFilesOf(s.transport(), -turn.round(), plan).iterations(0, 1)
+                    .withoutThresholds();
             // The client's report of a warmup would read as a measurement: one line instead.
-            int code = client.run(s, warm, false, new PrintWriter(Writer.nullWriter()), r -> {
-                measured.get(s).warmedUp(r, files.roundDocument(s.transport(), -turn.round()));
+            int code = client.run(s, warm, false, new PrintWriter(Writer.nullWriter()), (r, document) -> {
+                measured.get(s).warmedUp(r, document);
                 out.println("Warmup " + turn.round() + "/" + warmups + ", server " + s.transport().name() + ": "
                         + throughput(r));
                 out.flush();
@@ -116,10 +111,8 @@ final class RunInRounds {
             out.println();
             out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name() + " ===");
             out.flush();
-            ChildClientPlan round = files.roundFilesOf(s.transport(), turn.round(), plan).with("--warmup", 0)
-                    .with("--iterations", turn.iterations());
-            int code = client.run(s, round, withStats, out,
-                    r -> measured.get(s).measured(r, files.roundDocument(s.transport(), turn.round())));
+            ChildClientPlan round = files.roundFilesOf(s.transport(), turn.round(), plan).iterations(0, turn.iterations());
+            int code = client.run(s, round, withStats, out, (r, document) -> measured.get(s).measured(r, document));
             if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                 worst = ExitCode.first(worst, code);
                 stop = true;
@@ -145,16 +138,9 @@ final class RunInRounds {
             return ExitCode.OK; // never measured: its start or warmup already said why
         }
         SweepResult joined = sr.joined(verdict, warmups, iterations, cut);
-        int code = joined.exitCode();
-        try {
-            AtomicFiles.write(files.document(sr.server()), (ResultDocument.pretty(sr.document(joined, warmups,
-                    iterations)) + "\n").getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            err.println("nbench run: cannot join the rounds of server " + sr.server().name() + ": "
-                    + AtomicFiles.describe(e));
-            code = ExitCode.first(code, ExitCode.COULD_NOT_RUN);
-        }
-        code = ExitCode.first(code, files.writeHgrm(sr.server(), joined, err));
+        RunFiles.Document document = new RunFiles.Document(sr.server().name() + ".json",
+                sr.document(joined, warmups, iterations), null);
+        int code = ExitCode.first(joined.exitCode(), files.writeHgrm(sr.server(), joined, err));
         long its = joined.combinations().stream().flatMap(c -> c.run().iterations().stream())
                 .filter(it -> !it.warmup()).count();
         // Each round's client summed up its own round; this is the server's summary over every round.
@@ -171,7 +157,7 @@ final class RunInRounds {
         }
         List<String> reasons = joined.combinations().stream().flatMap(c -> c.reasons().stream()).distinct().toList();
         out.println("Result: " + joined.status() + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons)));
-        files.measured(sr.server());
+        files.measured(sr.server(), List.of(document));
         return code;
     }
 

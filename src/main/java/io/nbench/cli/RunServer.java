@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ExitCode;
 import io.nbench.monitor.MonitorToken;
 import io.nbench.process.ChildServer;
 import io.nbench.protocol.Protocol;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One of {@code nbench run}'s servers, started before the first client and kept running until the last round
@@ -73,6 +75,54 @@ final class RunServer implements AutoCloseable {
                 .transport(transport, TransportRegistry.load().resolveOptions(transport, options)).protocol(protocol)
                 .socket(new SocketSettings(IoThreads.sharingTheMachine(ioThreads), true, 0, 0)).build();
         return new RunServer(transport, null, BenchServer.start(plan, new PrintWriter(Writer.nullWriter()), err), null);
+    }
+
+    /**
+     * Every server started before any client runs, in {@code --servers} order, each kept running until its
+     * last round; a server that cannot start is named (exit 1) and left out. Stops at {@code stopRequested}.
+     *
+     * @param inProcess  each server in this JVM (else a child JVM, with a monitor when {@code serverStats})
+     * @param options    the {@code -O} options given: each server takes those of its own transport
+     */
+    static int startAll(List<Transport> chosen, boolean inProcess, Protocol protocol, int ioThreads,
+                        Map<String, String> options, boolean serverStats, List<RunServer> running,
+                        AtomicBoolean stopRequested, PrintWriter out, PrintWriter err) {
+        int worst = ExitCode.OK;
+        for (Transport server : chosen) {
+            if (stopRequested.get()) {
+                return ExitCode.first(worst, ExitCode.INTERRUPTED);
+            }
+            out.println();
+            out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
+            Map<String, String> own = optionsOf(server, options);
+            try {
+                RunServer s = inProcess ? inThisJvm(server, protocol, ioThreads, own, err)
+                        : child(server, protocol, ioThreads, own, serverStats);
+                running.add(s);
+                if (s.banner() != null) {
+                    out.println(s.banner());
+                }
+            } catch (IOException | RuntimeException e) {
+                if (stopRequested.get()) {
+                    return ExitCode.first(worst, ExitCode.INTERRUPTED); // SIGINT while the server started
+                }
+                err.println("nbench run: server " + server.name() + " could not start: " + e.getMessage());
+                worst = ExitCode.first(worst, ExitCode.COULD_NOT_RUN);
+            }
+            out.flush();
+        }
+        return worst;
+    }
+
+    /** The -O options that belong to this server transport; a comma list sweeps the client only. */
+    private static Map<String, String> optionsOf(Transport server, Map<String, String> options) {
+        Map<String, String> own = new LinkedHashMap<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith(server.name() + ".") && !value.isEmpty() && !value.contains(",")) {
+                own.put(key, value);
+            }
+        });
+        return own;
     }
 
     Transport transport() {

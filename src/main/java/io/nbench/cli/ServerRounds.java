@@ -1,8 +1,6 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.client.ClientPlan;
 import io.nbench.client.ResolvedTransport;
@@ -12,7 +10,6 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
-import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
@@ -20,31 +17,25 @@ import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * One server's client runs in {@code nbench run}: its warmup runs (the warmup rounds before the first measured
  * one) and one measured run per round, joined into one result as if one client had run them back to back: the
  * warmup runs' iterations as the warmup, every round's measured iterations in the order they ran (numbered
  * on), the summary over all of them, and the verdict ({@code --max-errors}, {@code --threshold}) judged again
- * on the whole, by the client's own {@link Verdict}. Its document is built by the code that writes a client's,
- * with each round's per-second intervals and server figures carried over from the round's document,
- * renumbered and put on the first run's clock.
- *
- * <p>Typed results in, a document out: issue 26 will have {@code run} keep typed results throughout; this is
- * where they are joined.
+ * on the whole, by the client's own {@link Verdict}. Its document ({@link ServerRoundsDocument}) is built by the
+ * code that writes a client's, with each round's per-second intervals and server figures carried over from the
+ * round's document, renumbered and put on the first run's clock. Every run comes in as its client handed it
+ * over ({@link ChildClientListener}): nothing is read back from a file.
  */
 final class ServerRounds {
 
-    /** A client run and the document it wrote (null when it wrote none). */
-    private record Run(SweepResult result, Path document) {
+    /** A client run: its typed result and its result document, as its client handed them over. */
+    record Run(SweepResult result, JsonNode document) {
     }
 
     private final Transport server;
@@ -60,12 +51,12 @@ final class ServerRounds {
     }
 
     /** A warmup run (its iterations, measured as far as that client knew, are this server's warmup). */
-    void warmedUp(SweepResult result, Path document) {
-        warmupRuns.add(new Run(result, Files.isRegularFile(document) ? document : null));
+    void warmedUp(SweepResult result, JsonNode document) {
+        warmupRuns.add(new Run(result, document));
     }
 
-    void measured(SweepResult result, Path document) {
-        rounds.add(new Run(result, Files.isRegularFile(document) ? document : null));
+    void measured(SweepResult result, JsonNode document) {
+        rounds.add(new Run(result, document));
     }
 
     /** How many rounds measured this server. */
@@ -165,107 +156,10 @@ final class ServerRounds {
     }
 
     /**
-     * The joined result's document: the environment, command line and options of the first round's document
-     * ({@code warmup} and {@code iterations} as planned), each combination's intervals and server figures of
-     * every run, renumbered as the iterations are and on the first run's clock.
+     * The joined result's document ({@link ServerRoundsDocument}): the first round's environment, command line
+     * and options ({@code warmup} and {@code iterations} as planned), every run's intervals and server figures.
      */
-    ObjectNode document(SweepResult joined, int warmups, int iterations) throws IOException {
-        JsonNode base = ResultDocument.MAPPER.readTree(rounds.get(0).document().toFile());
-        Map<String, String> environment = ResultDocument.MAPPER.convertValue(base.path("environment"),
-                new TypeReference<LinkedHashMap<String, String>>() { });
-        List<String> arguments = ResultDocument.MAPPER.convertValue(base.path("configuration").path("arguments"),
-                new TypeReference<List<String>>() { });
-        Map<String, Object> options = ResultDocument.MAPPER.convertValue(base.path("configuration").path("options"),
-                new TypeReference<LinkedHashMap<String, Object>>() { });
-        options.put("warmup", warmups);
-        options.put("iterations", iterations);
-        Map<String, List<JsonNode>> intervals = new LinkedHashMap<>();
-        Map<String, ObjectNode> serverStats = new LinkedHashMap<>();
-        for (CombinationResult c : joined.combinations()) {
-            String name = c.combination().name();
-            long start = c.run().startEpochMillis();
-            List<JsonNode> seconds = new ArrayList<>();
-            int offset = 0;
-            for (Run r : warmupRuns) {
-                if (r.document() != null) {
-                    JsonNode w = combination(ResultDocument.MAPPER.readTree(r.document().toFile()), name);
-                    seconds.addAll(intervals(w, offset, true, start));
-                }
-                offset += iterationsIn(r.result(), name, true);
-            }
-            offset = 0;
-            for (Run r : rounds) {
-                int measured = iterationsIn(r.result(), name, false);
-                if (r.document() == null) {
-                    offset += measured;
-                    continue;
-                }
-                JsonNode round = combination(ResultDocument.MAPPER.readTree(r.document().toFile()), name);
-                seconds.addAll(intervals(round, offset, false, start));
-                JsonNode stats = round.path("serverStats");
-                if (stats.isObject()) {
-                    ObjectNode joinedStats = serverStats.get(name);
-                    if (joinedStats == null) {
-                        joinedStats = stats.deepCopy();
-                        joinedStats.putNull("error");
-                        joinedStats.putArray("iterations");
-                        serverStats.put(name, joinedStats);
-                    }
-                    append(joinedStats, stats, offset);
-                }
-                offset += measured;
-            }
-            if (!seconds.isEmpty()) {
-                intervals.put(name, seconds);
-            }
-        }
-        return new ResultDocument(environment, arguments, options).runId(UUID.randomUUID().toString())
-                .intervals(intervals).serverStats(serverStats).build(joined);
-    }
-
-    /** The iterations of the combination of that name in one run: all of a warmup run, the measured ones of a round. */
-    private static int iterationsIn(SweepResult run, String name, boolean warmup) {
-        return (int) run.combinations().stream().filter(c -> c.combination().name().equals(name))
-                .flatMap(c -> c.run().iterations().stream()).filter(it -> warmup || !it.warmup()).count();
-    }
-
-    /** The combination of that name in a document, or an empty node. */
-    private static JsonNode combination(JsonNode document, String name) {
-        for (JsonNode c : document.path("combinations")) {
-            if (name.equals(c.path("name").asText())) {
-                return c;
-            }
-        }
-        return ResultDocument.MAPPER.createObjectNode();
-    }
-
-    /**
-     * One run's intervals on the joined clock: numbered on from {@code offset}, a warmup run's marked warmup,
-     * their times shifted by the run's start after {@code start}.
-     */
-    private static List<JsonNode> intervals(JsonNode combination, int offset, boolean warmup, long start) {
-        long shift = (java.time.Instant.parse(combination.path("startTime").asText(
-                java.time.Instant.ofEpochMilli(start).toString())).toEpochMilli() - start) * 1_000_000L;
-        List<JsonNode> list = new ArrayList<>();
-        for (JsonNode i : combination.path("intervals")) {
-            ObjectNode copy = i.deepCopy();
-            copy.put("warmup", warmup || i.path("warmup").asBoolean());
-            copy.put("iteration", i.path("iteration").asInt() + offset);
-            copy.put("startNs", i.path("startNs").asLong() + shift);
-            copy.put("endNs", i.path("endNs").asLong() + shift);
-            list.add(copy);
-        }
-        return list;
-    }
-
-    /** A round's server figures added to the joined ones: iteration indices numbered on, the first error kept. */
-    private static void append(ObjectNode joined, JsonNode round, int offset) {
-        if (joined.path("error").isNull() && round.path("error").isTextual()) {
-            joined.set("error", round.path("error"));
-        }
-        ArrayNode its = (ArrayNode) joined.get("iterations");
-        for (JsonNode s : round.path("iterations")) {
-            its.add(((ObjectNode) s.deepCopy()).put("index", s.path("index").asInt() + offset));
-        }
+    ObjectNode document(SweepResult joined, int warmups, int iterations) {
+        return ServerRoundsDocument.build(warmupRuns, rounds, joined, warmups, iterations);
     }
 }

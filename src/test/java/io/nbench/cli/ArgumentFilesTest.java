@@ -207,4 +207,22 @@ class ArgumentFilesTest {
         assertEquals("nbench: cannot read @-file " + dir.resolve("nosuch.args") + ": no such file (an argument "
                 + "that starts with @ but is not a file is written @@) (see 'nbench --help')", o.err().strip());
     }
+
+    /**
+     * picocli's own @-file syntax, which nbench's rule reads through picocli's reader: comments, quoted values,
+     * a nested @-file (its options of the file's source: the command line still replaces them) and {@code @@}
+     * for an argument that starts with {@code @}.
+     */
+    @Test
+    void picocliReadsTheFilesCommentsQuotesNestedFilesAndTheAtEscape() throws IOException {
+        Path inner = Files.writeString(dir.resolve("inner.args"), "--warmup 0\n--msgs 30\n");
+        Path outer = Files.writeString(dir.resolve("outer.args"), "# a comment, not an argument\n"
+                + "--threads 1 --iterations 1\n--threshold 'errors == 0'\n@" + inner + "\n");
+        JsonNode doc = clientJson(Protocol.FRAMED, "@" + outer, "--msgs", "20", "--host-label", "@@edge");
+        JsonNode o = options(doc);
+        assertEquals("[\"errors == 0\"]", o.get("threshold").toString(), "a quoted value is one argument");
+        assertEquals(0, o.get("warmup").asInt(), "from the nested file");
+        assertEquals(20, o.get("msgs").asLong(), "the command line replaces the nested file's value");
+        assertEquals("@edge", o.get("host-label").asText(), "@@ is an argument starting with @");
+    }
 }

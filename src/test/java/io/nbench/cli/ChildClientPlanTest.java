@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.protocol.Protocol;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -127,5 +131,66 @@ class ChildClientPlanTest {
         assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.NOTHING_MEASURED, o.out() + o.err());
         assertEquals(2, o.out().lines().filter(l -> l.startsWith("Result: PASS") || l.startsWith("Result: NO_DATA"))
                 .count(), o.out());
+    }
+
+    /** A client command as a fork gets it: parsed with no arguments, then given a plan. */
+    private static ClientCommand freshClient() {
+        CommandLine cl = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        cl.parseArgs("client");
+        return cl.getSubcommands().get("client").getCommand();
+    }
+
+    @Test
+    void everyChoiceSurvivesTheFileAndSetsTheClientsOwnFields(@TempDir Path dir) throws Exception {
+        CommandSpec given = parsedClient("--threads", "3", "--threshold", "p99<2ms", "-O", "netty.io=nio",
+                "--out", "user.json");
+        Instant at = Instant.parse("2099-01-02T03:04:05Z");
+        ChildClientPlan plan = ChildClientPlan.of(given, List.of("client", "--as-given")).port(4321)
+                .resultFiles(dir.resolve("r.json"), dir.resolve("r.hlog"), null, true)
+                .iterationTime(Duration.ofMillis(250)).iterations(0, 3).withoutThresholds()
+                .transportOptions(Map.of("nio.direct", "false")).inJvm("netty-local")
+                .serverStats("127.0.0.1", 9999, dir.resolve("token")).startAt(at).forks(1);
+        Path file = dir.resolve("plan.json");
+        plan.write(file);
+
+        ClientCommand client = freshClient();
+        client.plan = ChildClientPlan.read(file);
+        assertTrue(ChildClientPlan.applyGiven(client, new PrintWriter(new StringWriter())));
+        assertEquals(4321, client.transport.port);
+        assertEquals(dir.resolve("r.json"), client.output.out);
+        assertEquals(dir.resolve("r.hlog"), client.output.hdrLog);
+        assertEquals(null, client.output.hgrm);
+        assertTrue(client.runOwnsFiles);
+        assertEquals(Duration.ofMillis(250), client.load.iterationTime);
+        assertEquals(0, client.load.warmup);
+        assertEquals(3, client.load.iterations);
+        assertEquals(List.of(), client.output.thresholds);
+        assertEquals(Map.of("nio.direct", "false"), client.transport.transportOptions);
+        assertEquals("netty-local", client.transport.impl);
+        assertTrue(client.allowInJvm);
+        assertTrue(client.serverStats.enabled);
+        assertEquals("127.0.0.1", client.serverStats.monitor.host);
+        assertEquals(9999, client.serverStats.monitor.port);
+        assertEquals(dir.resolve("token"), client.serverStats.monitor.tokenFile);
+        assertEquals(at, client.startAt);
+        assertEquals(1, client.load.forks);
+        assertEquals(List.of(3), client.load.threads, "what was not chosen keeps the user's value");
+        assertEquals(List.of("client", "--as-given"), client.output.givenArguments);
+    }
+
+    @Test
+    void aPlanFileWithoutChoicesReadsAsBefore(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("plan.json");
+        ChildClientPlan.of(parsedClient("--threads", "5", "--port", "1234"), List.of("client")).write(file);
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode old = (ObjectNode) json.readTree(file.toFile());
+        old.remove("choices"); // the shape written before the choices were typed
+        Files.writeString(file, json.writeValueAsString(old));
+
+        ClientCommand client = freshClient();
+        client.plan = ChildClientPlan.read(file);
+        assertTrue(ChildClientPlan.applyGiven(client, new PrintWriter(new StringWriter())));
+        assertEquals(1234, client.transport.port);
+        assertEquals(List.of(5), client.load.threads);
     }
 }

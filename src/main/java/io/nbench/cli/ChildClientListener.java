@@ -1,0 +1,21 @@
+package io.nbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.report.SweepResult;
+import java.nio.file.Path;
+
+/**
+ * Hears what a client that {@code nbench run} started has measured, so run reads no result of its own clients
+ * back from a file: a client in run's JVM hands over its typed result and the document it built of it; a
+ * fork ({@code --forks}, a JVM of its own so that its JIT and heap start fresh) hands over the document it
+ * wrote, read once, by the one reader of result documents ({@link io.nbench.report.compare.ResultFile#document}).
+ */
+interface ChildClientListener {
+
+    /** A client in this JVM ended: its typed result and its result document (as {@code --out} writes it). */
+    void ran(SweepResult result, JsonNode document);
+
+    /** Fork {@code fork} ended and wrote {@code file}, whose document is {@code document}. */
+    default void forked(int fork, Path file, JsonNode document) {
+    }
+}

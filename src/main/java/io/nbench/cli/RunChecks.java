@@ -1,0 +1,122 @@
+package io.nbench.cli;
+
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * {@code nbench run}'s usage checks, made before any server starts (each a usage error, exit 2): the client's
+ * options it passes on, the servers, the {@code -O} keys and {@code --rounds}.
+ */
+final class RunChecks {
+
+    private final CommandSpec spec;
+    private final boolean inProcess;
+
+    RunChecks(CommandSpec spec, boolean inProcess) {
+        this.spec = spec;
+        this.inProcess = inProcess;
+    }
+
+    /**
+     * The client's options, parsed once before any server starts (a usage error is exit 2 at once); the
+     * options run chooses itself are refused.
+     */
+    ParseResult parseClient(List<String> clientArgs) {
+        List<String> args = new ArrayList<>(List.of("client"));
+        args.addAll(clientArgs);
+        ParseResult parsed;
+        try {
+            parsed = Main.commandLine(spec.commandLine().getOut(), spec.commandLine().getErr())
+                    .parseArgs(args.toArray(new String[0])).subcommand();
+        } catch (ParameterException e) {
+            throw usage(e.getMessage());
+        }
+        for (String forbidden : List.of("--port", "--host", "--format", "--out", "--monitor-port", "--monitor-host",
+                "--monitor-token-file")) {
+            if (parsed.hasMatchedOption(forbidden)) {
+                throw usage(forbidden + " is chosen by nbench run itself: leave it out (" + (forbidden.startsWith(
+                        "--monitor") ? "run gives each server a monitor of its own; --no-server-stats turns that off)"
+                        : "use --results-dir to keep the result documents)"));
+            }
+        }
+        if (inProcess && parsed.hasMatchedOption("--impl")) {
+            throw usage("--impl is chosen by nbench run --in-process (each in-JVM server is measured with its own "
+                    + "client): leave it out");
+        }
+        return parsed;
+    }
+
+    /** The server transports of {@code --servers}, or every available one of the kind run measures. */
+    List<Transport> chooseServers(TransportRegistry registry, List<String> servers) {
+        List<Transport> list = new ArrayList<>();
+        if (servers == null || servers.isEmpty()) {
+            for (Transport t : registry.all()) {
+                if (t.inJvm() == inProcess && t.availability().available()) {
+                    list.add(t);
+                }
+            }
+            return list;
+        }
+        for (String name : servers) {
+            Transport t;
+            try {
+                t = registry.get(name.trim());
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+            if (t.inJvm() != inProcess) {
+                throw usage("server transport " + t.name() + (t.inJvm() ? " runs in one JVM only: add --in-process"
+                        : " is a network transport: leave out --in-process"));
+            }
+            list.add(t);
+        }
+        return list;
+    }
+
+    /**
+     * Each -O key must be used by the client or by one of the servers: the client gets the keys of its
+     * transports, each server those of its own, and a key nobody uses is a usage error.
+     */
+    void checkTransportOptionsInUse(TransportRegistry registry, TransportOptions client, List<Transport> chosen) {
+        List<String> users = new ArrayList<>(chosen.stream().map(Transport::name).toList());
+        if (!inProcess) {
+            users.addAll(client.impls());
+        }
+        for (String key : client.transportOptions.keySet()) {
+            Transport owner = TransportOptions.owner(registry, key);
+            if (owner != null && !users.contains(owner.name())) {
+                throw usage("-O " + key + " is an option of transport " + owner.name() + ", which neither the client ("
+                        + (inProcess ? "--in-process" : "--impl " + String.join(",", client.impls()))
+                        + ") nor a server (--servers " + String.join(",", chosen.stream().map(Transport::name).toList())
+                        + ") uses: leave it out");
+            }
+        }
+    }
+
+    /** {@code --rounds} checked; 1 when the client runs in one piece. */
+    int rounds(Integer rounds, boolean inRounds, int iterations, ParseResult parsed) {
+        if (!inRounds) {
+            if (rounds != null && rounds > 1) {
+                throw usage("--rounds deals the iterations of the client in this JVM out over the servers; with "
+                        + (parsed.hasMatchedOption("--start-at") ? "--start-at" : "--forks") + " each server's client "
+                        + "runs in one piece: leave out --rounds");
+            }
+            return 1;
+        }
+        int n = rounds == null ? iterations : rounds;
+        if (n < 1 || n > iterations) {
+            throw usage("--rounds " + n + " must be between 1 and --iterations (" + iterations + "): each round "
+                    + "measures every server at least once");
+        }
+        return n;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}
