@@ -1,16 +1,20 @@
 package io.nbench.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
+import io.nbench.protocol.Protocol;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -46,7 +50,17 @@ final class ChildClientPlan {
             .addSerializer(Path.class, ToStringSerializer.instance)
             .addDeserializer(Duration.class, fromString(Duration.class, Duration::parse))
             .addDeserializer(Instant.class, fromString(Instant.class, Instant::parse))
-            .addDeserializer(Path.class, fromString(Path.class, Path::of)));
+            .addDeserializer(Path.class, fromString(Path.class, Path::of))
+            // A protocol by its --protocol name: the registry gives the child its one instance back.
+            .addSerializer(Protocol.class, new StdSerializer<Protocol>(Protocol.class) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                public void serialize(Protocol value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+                    gen.writeString(value.label());
+                }
+            })
+            .addDeserializer(Protocol.class, fromString(Protocol.class, Protocol::parse)));
 
     /** A plan file that cannot be read or does not fit this client's options: exit 1 with this message. */
     static final class Unreadable extends Exception {
@@ -84,7 +98,7 @@ final class ChildClientPlan {
     /** The types a plan carries as JSON and reads back as they were: anything else would change on the way. */
     private static final List<Class<?>> CARRIED_TYPES = List.of(String.class, Boolean.class, Integer.class,
             Long.class, Double.class, boolean.class, int.class, long.class, double.class, Duration.class,
-            Instant.class, Path.class);
+            Instant.class, Path.class, Protocol.class);
 
     /**
      * A client option of another type needs its JSON form here (a serializer and deserializer in

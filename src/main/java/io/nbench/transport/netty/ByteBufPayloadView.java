@@ -31,4 +31,9 @@ final class ByteBufPayloadView implements PayloadView {
     public long getLong(int index) {
         return buf.getLong(offset + index);
     }
+
+    @Override
+    public long getUnsignedInt(int index) {
+        return buf.getUnsignedInt(offset + index);
+    }
 }

@@ -33,4 +33,9 @@ public final class ByteBufferPayloadView implements PayloadView {
         // ByteBuffer's absolute getLong honours the buffer's byte order; nbench buffers are big-endian.
         return buffer.getLong(offset + index);
     }
+
+    @Override
+    public long getUnsignedInt(int index) {
+        return buffer.getInt(offset + index) & 0xFFFF_FFFFL;
+    }
 }
