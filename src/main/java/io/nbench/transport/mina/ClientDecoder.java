@@ -59,7 +59,7 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         // Move past the frame first: the engine may send from inside onResponse, and a decode error
         // there must not replay this frame.
         in.position(r + total);
-        handler.onResponse(id, status, view.wrap(in.buf(), r + payloadOffset, total - payloadOffset));
+        handler.onResponse(id, status, view.at(r + payloadOffset, total - payloadOffset));
         return true;
     }
 

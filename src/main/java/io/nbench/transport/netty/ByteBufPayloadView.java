@@ -17,6 +17,16 @@ final class ByteBufPayloadView implements PayloadView {
         return this;
     }
 
+    /**
+     * Moves this view within the buffer it already wraps: a decoder looks at each response twice (header,
+     * then payload), and storing the same buffer reference again costs a GC write barrier per store.
+     */
+    ByteBufPayloadView at(int offset, int length) {
+        this.offset = offset;
+        this.length = length;
+        return this;
+    }
+
     @Override
     public int length() {
         return length;

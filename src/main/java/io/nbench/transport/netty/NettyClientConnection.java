@@ -226,9 +226,10 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * leaving the reader index on it, or at a protocol error (reported, channel closed, {@link #failed}).
      */
     private void decode(ChannelHandlerContext ctx, ByteBuf in) {
+        view.wrap(in, 0, 0); // once per buffer: each response only moves the view (ByteBufPayloadView.at)
         while (true) {
             int r = in.readerIndex();
-            int total = codec.frame(view.wrap(in, r, in.writerIndex() - r), responseLength, maxFrame);
+            int total = codec.frame(view.at(r, in.writerIndex() - r), responseLength, maxFrame);
             if (total == ClientCodec.BAD) {
                 fail(ctx, in, codec.problem(view, maxFrame), r);
                 return;
@@ -238,7 +239,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             }
             long id = codec.id(view);
             int status = codec.status(view);
-            handler.onResponse(id, status, view.wrap(in, r + payloadOffset, total - payloadOffset));
+            handler.onResponse(id, status, view.at(r + payloadOffset, total - payloadOffset));
             in.readerIndex(r + total);
         }
     }

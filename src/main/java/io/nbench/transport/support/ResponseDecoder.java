@@ -49,9 +49,10 @@ public final class ResponseDecoder {
      * handler); the caller closes the connection. Stops early, returning true, once {@link #stop()} was called from a callback.
      */
     public boolean decode(ByteBuffer in) {
+        view.wrap(in, 0, 0); // once per read: each response only moves the view (see ByteBufferPayloadView.at)
         while (!stopped) {
             int p = in.position();
-            WireBytes available = view.wrap(in, p, in.limit() - p);
+            WireBytes available = view.at(p, in.limit() - p);
             int total = codec.frame(available, responseLength, maxFrame);
             if (total == ClientCodec.BAD) {
                 return fail(codec.problem(available, maxFrame), in, p);
@@ -63,7 +64,7 @@ public final class ResponseDecoder {
             long id = codec.id(available);
             int status = codec.status(available);
             in.position(p + total);
-            handler.onResponse(id, status, view.wrap(in, p + payloadOffset, total - payloadOffset));
+            handler.onResponse(id, status, view.at(p + payloadOffset, total - payloadOffset));
         }
         return true;
     }
