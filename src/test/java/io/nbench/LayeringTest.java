@@ -111,6 +111,16 @@ class LayeringTest {
     }
 
     @Test
+    void protocolCodecsDependOnNeitherTransportsNorCommandLineNorLoad() {
+        noClasses().that().resideInAPackage("io.nbench.protocol..")
+                .should().dependOnClassesThat().resideInAnyPackage(TRANSPORT + "..", "io.nbench.cli..", "picocli..",
+                        "io.nbench.load..", "io.nbench.client..", "io.nbench.server..")
+                .because("a protocol is bytes in, bytes out: every transport, client and server uses its codecs, so "
+                        + "they can use none of them (WireBytes is how a codec reads a transport's buffer)")
+                .check(MAIN);
+    }
+
+    @Test
     void theMonitorsWireDependsOnNeitherHalf() {
         noClasses().that().resideInAPackage("io.nbench.monitor..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.nbench.server..", "io.nbench.client..",

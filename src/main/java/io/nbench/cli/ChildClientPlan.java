@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.type.TypeFactory;
+import io.nbench.protocol.Protocol;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -73,7 +74,7 @@ final class ChildClientPlan {
     /** The types a plan carries as JSON and reads back as they were: anything else would change on the way. */
     private static final List<Class<?>> CARRIED_TYPES = List.of(String.class, Boolean.class, Integer.class,
             Long.class, Double.class, boolean.class, int.class, long.class, double.class, Duration.class,
-            Instant.class, Path.class);
+            Instant.class, Path.class, Protocol.class);
 
     /**
      * A client option of another type needs its JSON form in {@link ClientPlanFile#JSON} before run and

@@ -3,8 +3,7 @@ package io.nbench.cli;
 import static io.nbench.resources.JvmMemory.bytes;
 
 import io.nbench.load.LoadSpec;
-import io.nbench.protocol.Framed;
-import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.resources.JvmMemory;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,9 +49,9 @@ final class ClientMemory {
     }
 
     static void check(CommandSpec command, LoadSpec spec) {
-        boolean framed = spec.protocol() == Protocol.FRAMED;
-        long request = spec.size() + (framed ? Framed.REQUEST_HEADER : 0L);
-        long responseFrame = spec.responseSize() == 0 ? 0 : spec.responseSize() + (framed ? Framed.RESPONSE_HEADER : 0L);
+        ClientCodec codec = spec.protocol().client();
+        long request = spec.size() + (long) codec.requestOverhead();
+        long responseFrame = spec.responseSize() == 0 ? 0 : spec.responseSize() + (long) codec.payloadOffset();
         // A decoder's buffer grows to the next power of two by copying: the old half and the new buffer at once.
         long response = responseFrame == 0 ? 0 : 3 * Long.highestOneBit(Math.max(1, responseFrame * 2 - 1)) / 2;
         long permits = spec.permits();

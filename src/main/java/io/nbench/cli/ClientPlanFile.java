@@ -1,13 +1,17 @@
 package io.nbench.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import io.nbench.protocol.Protocol;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +41,17 @@ final class ClientPlanFile {
             .addSerializer(Path.class, ToStringSerializer.instance)
             .addDeserializer(Duration.class, fromString(Duration.class, Duration::parse))
             .addDeserializer(Instant.class, fromString(Instant.class, Instant::parse))
-            .addDeserializer(Path.class, fromString(Path.class, Path::of)));
+            .addDeserializer(Path.class, fromString(Path.class, Path::of))
+            // A protocol by its --protocol name: the registry gives the child its one instance back.
+            .addSerializer(Protocol.class, new StdSerializer<Protocol>(Protocol.class) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                public void serialize(Protocol value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+                    gen.writeString(value.label());
+                }
+            })
+            .addDeserializer(Protocol.class, fromString(Protocol.class, Protocol::parse)));
 
     private ClientPlanFile() {
     }

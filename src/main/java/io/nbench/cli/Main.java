@@ -51,6 +51,7 @@ public final class Main {
         // ${nbench.cores} in help texts: the number of cores the --io-threads defaults count from, as a value.
         System.setProperty("nbench.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         OutputOptions.describeFormats();
+        TransportOptions.describeProtocols();
         CommandLine cl = new CommandLine(new NbenchCommand());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // @-files are expanded by ArgumentFiles, which lets the command line replace a file's options

@@ -44,6 +44,9 @@ final class OptionRecord {
         if (v instanceof Enum<?> e) {
             return e.name().toLowerCase(Locale.ROOT);
         }
+        if (v instanceof io.nbench.protocol.Protocol p) {
+            return p.label();
+        }
         if (v instanceof List<?> list) {
             return list.stream().map(OptionRecord::jsonValue).toList();
         }

@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.client.CouldNotRun;
 import io.nbench.client.ResolvedTransport;
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ProtocolRegistry;
 import io.nbench.transport.IoThreads;
 import io.nbench.transport.SocketSettings;
 import java.util.ArrayList;
@@ -26,9 +27,10 @@ final class TransportOptions {
     @Option(names = "--port", paramLabel = "N", defaultValue = "7007", description = "TCP port (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--protocol", paramLabel = "framed|echo", defaultValue = "framed",
-            converter = ProtocolConverter.class,
-            description = "Wire protocol: framed (length, response length, id) or echo (RFC 862). Default: ${DEFAULT-VALUE}.")
+    /** Its values, default and help come from {@link ProtocolRegistry}: a new protocol needs no change here. */
+    @Option(names = "--protocol", paramLabel = "${nbench.protocols}", defaultValue = "${nbench.default-protocol}",
+            converter = ProtocolConverter.class, completionCandidates = ProtocolNames.class,
+            description = "Wire protocol: ${nbench.protocol-help}. Default: ${DEFAULT-VALUE}.")
     Protocol protocol;
 
     @Option(names = "--io-threads", paramLabel = "N", defaultValue = "0",
@@ -140,14 +142,33 @@ final class TransportOptions {
         return new SocketSettings(ioThreads, tcpNoDelay, sndbuf, rcvbuf);
     }
 
+    /**
+     * Sets what {@code --protocol}'s help shows: the registry's names ({@code ${nbench.protocols}}), the
+     * default ({@code ${nbench.default-protocol}}) and what each is ({@code ${nbench.protocol-help}}).
+     */
+    static void describeProtocols() {
+        ProtocolRegistry registry = ProtocolRegistry.load();
+        System.setProperty("nbench.protocols", String.join("|", registry.names()));
+        System.setProperty("nbench.default-protocol", registry.defaultProtocol().label());
+        System.setProperty("nbench.protocol-help", registry.help());
+    }
+
     static final class ProtocolConverter implements picocli.CommandLine.ITypeConverter<Protocol> {
         @Override
         public Protocol convert(String value) {
             try {
-                return Protocol.parse(value);
+                return ProtocolRegistry.load().get(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }
+        }
+    }
+
+    /** {@code --protocol}'s values for shell completion. */
+    static final class ProtocolNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return ProtocolRegistry.load().names().iterator();
         }
     }
 }

@@ -2,7 +2,6 @@ package io.nbench.load;
 
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.PeerBytes;
-import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
@@ -105,7 +104,7 @@ final class LoadConnection implements ConnectionHandler {
         this.template = template;
         this.window = window;
         this.measureSend = measureSend;
-        this.echo = template.protocol() == Protocol.ECHO;
+        this.echo = !template.protocol().responsesCarryIds();
         this.fifo = echo && !template.payloadCarriesId() && !measureSend;
         this.idIsStamp = echo && template.payloadCarriesId();
         this.verifyNone = run.verify == Verify.NONE;
@@ -660,9 +659,9 @@ final class LoadConnection implements ConnectionHandler {
         }
     }
 
-    private static String foreignPeer(String what, byte[] head) {
-        return "protocol mismatch: the peer does not speak nbench's framed protocol (it sent "
-                + PeerBytes.describe(head) + ", " + what + "): is it an nbench server?";
+    private String foreignPeer(String what, byte[] head) {
+        return "protocol mismatch: the peer does not speak nbench's " + template.protocol().label()
+                + " protocol (it sent " + PeerBytes.describe(head) + ", " + what + "): is it an nbench server?";
     }
 
     /** The first bytes of a framed response as they were on the wire, for the error message. */
@@ -708,7 +707,8 @@ final class LoadConnection implements ConnectionHandler {
                     + ")");
         } else {
             run.protocolMismatch(AbortCause.FOREIGN_PEER, "protocol mismatch: the peer does not speak nbench's "
-                    + "framed protocol (it sent " + text + ": " + reason + "): is it an nbench server?");
+                    + template.protocol().label() + " protocol (it sent " + text + ": " + reason
+                    + "): is it an nbench server?");
         }
     }
 

@@ -77,16 +77,19 @@ final class LoadRules {
                 + "at most " + LoadSpec.MAX_IN_FLIGHT);
     }
 
-    static void echoSize(Protocol protocol, int size) {
-        require(protocol != Protocol.ECHO || size >= 1, "--protocol echo needs --size of at least 1 byte");
+    static void minSize(Protocol protocol, int size) {
+        int min = protocol.minSize();
+        require(size >= min, "--protocol " + protocol.label() + " needs --size of at least " + min + " byte"
+                + (min == 1 ? "" : "s"));
     }
 
-    static String echoResponseDiffers() {
-        return "--protocol echo answers with exactly what was sent: --response-size cannot differ from --size";
+    static String responseIsRequest(Protocol protocol) {
+        return "--protocol " + protocol.label() + " answers with exactly what was sent: --response-size cannot "
+                + "differ from --size";
     }
 
     static void responseToTime(Protocol protocol, Measure measure, int responseSize) {
-        require(!(measure == Measure.RTT && protocol == Protocol.FRAMED && responseSize == 0),
+        require(!(measure == Measure.RTT && !protocol.responseIsRequest() && responseSize == 0),
                 "--response-size 0 (one-way) gives no response to time: use --measure send");
     }
 

@@ -112,8 +112,9 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
         LoadRules.reconnectsOwnConnections(s.requestsPerConnection(), s.threads(), s.connections());
         LoadRules.windowAtLeastOne(s.window());
         LoadRules.windowTracked(s.window());
-        LoadRules.echoSize(m.protocol(), m.size());
-        require(m.protocol() != Protocol.ECHO || m.responseSize() == m.size(), LoadRules.echoResponseDiffers());
+        LoadRules.minSize(m.protocol(), m.size());
+        require(!m.protocol().responseIsRequest() || m.responseSize() == m.size(),
+                LoadRules.responseIsRequest(m.protocol()));
         require(m.responseSize() >= 0, "--response-size must be 0 (one-way) or more");
         LoadRules.responseToTime(m.protocol(), m.measure(), m.responseSize());
         require(s.rate() >= 0 && s.connectRate() >= 0, "--rate and --connect-rate cannot be negative");
@@ -189,7 +190,7 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
 
     /** Whether each message expects a response on the wire. */
     public boolean expectsResponse() {
-        return protocol() == Protocol.ECHO || responseSize() > 0;
+        return protocol().responseIsRequest() || responseSize() > 0;
     }
 
     // The flat view: callers read settings without knowing which group holds them.

@@ -187,9 +187,9 @@ public final class LoadSpecBuilder {
         }
         LoadRules.windowTracked(effectiveWindow);
         int response = responseSize != null ? responseSize : measure == Measure.SEND ? 0 : size;
-        if (protocol == Protocol.ECHO) {
-            LoadRules.echoSize(protocol, size);
-            require(responseSize == null || responseSize == size, LoadRules.echoResponseDiffers());
+        if (protocol.responseIsRequest()) {
+            LoadRules.minSize(protocol, size);
+            require(responseSize == null || responseSize == size, LoadRules.responseIsRequest(protocol));
             response = size;
         }
         return new LoadSpec(

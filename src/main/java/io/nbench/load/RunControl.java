@@ -114,9 +114,13 @@ final class RunControl extends ConnectionHost {
 
     private String refusedMessage() {
         String closed = "the server closed every connection after the first request without answering any";
-        if (spec.protocol() == io.nbench.protocol.Protocol.ECHO) {
-            return "protocol mismatch: " + closed + ": it is not an echo server; if it is an nbench server "
-                    + "started without --protocol echo, drop --protocol echo";
+        io.nbench.protocol.Protocol protocol = spec.protocol();
+        if (protocol != io.nbench.protocol.ProtocolRegistry.load().defaultProtocol()) {
+            // An nbench server speaks the default protocol unless told otherwise.
+            String name = protocol.label();
+            return "protocol mismatch: " + closed + ": it is not " + (name.matches("[aeiou].*") ? "an " : "a ") + name
+                    + " server; if it is an nbench server started without --protocol " + name + ", drop --protocol "
+                    + name;
         }
         // Not "the request is too large": a server killed before its first answer closes the connections
         // the same way, and nothing the client saw tells the two apart. The server's log does.

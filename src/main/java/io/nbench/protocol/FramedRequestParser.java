@@ -17,11 +17,10 @@ import java.nio.ByteBuffer;
  * policy. The response header goes out when the request's header has arrived (its length is known
  * then); the request is counted as served when its last byte has been consumed.
  */
-public final class FramedRequestParser {
+public final class FramedRequestParser implements ServerCodec {
 
     /** Receives one call per request whose last byte was consumed (its response, if any, is in {@code out}). */
-    public interface Listener {
-        void requestServed(int requestBytes, int responseBytes);
+    public interface Listener extends ServerCodec.Listener {
     }
 
     /** Every byte of {@code in} was consumed; read more. Output produced so far is in {@code out}. */
@@ -57,6 +56,7 @@ public final class FramedRequestParser {
      * (at its position); both positions advance. Returns {@link #NEED_INPUT}, {@link #OUTPUT_FULL} or
      * {@link #PROTOCOL_ERROR}.
      */
+    @Override
     public int parse(ByteBuffer in, ByteBuffer out) {
         while (true) {
             if (!inBody) {
@@ -139,6 +139,7 @@ public final class FramedRequestParser {
     }
 
     /** Why the last {@link #parse} returned {@link #PROTOCOL_ERROR}. */
+    @Override
     public String error() {
         return error;
     }

@@ -1,24 +1,56 @@
 package io.nbench.protocol;
 
-import java.util.Locale;
+/**
+ * A wire protocol nbench speaks (docs/protocol.md): the questions the client and the server's rules ask
+ * of it, answered as properties, and its codecs. Members are listed in {@link ProtocolRegistry}; a new
+ * protocol is one class implementing this (and its codecs) plus one line there, or, from a jar of its
+ * own, one line in {@code META-INF/services/io.nbench.protocol.Protocol}.
+ *
+ * <p>Each member is one instance: compare with {@code ==}.
+ */
+public interface Protocol {
 
-/** The wire protocols nbench speaks (docs/protocol.md; the byte-level vectors are in the protocol tests). */
-public enum Protocol {
     /** Length-prefixed requests with a response length and an id; responses carry the id and a status. */
-    FRAMED,
+    Protocol FRAMED = new FramedProtocol();
     /** RFC 862: the server writes back every byte it reads; responses are counted per message size. */
-    ECHO;
+    Protocol ECHO = new EchoProtocol();
 
-    public String label() {
-        return name().toLowerCase(Locale.ROOT);
-    }
+    /** The name {@code --protocol} takes, lower case. */
+    String label();
 
-    public static Protocol parse(String text) {
-        for (Protocol p : values()) {
-            if (p.label().equals(text.toLowerCase(Locale.ROOT))) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("unknown protocol '" + text + "': use framed or echo");
+    /** A few words for {@code --protocol}'s help: what its messages hold, e.g. "RFC 862". */
+    String summary();
+
+    /**
+     * Whether every response names the request it answers (framed's id). When not, the client matches
+     * responses by the id it stamped in the payload when the payload has room (8 bytes), else first-in
+     * first-out.
+     */
+    boolean responsesCarryIds();
+
+    /**
+     * Whether the response is the request itself (echo): the response size is then the request size,
+     * and {@code --response-size} cannot differ.
+     */
+    boolean responseIsRequest();
+
+    /** The smallest {@code --size} this protocol can count responses of (echo: 1 byte). */
+    int minSize();
+
+    /**
+     * Whether the server sees requests it can process (framed) rather than only bytes to return (echo):
+     * {@code --work} and {@code --executor-threads} need requests.
+     */
+    boolean hasRequests();
+
+    /** The client side: request layout and response recognition, shared by every client transport. */
+    ClientCodec client();
+
+    /** The server side for one connection, over plain ByteBuffers; {@code maxFrame} bounds a request. */
+    ServerCodec newServerCodec(int maxFrame, ServerCodec.Listener listener);
+
+    /** The registered protocol of that name, ignoring case, or {@link IllegalArgumentException} naming them all. */
+    static Protocol parse(String text) {
+        return ProtocolRegistry.load().get(text);
     }
 }

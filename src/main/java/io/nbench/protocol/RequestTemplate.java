@@ -2,6 +2,7 @@ package io.nbench.protocol;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * The request one connection sends, encoded once: transports copy {@link #bytes()} into their own
@@ -37,25 +38,28 @@ public final class RequestTemplate {
     private final int[] idOffsets;
 
     private RequestTemplate(Protocol protocol, int payloadSize, int responseLength, long seed) {
+        if (payloadSize < protocol.minSize()) {
+            throw new IllegalArgumentException("--protocol " + protocol.label() + " needs messages of at least "
+                    + protocol.minSize() + " byte(s): responses are counted per message size");
+        }
+        ClientCodec codec = protocol.client();
         this.protocol = protocol;
         this.payloadSize = payloadSize;
-        this.responseLength = protocol == Protocol.ECHO ? payloadSize : responseLength;
+        this.responseLength = codec.responseLength(payloadSize, responseLength);
         this.payload = pattern(payloadSize, seed);
         if (payloadSize > CONNECTION_BYTES) {
             // The tail is the same for every connection (see the class comment); the head keeps the seed.
             byte[] shared = pattern(payloadSize, 0);
             System.arraycopy(shared, CONNECTION_BYTES, payload, CONNECTION_BYTES, payloadSize - CONNECTION_BYTES);
         }
-        if (protocol == Protocol.FRAMED) {
-            ByteBuffer b = ByteBuffer.allocate(Framed.REQUEST_HEADER + payloadSize);
-            b.putInt(Framed.requestFrameLength(payloadSize)).putInt(responseLength).putLong(0).put(payload);
-            this.bytes = b.array();
-            this.idOffsets = payloadSize >= 8 ? new int[] {Framed.REQUEST_ID_OFFSET, Framed.REQUEST_HEADER}
-                    : new int[] {Framed.REQUEST_ID_OFFSET};
-        } else {
-            this.bytes = payload.clone();
-            this.idOffsets = payloadSize >= 8 ? new int[] {0} : new int[0];
-        }
+        int header = codec.requestOverhead();
+        ByteBuffer b = ByteBuffer.allocate(header + payloadSize);
+        codec.writeRequestHeader(b, payloadSize, this.responseLength);
+        this.bytes = b.put(payload).array();
+        int headerId = codec.requestIdOffset();
+        // The header's id, if the protocol has one, and the payload's stamp when the payload has room for it.
+        this.idOffsets = IntStream.concat(headerId >= 0 ? IntStream.of(headerId) : IntStream.empty(),
+                payloadSize >= 8 ? IntStream.of(header) : IntStream.empty()).toArray();
     }
 
     /** A framed request of {@code payloadSize} bytes asking for {@code responseLength} bytes back. */

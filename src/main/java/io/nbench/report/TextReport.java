@@ -83,8 +83,7 @@ public final class TextReport implements RunListener {
                     + Units.rate(spec.connectRate()) + "/s" : ""));
         }
         out.println("  message: request " + Sizes.format(spec.size()) + ", response "
-                + (spec.expectsResponse() ? Sizes.format(spec.protocol() == io.nbench.protocol.Protocol.ECHO
-                        ? spec.size() : spec.responseSize()) : "none (one-way)")
+                + (spec.expectsResponse() ? Sizes.format(spec.responseSize()) : "none (one-way)")
                 + "; measure " + spec.measure().label()
                 + (spec.measure() == io.nbench.load.Measure.SEND ? " (" + writtenEvent + ")" : " (request hand-off to response complete)")
                 + "; verify " + spec.verify().label() + "; timeout " + Durations.format(Duration.ofNanos(spec.timeoutNanos())));

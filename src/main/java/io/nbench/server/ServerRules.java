@@ -1,6 +1,7 @@
 package io.nbench.server;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ProtocolRegistry;
 import io.nbench.units.Durations;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -76,9 +77,23 @@ final class ServerRules {
                 + "without it requests are processed on the I/O thread)");
     }
 
+    /**
+     * The protocols the server transports speak today. Why a list here: each server transport still has its
+     * own framed and echo paths; until they take a protocol's {@link io.nbench.protocol.ServerCodec}, a
+     * protocol added to the registry would be served as framed without this check.
+     */
+    private static final java.util.List<Protocol> SERVED = java.util.List.of(Protocol.FRAMED, Protocol.ECHO);
+
+    static void served(Protocol protocol) {
+        require(SERVED.contains(protocol), "--protocol " + protocol.label() + " has no server yet (the server "
+                + "speaks " + SERVED.stream().map(Protocol::label).collect(java.util.stream.Collectors.joining(" or "))
+                + "): serve it with a server of its own");
+    }
+
     static void echoHasNoRequests(Protocol protocol, Duration work, boolean pool) {
-        require(protocol != Protocol.ECHO || work == null && !pool, (work != null ? "--work" : "--executor-threads")
-                + " needs --protocol framed (echo has no requests to process, only bytes)");
+        require(protocol.hasRequests() || work == null && !pool, (work != null ? "--work" : "--executor-threads")
+                + " needs --protocol " + ProtocolRegistry.load().withRequests() + " (" + protocol.label()
+                + " has no requests to process, only bytes)");
     }
 
     /** The address {@code bind} names, which must be one of this machine's (or the wildcard, or loopback). */

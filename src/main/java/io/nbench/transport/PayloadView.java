@@ -1,18 +1,13 @@
 package io.nbench.transport;
 
+import io.nbench.protocol.WireBytes;
+
 /**
  * Read-only access to a response payload held in a transport's own buffer (Netty ByteBuf, MINA
  * IoBuffer, NIO ByteBuffer), so the engine can verify bytes without copying or allocating. Transports
  * keep one reusable instance per connection and repoint it for each response.
  */
-public interface PayloadView {
-
-    int length();
-
-    byte getByte(int index);
-
-    /** Eight bytes big-endian at {@code index}. */
-    long getLong(int index);
+public interface PayloadView extends WireBytes {
 
     /** An empty payload. */
     PayloadView EMPTY = new PayloadView() {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CompletionTest {
 
     /** The words bash would offer after {@code line} (the cursor at its end), with the script sourced. */
-    private static String complete(Path script, String... words) throws Exception {
+    static String complete(Path script, String... words) throws Exception {
         String array = String.join(" ", java.util.Arrays.stream(words).map(w -> "'" + w + "'").toList());
         String line = String.join(" ", words);
         String program = "source '" + script + "'; COMP_WORDS=(" + array + "); COMP_CWORD=" + (words.length - 1)

@@ -44,7 +44,7 @@ class InteropMatrixTest {
             shapes.add(new Shape(Protocol.FRAMED, 4, 512, Driver.THREADS, Measure.SEND));
             return shapes;
         }
-        for (Protocol p : Protocol.values()) {
+        for (Protocol p : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
             for (int w : new int[] {1, 16}) {
                 for (int size : new int[] {1, 100, 1024, 5 * 1024, 64 * 1024, 100 * 1024}) {
                     for (Driver d : Driver.values()) {

@@ -168,7 +168,7 @@ class RequestLayoutTest {
         assertEquals(Protocol.FRAMED, Protocol.parse("framed"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Protocol.parse("http"));
         assertEquals("unknown protocol 'http': use framed or echo", e.getMessage());
-        assertTrue(Protocol.values().length == 2);
+        assertEquals(java.util.List.of(Protocol.FRAMED, Protocol.ECHO), io.nbench.protocol.ProtocolRegistry.load().all());
     }
     @Test
     void theTailAfterTheIdIsSharedFrom1KiB() {

@@ -51,7 +51,7 @@ public final class IoThreadAllocation {
                 instanceof com.sun.management.ThreadMXBean, "needs HotSpot's allocation counters");
         List<String> command = new ArrayList<>(NbenchProcess.command(List.of("-Xmx1g", "-Xbatch"),
                 IoThreadAllocation.class.getName()));
-        command.addAll(List.of(client, server, threadPrefix, protocol.name(), driver.name(), Integer.toString(size),
+        command.addAll(List.of(client, server, threadPrefix, protocol.label(), driver.name(), Integer.toString(size),
                 Integer.toString(window), Integer.toString(connections)));
         NbenchProcess.Result r = NbenchProcess.run(Path.of(System.getProperty("user.dir")), command);
         assertEquals(0, r.exit(), "the measuring JVM failed:\n" + r.all());
@@ -76,7 +76,7 @@ public final class IoThreadAllocation {
         Transport client = registry.get(args[0]);
         Transport server = registry.get(args[1]);
         String threadPrefix = args[2];
-        Protocol protocol = Protocol.valueOf(args[3]);
+        Protocol protocol = Protocol.parse(args[3]);
         TransportTesting.Case c = new TransportTesting.Case(protocol, Integer.parseInt(args[5]),
                 Integer.parseInt(args[5]), Integer.parseInt(args[6]), Driver.valueOf(args[4]), Measure.RTT);
         int connections = Integer.parseInt(args[7]);

@@ -176,9 +176,9 @@ public final class ResultDocument {
 
     /**
      * The workload as resolved, one flat object whatever groups {@link LoadSpec} has inside: record
-     * components by name (a component that is itself a record contributes its own components), enums in
-     * lower case as on the command line. Flat, so the document's {@code load} keeps its fields when the
-     * code regroups them.
+     * components by name (a component that is itself a record contributes its own components), enums and
+     * the protocol in lower case as on the command line. Flat, so the document's {@code load} keeps its
+     * fields when the code regroups them.
      */
     private static ObjectNode load(LoadSpec spec) {
         ObjectNode node = MAPPER.createObjectNode();
@@ -200,6 +200,8 @@ public final class ResultDocument {
             }
             if (value instanceof Enum<?> e) {
                 value = e.name().toLowerCase(Locale.ROOT);
+            } else if (value instanceof io.nbench.protocol.Protocol p) {
+                value = p.label(); // as on the command line, as when it was an enum
             }
             node.set(component.getName(), MAPPER.valueToTree(value));
         }

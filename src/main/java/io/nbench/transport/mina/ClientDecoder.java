@@ -1,7 +1,9 @@
 package io.nbench.transport.mina;
 
-import io.nbench.protocol.Framed;
+import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.PeerBytes;
+import io.nbench.protocol.RequestTemplate;
+import io.nbench.protocol.WireBytes;
 import io.nbench.transport.support.ByteBufferPayloadView;
 import io.nbench.transport.ConnectionHandler;
 import org.apache.mina.core.buffer.IoBuffer;
@@ -10,8 +12,8 @@ import org.apache.mina.filter.codec.CumulativeProtocolDecoder;
 import org.apache.mina.filter.codec.ProtocolDecoderOutput;
 
 /**
- * Client side of both protocols, one instance per connection: framed response frames (u32 length, u64
- * id, u8 status, payload) or fixed-size echo messages.
+ * Client side of every protocol, one instance per connection: the protocol's {@link ClientCodec}
+ * recognises each response in the cumulation buffer.
  *
  * <p>Each complete response goes straight to the engine with a reusable view over the cumulation
  * buffer instead of through {@link ProtocolDecoderOutput}: MINA delivers decoded objects only after the
@@ -20,15 +22,17 @@ import org.apache.mina.filter.codec.ProtocolDecoderOutput;
 final class ClientDecoder extends CumulativeProtocolDecoder {
 
     private final ConnectionHandler handler;
-    private final boolean echo;
-    private final int echoSize;
+    private final ClientCodec codec;
+    private final int responseLength;
+    private final int payloadOffset;
     private final int maxFrame;
     private final ByteBufferPayloadView view = new ByteBufferPayloadView();
 
-    ClientDecoder(ConnectionHandler handler, boolean echo, int echoSize, int maxFrame) {
+    ClientDecoder(ConnectionHandler handler, RequestTemplate template, int maxFrame) {
         this.handler = handler;
-        this.echo = echo;
-        this.echoSize = echoSize;
+        this.codec = template.protocol().client();
+        this.responseLength = template.responseLength();
+        this.payloadOffset = codec.payloadOffset();
         this.maxFrame = maxFrame;
         // Always cumulate. MINA skips cumulation on transports without fragmentation (VmPipe), which
         // would drop the bytes of a frame left undecoded (a pause, or a split write).
@@ -42,36 +46,20 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
             return false;
         }
         int r = in.position();
-        int readable = in.remaining();
-        if (echo) {
-            if (readable < echoSize) {
-                return false;
-            }
-            in.position(r + echoSize);
-            handler.onResponse(ConnectionHandler.UNKNOWN_ID, Framed.STATUS_OK, view.wrap(in.buf(), r, echoSize));
-            return true;
+        WireBytes available = view.wrap(in.buf(), r, in.remaining());
+        int total = codec.frame(available, responseLength, maxFrame);
+        if (total == ClientCodec.BAD) {
+            return fail(session, in, r, codec.problem(available, maxFrame));
         }
-        if (readable < 4) {
+        if (total < 0) {
             return false;
         }
-        long frameLength = in.getUnsignedInt(r);
-        String bad = Framed.checkResponse(frameLength, maxFrame);
-        if (bad != null) {
-            return fail(session, in, r, "bad response frame: " + bad);
-        }
-        int total = (int) (4 + frameLength);
-        if (readable < total) {
-            return false;
-        }
-        long id = in.getLong(r + 4);
-        int status = in.getUnsigned(r + 12);
-        if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
-            return fail(session, in, r, "response status " + status + " is neither 0 (ok) nor 1 (rejected)");
-        }
+        long id = codec.id(available);
+        int status = codec.status(available);
         // Move past the frame first: the engine may send from inside onResponse, and a decode error
         // there must not replay this frame.
         in.position(r + total);
-        handler.onResponse(id, status, view.wrap(in.buf(), r + Framed.RESPONSE_HEADER, total - Framed.RESPONSE_HEADER));
+        handler.onResponse(id, status, view.at(r + payloadOffset, total - payloadOffset));
         return true;
     }
 

@@ -1,6 +1,5 @@
 package io.nbench.transport.mina;
 
-import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
@@ -63,11 +62,7 @@ final class MinaClientConnection implements ClientConnection {
             this.sharedTail = null;
             this.sendLock = null;
         }
-        boolean echo = template.protocol() == Protocol.ECHO;
-        if (echo && template.payloadSize() < 1) {
-            throw new IllegalArgumentException("echo messages need at least 1 byte: responses are counted per message size");
-        }
-        this.decoder = new ClientDecoder(handler, echo, template.payloadSize(), maxFrame);
+        this.decoder = new ClientDecoder(handler, template, maxFrame);
     }
 
     void attach(IoSession session) {

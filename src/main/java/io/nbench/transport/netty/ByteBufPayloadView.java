@@ -17,6 +17,16 @@ final class ByteBufPayloadView implements PayloadView {
         return this;
     }
 
+    /**
+     * Moves this view within the buffer it already wraps: a decoder looks at each response twice (header,
+     * then payload), and storing the same buffer reference again costs a GC write barrier per store.
+     */
+    ByteBufPayloadView at(int offset, int length) {
+        this.offset = offset;
+        this.length = length;
+        return this;
+    }
+
     @Override
     public int length() {
         return length;
@@ -30,5 +40,10 @@ final class ByteBufPayloadView implements PayloadView {
     @Override
     public long getLong(int index) {
         return buf.getLong(offset + index);
+    }
+
+    @Override
+    public long getUnsignedInt(int index) {
+        return buf.getUnsignedInt(offset + index);
     }
 }

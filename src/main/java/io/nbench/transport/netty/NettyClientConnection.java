@@ -2,7 +2,7 @@ package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.PeerBytes;
-import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
@@ -50,7 +50,10 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     private final RequestTemplate template;
     private final ConnectionHandler handler;
     private final boolean notifyWritten;
-    private final boolean echo;
+    private final ClientCodec codec;
+    /** The response payload asked for, and where a response's payload starts: the codec's questions. */
+    private final int responseLength;
+    private final int payloadOffset;
     private final byte[] bytes;
     private final int[] idOffsets;
     /** Bytes encoded per request: the whole request, or only its header when the tail is shared. */
@@ -99,7 +102,9 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         this.maxFrame = maxFrame;
         this.handler = handler;
         this.notifyWritten = notifyWritten;
-        this.echo = template.protocol() == Protocol.ECHO;
+        this.codec = template.protocol().client();
+        this.responseLength = template.responseLength();
+        this.payloadOffset = codec.payloadOffset();
         this.bytes = template.bytes();
         this.idOffsets = template.idOffsets();
         this.encoded = template.sharedTailLength() > 0 ? template.perMessageLength() : bytes.length;
@@ -221,34 +226,21 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * leaving the reader index on it, or at a protocol error (reported, channel closed, {@link #failed}).
      */
     private void decode(ChannelHandlerContext ctx, ByteBuf in) {
-        if (echo) {
-            int size = template.payloadSize();
-            while (in.readableBytes() >= size) {
-                int r = in.readerIndex();
-                handler.onResponse(ConnectionHandler.UNKNOWN_ID, Framed.STATUS_OK, view.wrap(in, r, size));
-                in.readerIndex(r + size);
-            }
-            return;
-        }
-        while (in.readableBytes() >= 4) {
+        view.wrap(in, 0, 0); // once per buffer: each response only moves the view (ByteBufPayloadView.at)
+        while (true) {
             int r = in.readerIndex();
-            long frameLength = in.getUnsignedInt(r);
-            String bad = Framed.checkResponse(frameLength, maxFrame);
-            if (bad != null) {
-                fail(ctx, in, bad, r);
+            int total = codec.frame(view.at(r, in.writerIndex() - r), responseLength, maxFrame);
+            if (total == ClientCodec.BAD) {
+                fail(ctx, in, codec.problem(view, maxFrame), r);
                 return;
             }
-            if (in.readableBytes() < 4 + frameLength) {
+            if (total < 0) {
                 return;
             }
-            long id = in.getLong(r + 4);
-            int status = in.getUnsignedByte(r + 12);
-            if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
-                fail(ctx, in, "response status " + status + " is neither 0 (ok) nor 1 (rejected)", r);
-                return;
-            }
-            handler.onResponse(id, status, view.wrap(in, r + Framed.RESPONSE_HEADER, (int) frameLength - Framed.RESPONSE_FIXED));
-            in.readerIndex(r + 4 + (int) frameLength);
+            long id = codec.id(view);
+            int status = codec.status(view);
+            handler.onResponse(id, status, view.at(r + payloadOffset, total - payloadOffset));
+            in.readerIndex(r + total);
         }
     }
 
@@ -266,17 +258,9 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * sees it and reports it.
      */
     private int frameNeeds(ByteBuf buf) {
-        if (echo) {
-            return template.payloadSize();
-        }
-        if (buf.readableBytes() < 4) {
-            return 4;
-        }
-        long frameLength = buf.getUnsignedInt(buf.readerIndex());
-        if (Framed.checkResponse(frameLength, maxFrame) != null) {
-            return buf.readableBytes();
-        }
-        return (int) (4 + frameLength);
+        int r = buf.readerIndex();
+        int total = codec.frame(view.wrap(buf, r, buf.writerIndex() - r), responseLength, maxFrame);
+        return total == ClientCodec.BAD ? buf.readableBytes() : Math.abs(total);
     }
 
     /**

@@ -18,6 +18,17 @@ public final class ByteBufferPayloadView implements PayloadView {
         return this;
     }
 
+    /**
+     * Moves this view to {@code length} bytes at absolute {@code offset} of the buffer it already wraps. Why
+     * not {@link #wrap}: a decoder looks at each response twice (its header, then its payload), and storing
+     * the same buffer reference again costs a GC write barrier per store on the client's hot path.
+     */
+    public ByteBufferPayloadView at(int offset, int length) {
+        this.offset = offset;
+        this.length = length;
+        return this;
+    }
+
     @Override
     public int length() {
         return length;
@@ -32,5 +43,10 @@ public final class ByteBufferPayloadView implements PayloadView {
     public long getLong(int index) {
         // ByteBuffer's absolute getLong honours the buffer's byte order; nbench buffers are big-endian.
         return buffer.getLong(offset + index);
+    }
+
+    @Override
+    public long getUnsignedInt(int index) {
+        return buffer.getInt(offset + index) & 0xFFFF_FFFFL;
     }
 }

@@ -1,17 +1,17 @@
 package io.nbench.transport.support;
 
 import io.nbench.transport.ConnectionHandler;
-import io.nbench.protocol.Framed;
+import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.PeerBytes;
-import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.protocol.WireBytes;
 import java.nio.ByteBuffer;
 
 /**
- * Client side of both protocols over a plain {@link ByteBuffer}, for transports without a codec
- * framework (nio, blocking, vthreads): turns every complete response in the buffer into a
- * {@link ConnectionHandler#onResponse} call with a reusable {@link ByteBufferPayloadView} over the
- * buffer itself, so decoding neither copies nor allocates.
+ * Client side of every protocol over a plain {@link ByteBuffer}, for transports without a codec
+ * framework (nio, blocking, vthreads): the protocol's {@link ClientCodec} recognises each complete
+ * response in the buffer, which becomes a {@link ConnectionHandler#onResponse} call with a reusable
+ * {@link ByteBufferPayloadView} over the buffer itself, so decoding neither copies nor allocates.
  *
  * <p>A response is handed on only when all of its bytes are in the buffer (the view must be
  * contiguous); {@link #needed()} says how large the buffer must be for the next one, so the caller can
@@ -19,8 +19,9 @@ import java.nio.ByteBuffer;
  */
 public final class ResponseDecoder {
 
-    private final boolean echo;
-    private final int echoSize;
+    private final ClientCodec codec;
+    private final int responseLength;
+    private final int payloadOffset;
     private final int maxFrame;
     private final ConnectionHandler handler;
     private final ByteBufferPayloadView view = new ByteBufferPayloadView();
@@ -29,8 +30,9 @@ public final class ResponseDecoder {
     private String error;
 
     public ResponseDecoder(RequestTemplate template, int maxFrame, ConnectionHandler handler) {
-        this.echo = template.protocol() == Protocol.ECHO;
-        this.echoSize = template.payloadSize();
+        this.codec = template.protocol().client();
+        this.responseLength = template.responseLength();
+        this.payloadOffset = codec.payloadOffset();
         this.maxFrame = maxFrame;
         this.handler = handler;
         this.needed = initialCapacity(template);
@@ -38,8 +40,7 @@ public final class ResponseDecoder {
 
     /** Bytes one response of this template occupies on the wire: the buffer size that avoids growth. */
     public static int initialCapacity(RequestTemplate template) {
-        return template.protocol() == Protocol.ECHO ? Math.max(1, template.payloadSize())
-                : Framed.RESPONSE_HEADER + template.responseLength();
+        return Math.max(1, template.protocol().client().payloadOffset() + template.responseLength());
     }
 
     /**
@@ -48,33 +49,22 @@ public final class ResponseDecoder {
      * handler); the caller closes the connection. Stops early, returning true, once {@link #stop()} was called from a callback.
      */
     public boolean decode(ByteBuffer in) {
-        if (echo) {
-            return decodeEcho(in);
-        }
+        view.wrap(in, 0, 0); // once per read: each response only moves the view (see ByteBufferPayloadView.at)
         while (!stopped) {
             int p = in.position();
-            int available = in.limit() - p;
-            if (available < 4) {
-                needed = 4;
+            WireBytes available = view.at(p, in.limit() - p);
+            int total = codec.frame(available, responseLength, maxFrame);
+            if (total == ClientCodec.BAD) {
+                return fail(codec.problem(available, maxFrame), in, p);
+            }
+            if (total < 0) {
+                needed = -total;
                 return true;
             }
-            long frameLength = Framed.unsigned(in.getInt(p));
-            String bad = Framed.checkResponse(frameLength, maxFrame);
-            if (bad != null) {
-                return fail(bad, in, p);
-            }
-            int total = (int) (4 + frameLength);
-            if (available < total) {
-                needed = total;
-                return true;
-            }
-            long id = in.getLong(p + 4);
-            int status = in.get(p + 12) & 0xFF;
-            if (status != Framed.STATUS_OK && status != Framed.STATUS_REJECTED) {
-                return fail("response status " + status + " is neither 0 (ok) nor 1 (rejected)", in, p);
-            }
+            long id = codec.id(available);
+            int status = codec.status(available);
             in.position(p + total);
-            handler.onResponse(id, status, view.wrap(in, p + Framed.RESPONSE_HEADER, total - Framed.RESPONSE_HEADER));
+            handler.onResponse(id, status, view.at(p + payloadOffset, total - payloadOffset));
         }
         return true;
     }
@@ -84,20 +74,6 @@ public final class ResponseDecoder {
         error = reason;
         handler.onProtocolError(reason, PeerBytes.head(in, at));
         return false;
-    }
-
-    private boolean decodeEcho(ByteBuffer in) {
-        needed = echoSize;
-        if (echoSize == 0) {
-            in.position(in.limit());
-            return true;
-        }
-        while (!stopped && in.limit() - in.position() >= echoSize) {
-            int p = in.position();
-            in.position(p + echoSize);
-            handler.onResponse(ConnectionHandler.UNKNOWN_ID, Framed.STATUS_OK, view.wrap(in, p, echoSize));
-        }
-        return true;
     }
 
     /** Total bytes the next, incomplete response needs in the buffer. */

@@ -62,7 +62,7 @@ class MinaDecoderFuzzTest {
     void clientDecoder(byte[] input) throws Exception {
         byte[] stream = FuzzStreams.stream(input);
         Handler handler = new Handler();
-        ClientDecoder decoder = new ClientDecoder(handler, false, 100, MAX_FRAME);
+        ClientDecoder decoder = new ClientDecoder(handler, io.nbench.protocol.RequestTemplate.framed(100, 100, 1), MAX_FRAME);
         DummySession session = new DummySession();
         for (byte[] piece : FuzzStreams.pieces(input)) {
             if (session.isClosing()) {

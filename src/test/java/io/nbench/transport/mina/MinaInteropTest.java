@@ -9,7 +9,6 @@ import io.nbench.protocol.Protocol;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +35,8 @@ class MinaInteropTest {
     static void start() throws Exception {
         threadsBefore = MinaTestKit.liveThreads();
         for (String impl : List.of("mina", "netty")) {
-            Map<Protocol, RunningServer> byProtocol = new EnumMap<>(Protocol.class);
-            for (Protocol p : Protocol.values()) {
+            Map<Protocol, RunningServer> byProtocol = new java.util.LinkedHashMap<>();
+            for (Protocol p : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
                 byProtocol.put(p, MinaTestKit.server(impl, p, new MinaTestKit.CountingEvents(), Map.of()));
             }
             SERVERS.put(impl, byProtocol);
@@ -58,7 +57,7 @@ class MinaInteropTest {
         List<Arguments> list = new ArrayList<>();
         String[][] pairs = {{"mina", "netty"}, {"netty", "mina"}, {"mina", "mina"}};
         for (String[] pair : pairs) {
-            for (Protocol protocol : Protocol.values()) {
+            for (Protocol protocol : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
                 for (int size : new int[] {1, 100, 100 * 1024}) {
                     for (int window : new int[] {1, 16}) {
                         for (Driver driver : Driver.values()) {

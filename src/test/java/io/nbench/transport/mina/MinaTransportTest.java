@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What only MINA has: declarations, JVM-global buffer settings, mina-vmpipe through the engine, written events
@@ -117,7 +118,7 @@ class MinaTransportTest {
     @ParameterizedTest
     @EnumSource(Driver.class)
     void vmpipeThroughTheEngine(Driver driver) throws Exception {
-        for (Protocol protocol : Protocol.values()) {
+        for (Protocol protocol : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
             MinaTestKit.CountingEvents events = new MinaTestKit.CountingEvents();
             try (RunningServer server = MinaTestKit.server("mina-vmpipe", protocol, events, Map.of());
                  ClientTransport client = MinaTestKit.client("mina-vmpipe", protocol, false, Map.of())) {
@@ -138,8 +139,9 @@ class MinaTransportTest {
      * (the id then rides past the buffer's limit), and from several sending threads at once.
      */
     @ParameterizedTest
-    @EnumSource(Protocol.class)
-    void writtenEventsCarryTheRightIds(Protocol protocol) throws Exception {
+    @ValueSource(strings = {"framed", "echo"})
+    void writtenEventsCarryTheRightIds(String name) throws Exception {
+        Protocol protocol = Protocol.parse(name);
         int perThread = 500;
         for (int size : new int[] {1, 100}) {
             try (RunningServer server = MinaTestKit.server("mina", protocol, new MinaTestKit.CountingEvents(), Map.of());

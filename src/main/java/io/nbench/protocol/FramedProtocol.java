@@ -1,0 +1,55 @@
+package io.nbench.protocol;
+
+/** nbench's own protocol ({@link Framed}): requests carry an id and ask for a response length. */
+final class FramedProtocol implements Protocol {
+
+    private final FramedClientCodec client = new FramedClientCodec();
+
+    FramedProtocol() {
+    }
+
+    @Override
+    public String label() {
+        return "framed";
+    }
+
+    @Override
+    public String summary() {
+        return "length, response length, id";
+    }
+
+    @Override
+    public boolean responsesCarryIds() {
+        return true;
+    }
+
+    @Override
+    public boolean responseIsRequest() {
+        return false;
+    }
+
+    @Override
+    public int minSize() {
+        return 0;
+    }
+
+    @Override
+    public boolean hasRequests() {
+        return true;
+    }
+
+    @Override
+    public ClientCodec client() {
+        return client;
+    }
+
+    @Override
+    public ServerCodec newServerCodec(int maxFrame, ServerCodec.Listener listener) {
+        return new FramedRequestParser(maxFrame, listener::requestServed);
+    }
+
+    @Override
+    public String toString() {
+        return label();
+    }
+}
