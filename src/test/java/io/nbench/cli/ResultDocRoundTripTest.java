@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
@@ -28,7 +29,8 @@ class ResultDocRoundTripTest {
     @TempDir
     static Path dir;
 
-    private static Path client(String name, int expectedExit, String... more) {
+    /** A document of that run; its verdict does not matter (an open loop may miss its rate on a busy machine). */
+    private static Path client(String name, String... more) {
         Path out = dir.resolve(name + ".json");
         List<String> args = new ArrayList<>(List.of("client", "--out", out.toString(), "--warmup", "1"));
         if (!List.of(more).contains("--port")) {
@@ -36,7 +38,7 @@ class ResultDocRoundTripTest {
         }
         args.addAll(List.of(more));
         CliTest.Outcome o = CliTest.run(args.toArray(new String[0]));
-        assertEquals(expectedExit, o.code(), o.out() + o.err());
+        assertTrue(Files.isRegularFile(out), o.code() + ": " + o.out() + o.err());
         return out;
     }
 
@@ -50,16 +52,16 @@ class ResultDocRoundTripTest {
     @Test
     void everyKindOfDocumentReadsAndWritesBackByteForByte() throws Exception {
         List<Path> files = new ArrayList<>();
-        files.add(client("closed", ExitCode.OK, "--threads", "2", "--msgs", "300", "--iterations", "2"));
-        files.add(client("open", ExitCode.OK, "--rate", "1k", "--iteration-time", "300ms", "--iterations", "2"));
-        files.add(client("reconnects", ExitCode.OK, "--msgs", "200", "--requests-per-connection", "20",
+        files.add(client("closed", "--threads", "2", "--msgs", "300", "--iterations", "2"));
+        files.add(client("open", "--rate", "1k", "--iteration-time", "300ms", "--iterations", "2"));
+        files.add(client("reconnects", "--msgs", "200", "--requests-per-connection", "20",
                 "--iterations", "2"));
-        files.add(client("sweep", ExitCode.THRESHOLD, "--msgs", "200", "--iterations", "2", "--size",
+        files.add(client("sweep", "--msgs", "200", "--iterations", "2", "--size",
                 "16,64", "--percentiles", "50,99.99", "--threshold", "p50<1ns"));
         String token = "round-trip-token";
         Path tokenFile = Files.writeString(dir.resolve("token"), token + "\n");
         try (ServerProcess server = ServerProcess.withMonitor(token)) {
-            files.add(client("stats", ExitCode.OK, "--port", Integer.toString(server.port), "--server-stats",
+            files.add(client("stats", "--port", Integer.toString(server.port), "--server-stats",
                     "--monitor-port", Integer.toString(server.monitorPort), "--monitor-token-file",
                     tokenFile.toString(), "--msgs", "200", "--iterations", "2"));
         }

@@ -1,6 +1,7 @@
 package io.nbench.report.json;
 
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
  * The server's own figures over each measured iteration ({@code nbench client --server-stats}).
@@ -19,5 +20,13 @@ public record ServerStatsDoc(String monitor, String error, List<Iteration> itera
 
     /** A server histogram's summary in ns (all 0 when {@code count} is 0). */
     public record Timing(long count, long min, double mean, long p50, long p90, long p99, long p999, long max) {
+
+        /** The summary of {@code h}, as the server's {@code metrics json} gives its own histograms. */
+        public static Timing of(Histogram h) {
+            boolean empty = h.getTotalCount() == 0;
+            return new Timing(h.getTotalCount(), empty ? 0 : h.getMinValue(), empty ? 0 : h.getMean(),
+                    h.getValueAtPercentile(50), h.getValueAtPercentile(90), h.getValueAtPercentile(99),
+                    h.getValueAtPercentile(99.9), h.getMaxValue());
+        }
     }
 }
