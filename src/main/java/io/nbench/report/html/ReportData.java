@@ -1,10 +1,10 @@
 package io.nbench.report.html;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.json.AsRead;
 import io.nbench.report.json.CombinationDoc;
+import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.IterationDoc;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocument;
@@ -85,9 +85,9 @@ final class ReportData {
         ObjectNode s = o.putObject("summary");
         s.put("messages", summary.messages());
         s.put("iterations", summary.iterations());
-        figure(s, "throughput", summary.throughput().mean(), asRead);
-        figure(s, "throughputCi", summary.throughput().ci(), asRead);
-        figure(s, "mibPerSec", summary.throughput().mibPerSec(), asRead);
+        AsRead.put(s, "throughput", summary.throughput().mean(), asRead);
+        AsRead.put(s, "throughputCi", summary.throughput().ci(), asRead);
+        AsRead.put(s, "mibPerSec", summary.throughput().mibPerSec(), asRead);
         s.put("errors", c.errors().counts().total());
         if (merged != null && merged.getTotalCount() > 0) {
             micros(s, "p50", merged, 50);
@@ -101,19 +101,11 @@ final class ReportData {
         return o;
     }
 
-    private static void figure(ObjectNode node, String field, Double value, boolean asRead) {
-        if (asRead) {
-            AsRead.put(node, field, value);
-        } else {
-            node.put(field, value);
-        }
-    }
-
     /**
      * Each second of the run (warmup included), from the document's {@code intervals}: time in s at the
      * second's end, msg/s, p50, p99 and max in µs (null where nothing completed); null without intervals.
      */
-    private static ObjectNode overTime(List<JsonNode> intervals) {
+    private static ObjectNode overTime(List<IntervalDoc> intervals) {
         if (intervals == null || intervals.isEmpty()) {
             return null;
         }
@@ -123,20 +115,22 @@ final class ReportData {
         ArrayNode p50 = o.putArray("p50");
         ArrayNode p99 = o.putArray("p99");
         ArrayNode max = o.putArray("max");
-        for (JsonNode i : intervals) {
-            t.add(i.path("endNs").asLong() / 1e9);
-            rate.add(i.path("msgPerSec").asDouble());
-            for (var pair : java.util.List.of(java.util.Map.entry(p50, "p50Ns"), java.util.Map.entry(p99, "p99Ns"),
-                    java.util.Map.entry(max, "maxNs"))) {
-                JsonNode v = i.path(pair.getValue());
-                if (v.isNumber()) {
-                    pair.getKey().add(v.asLong() / 1000.0);
-                } else {
-                    pair.getKey().addNull();
-                }
-            }
+        for (IntervalDoc i : intervals) {
+            t.add(i.endNs() / 1e9);
+            rate.add(i.msgPerSec());
+            micros(p50, i.p50Ns());
+            micros(p99, i.p99Ns());
+            micros(max, i.maxNs());
         }
         return o;
+    }
+
+    private static void micros(ArrayNode series, Long nanos) {
+        if (nanos == null) {
+            series.addNull();
+        } else {
+            series.add(nanos / 1000.0);
+        }
     }
 
     private static Histogram add(Histogram sum, Histogram h) {

@@ -16,6 +16,15 @@ public final class AsRead {
     private AsRead() {
     }
 
+    /** {@code value} as read ({@link #put(ObjectNode, String, Double)}) when {@code asRead}, else as a double. */
+    public static void put(ObjectNode node, String field, Double value, boolean asRead) {
+        if (asRead) {
+            put(node, field, value);
+        } else {
+            node.put(field, value);
+        }
+    }
+
     /** {@code value} as the decimal it was read from (a document nbench wrote holds {@code Double.toString}); null as null. */
     public static void put(ObjectNode node, String field, Double value) {
         if (value == null) {

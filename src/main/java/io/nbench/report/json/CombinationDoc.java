@@ -1,6 +1,5 @@
 package io.nbench.report.json;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.Status;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +12,14 @@ import java.util.Map;
  * @param abortCause its kind in lower case, or null
  * @param drain      what completed after a time-based run's last cut; null for a count-based run (and in a
  *                   merged document, which has no such field)
- * @param intervals  the per-second {@code --format ndjson} interval lines, kept as written; null: absent
+ * @param intervals  every second of every iteration (the {@code --format ndjson} interval lines); null: absent
  * @param serverStats the server's figures ({@code --server-stats}); null: absent
  * @param hosts      a merged document's figures of each host; null in a client's document (absent)
  */
 public record CombinationDoc(String name, Map<String, String> keys, Status status, int exitCode, List<String> reasons,
                              Transport transport, LoadDoc load, String startTime, String aborted, String abortCause,
                              boolean interrupted, List<IterationDoc> iterations, SummaryDoc summary, DrainDoc drain,
-                             RunErrors errors, List<JsonNode> intervals, ServerStatsDoc serverStats,
+                             RunErrors errors, List<IntervalDoc> intervals, ServerStatsDoc serverStats,
                              List<ThresholdDoc> thresholds, List<Host> hosts) {
 
     /** A merged document's combination: {@code hosts} given, no drain. */

@@ -65,41 +65,16 @@ public final class NdjsonStream {
 
     /** The figures of one interval: a line of the stream. {@code usage} may be null (unknown). */
     static ObjectNode interval(Combination combination, IntervalResult i, ResourceUsage usage) {
-        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
-        node.put("type", "interval");
-        node.put("combination", combination.name());
-        node.put("iteration", i.iteration());
-        node.put("warmup", i.warmup());
-        node.put("startNs", i.startNanos());
-        node.put("endNs", i.endNanos());
-        node.put("messages", i.latency().getTotalCount());
-        node.put("msgPerSec", i.messagesPerSecond());
-        latency(node, "p50Ns", i, 50);
-        latency(node, "p99Ns", i, 99);
-        latency(node, "maxNs", i, 100);
-        node.put("errors", i.errors().total());
-        number(node, "cpuPercent", usage == null ? Double.NaN : usage.cpuPercent());
-        number(node, "stealPercent", usage == null ? Double.NaN : usage.stealPercent());
-        node.put("gcCount", usage == null ? 0 : usage.gcCount());
-        node.put("gcMillis", usage == null ? 0 : usage.gcMillis());
-        return node;
-    }
-
-    /** A slice in which no message completed measured no latency: null, not 0. */
-    private static void latency(ObjectNode node, String field, IntervalResult i, double p) {
-        if (i.latency().getTotalCount() == 0) {
-            node.putNull(field);
-        } else {
-            node.put(field, Percentiles.valueAt(i.latency(), p));
-        }
-    }
-
-    private static void number(ObjectNode node, String field, double value) {
-        if (Double.isNaN(value)) {
-            node.putNull(field);
-        } else {
-            node.put(field, value);
-        }
+        // A slice in which no message completed measured no latency: null, not 0.
+        boolean measured = i.latency().getTotalCount() > 0;
+        return ResultDocWriter.interval(new IntervalDoc(combination.name(), i.iteration(), i.warmup(),
+                i.startNanos(), i.endNanos(), i.latency().getTotalCount(), i.messagesPerSecond(),
+                measured ? Percentiles.valueAt(i.latency(), 50) : null,
+                measured ? Percentiles.valueAt(i.latency(), 99) : null,
+                measured ? Percentiles.valueAt(i.latency(), 100) : null, i.errors().total(),
+                usage == null || Double.isNaN(usage.cpuPercent()) ? null : usage.cpuPercent(),
+                usage == null || Double.isNaN(usage.stealPercent()) ? null : usage.stealPercent(),
+                usage == null ? 0 : usage.gcCount(), usage == null ? 0 : usage.gcMillis()));
     }
 
     /** One second's figures, as {@link #intervals} made them, on a line of their own. */

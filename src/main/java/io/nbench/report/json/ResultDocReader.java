@@ -46,10 +46,12 @@ public final class ResultDocReader {
         List<IterationDoc> iterations = new ArrayList<>();
         c.path("iterations").forEach(i -> iterations.add(iteration(i)));
         JsonNode errors = c.path("errors");
-        List<JsonNode> intervals = null;
+        List<IntervalDoc> intervals = null;
         if (c.path("intervals").isArray()) {
             intervals = new ArrayList<>();
-            c.path("intervals").forEach(intervals::add);
+            for (JsonNode i : c.path("intervals")) {
+                intervals.add(interval(i));
+            }
         }
         List<ThresholdDoc> thresholds = new ArrayList<>();
         for (JsonNode t : c.path("thresholds")) {
@@ -98,6 +100,15 @@ public final class ResultDocReader {
                 it.path("wallNs").asLong(), it.path("msgPerSec").asDouble(), it.path("mibPerSec").asDouble(),
                 percentiles(it.path("latencyNs")), errors(it.path("errors")), it.path("clamped").asLong(),
                 it.path("partial").asBoolean(), text(it.path("histogram")), resources, open, connect);
+    }
+
+    /** One second's figures, as a {@code --format ndjson} interval line and an element of {@code intervals} hold them. */
+    public static IntervalDoc interval(JsonNode i) {
+        return new IntervalDoc(text(i.path("combination")), i.path("iteration").asInt(), i.path("warmup").asBoolean(),
+                i.path("startNs").asLong(), i.path("endNs").asLong(), i.path("messages").asLong(),
+                i.path("msgPerSec").asDouble(), longOrNull(i.path("p50Ns")), longOrNull(i.path("p99Ns")),
+                longOrNull(i.path("maxNs")), i.path("errors").asLong(), number(i.path("cpuPercent")),
+                number(i.path("stealPercent")), i.path("gcCount").asLong(), i.path("gcMillis").asLong());
     }
 
     private static DrainDoc drain(JsonNode d) {

@@ -75,7 +75,8 @@ public final class ResultDocWriter {
         c.errors().first().forEach(first::put);
         node.set("errors", errors);
         if (c.intervals() != null) {
-            node.putArray("intervals").addAll(c.intervals());
+            ArrayNode seconds = node.putArray("intervals");
+            c.intervals().forEach(i -> seconds.add(interval(i)));
         }
         if (c.serverStats() != null) {
             node.set("serverStats", serverStats(c.serverStats()));
@@ -221,24 +222,16 @@ public final class ResultDocWriter {
         if (r == null) {
             return node;
         }
-        decimal(node, "cpuPercent", r.cpuPercent(), asRead);
+        AsRead.put(node, "cpuPercent", r.cpuPercent(), asRead);
         node.put("gcCount", r.gcCount());
         node.put("gcMillis", r.gcMillis());
-        decimal(node, "allocatedPerMessage", r.allocatedPerMessage(), asRead);
-        decimal(node, "machineBusyPercent", r.machineBusyPercent(), asRead);
-        decimal(node, "stealPercent", r.stealPercent(), asRead);
-        decimal(node, "othersPercent", r.othersPercent(), asRead);
+        AsRead.put(node, "allocatedPerMessage", r.allocatedPerMessage(), asRead);
+        AsRead.put(node, "machineBusyPercent", r.machineBusyPercent(), asRead);
+        AsRead.put(node, "stealPercent", r.stealPercent(), asRead);
+        AsRead.put(node, "othersPercent", r.othersPercent(), asRead);
         node.put("disturbedIterations", r.disturbedIterations());
         node.put("clientSaturatedIterations", r.clientSaturatedIterations());
         return node;
-    }
-
-    private static void decimal(ObjectNode node, String field, Double value, boolean asRead) {
-        if (asRead) {
-            AsRead.put(node, field, value);
-        } else {
-            node.put(field, value);
-        }
     }
 
     private static ObjectNode mean(SummaryDoc.Mean m) {
@@ -269,6 +262,28 @@ public final class ResultDocWriter {
         node.put("unit", t.unit());
         node.put("passed", t.passed());
         node.put("judged", t.judged());
+        return node;
+    }
+
+    /** One second's figures: an element of {@code intervals}, and a {@code --format ndjson} line. */
+    public static ObjectNode interval(IntervalDoc i) {
+        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
+        node.put("type", IntervalDoc.TYPE);
+        node.put("combination", i.combination());
+        node.put("iteration", i.iteration());
+        node.put("warmup", i.warmup());
+        node.put("startNs", i.startNs());
+        node.put("endNs", i.endNs());
+        node.put("messages", i.messages());
+        node.put("msgPerSec", i.msgPerSec());
+        node.put("p50Ns", i.p50Ns());
+        node.put("p99Ns", i.p99Ns());
+        node.put("maxNs", i.maxNs());
+        node.put("errors", i.errors());
+        node.put("cpuPercent", i.cpuPercent());
+        node.put("stealPercent", i.stealPercent());
+        node.put("gcCount", i.gcCount());
+        node.put("gcMillis", i.gcMillis());
         return node;
     }
 

@@ -139,8 +139,14 @@ public final class ResultDocument {
                 run.abortReason(), run.abortCause() == null ? null : run.abortCause().name().toLowerCase(Locale.ROOT),
                 run.interrupted(), iterations, summaryDoc(run.summary()), drain(run.drain(), percentiles),
                 new CombinationDoc.RunErrors(ErrorsDoc.of(run.errors()), run.lateResponses(), run.reconnects(), first),
-                intervals.get(c.combination().name()), server == null ? null : ResultDocReader.serverStats(server),
+                intervals(c.combination().name()), server == null ? null : ResultDocReader.serverStats(server),
                 thresholds, null);
+    }
+
+    /** A combination's seconds as the typed document holds them; null when it has none. */
+    private List<IntervalDoc> intervals(String combination) {
+        List<JsonNode> seconds = intervals.get(combination);
+        return seconds == null ? null : seconds.stream().map(ResultDocReader::interval).toList();
     }
 
     /**
