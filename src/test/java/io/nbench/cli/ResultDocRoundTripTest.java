@@ -74,4 +74,20 @@ class ResultDocRoundTripTest {
             assertRoundTrip(f);
         }
     }
+
+    /**
+     * Documents the writer before the typed model wrote (nbench client with an open loop's drain and intervals,
+     * --server-stats, --requests-per-connection, and report --merge of two open-loop documents) come out of
+     * today's reader and writer unchanged: the bytes of the format did not move with the code.
+     */
+    @Test
+    void documentsOfThePreviousWriterReadAndWriteBackByteForByte() throws Exception {
+        for (String name : List.of("open.json", "stats.json", "reconn.json", "merged.json")) {
+            Path copy = dir.resolve("before-" + name);
+            try (var in = getClass().getResourceAsStream("/io/nbench/report/json/written-before-records/" + name)) {
+                Files.write(copy, in.readAllBytes());
+            }
+            assertRoundTrip(copy);
+        }
+    }
 }

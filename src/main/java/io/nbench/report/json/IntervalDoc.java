@@ -11,4 +11,14 @@ public record IntervalDoc(String combination, int iteration, boolean warmup, lon
 
     /** The line's {@code type}, which tells it from the stream's last line (the document). */
     public static final String TYPE = "interval";
+
+    /**
+     * The same second in a run joined of several ({@code nbench run}'s rounds): numbered on from
+     * {@code iterationOffset}, {@code shiftNs} later on the joined clock, and warmup if {@code warmup} says so.
+     */
+    public IntervalDoc joined(int iterationOffset, long shiftNs, boolean warmup) {
+        return new IntervalDoc(combination, iteration + iterationOffset, warmup || this.warmup, startNs + shiftNs,
+                endNs + shiftNs, messages, msgPerSec, p50Ns, p99Ns, maxNs, errors, cpuPercent, stealPercent, gcCount,
+                gcMillis);
+    }
 }

@@ -47,7 +47,7 @@ public final class ResultDocument {
     private final List<String> arguments;
     private final Map<String, Object> options;
     private String runId;
-    private Map<String, List<JsonNode>> intervals = Map.of();
+    private Map<String, List<IntervalDoc>> intervals = Map.of();
 
     /**
      * @param environment from {@link io.nbench.report.Environment#capture()}
@@ -64,13 +64,14 @@ public final class ResultDocument {
      * Each combination's per-second figures by combination name (the {@code --format ndjson} interval lines),
      * written as {@code combinations[].intervals}; a combination without any gets none.
      */
-    public ResultDocument intervals(Map<String, List<JsonNode>> byCombination) {
+    public ResultDocument intervals(Map<String, List<IntervalDoc>> byCombination) {
         this.intervals = byCombination;
         return this;
     }
 
     /**
-     * Each combination's server figures ({@code nbench client --server-stats}) by combination name, written as
+     * Each combination's server figures ({@code nbench client --server-stats}) by combination name, as the
+     * client collects them during the run (read when the document is built), written as
      * {@code combinations[].serverStats}; a combination without any gets none.
      */
     public ResultDocument serverStats(Map<String, ? extends JsonNode> byCombination) {
@@ -78,7 +79,15 @@ public final class ResultDocument {
         return this;
     }
 
+    /** The same, already typed ({@code nbench run}'s rounds joined); replaces {@link #serverStats}. */
+    public ResultDocument serverStatsDocs(Map<String, ServerStatsDoc> byCombination) {
+        this.serverStatsDocs = byCombination;
+        this.serverStats = Map.of();
+        return this;
+    }
+
     private Map<String, ? extends JsonNode> serverStats = Map.of();
+    private Map<String, ServerStatsDoc> serverStatsDocs = Map.of();
 
     /** The run's id (the CSV's {@code run_id}), written as {@code runId}; without it the field is null. */
     public ResultDocument runId(String id) {
@@ -132,21 +141,16 @@ public final class ResultDocument {
         for (Threshold.Outcome o : c.thresholds()) {
             thresholds.add(threshold(o));
         }
-        JsonNode server = serverStats.get(c.combination().name());
+        String name = c.combination().name();
+        JsonNode server = serverStats.get(name);
+        ServerStatsDoc stats = server != null ? ResultDocReader.serverStats(server) : serverStatsDocs.get(name);
         return new CombinationDoc(c.combination().name(), c.combination().keys(), c.status(), c.exitCode(),
                 c.reasons(), new CombinationDoc.Transport(c.transport(), c.transportOptions(), c.transportConfig()),
                 new LoadDoc(load(run.spec())), Instant.ofEpochMilli(run.startEpochMillis()).toString(),
                 run.abortReason(), run.abortCause() == null ? null : run.abortCause().name().toLowerCase(Locale.ROOT),
                 run.interrupted(), iterations, summaryDoc(run.summary()), drain(run.drain(), percentiles),
                 new CombinationDoc.RunErrors(ErrorsDoc.of(run.errors()), run.lateResponses(), run.reconnects(), first),
-                intervals(c.combination().name()), server == null ? null : ResultDocReader.serverStats(server),
-                thresholds, null);
-    }
-
-    /** A combination's seconds as the typed document holds them; null when it has none. */
-    private List<IntervalDoc> intervals(String combination) {
-        List<JsonNode> seconds = intervals.get(combination);
-        return seconds == null ? null : seconds.stream().map(ResultDocReader::interval).toList();
+                intervals.get(name), stats, thresholds, null);
     }
 
     /**

@@ -16,6 +16,12 @@ public record ServerStatsDoc(String monitor, String error, List<Iteration> itera
     public record Iteration(int index, long nanos, long requests, long rejected, long protocolErrors,
                             long connections, long bytesIn, long bytesOut, Double cpuPercent, long gcCount,
                             long gcMillis, Timing processingNanos, Timing queueWaitNanos) {
+
+        /** The same figures under another index ({@code nbench run} numbers its rounds' iterations on). */
+        public Iteration renumbered(int newIndex) {
+            return new Iteration(newIndex, nanos, requests, rejected, protocolErrors, connections, bytesIn, bytesOut,
+                    cpuPercent, gcCount, gcMillis, processingNanos, queueWaitNanos);
+        }
     }
 
     /** A server histogram's summary in ns (all 0 when {@code count} is 0). */
