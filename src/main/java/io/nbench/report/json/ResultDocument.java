@@ -28,9 +28,11 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * The result document {@code nbench-result/1}: the one place that maps results to JSON, for {@code --out},
- * {@code --format json} and the last line of {@code --format ndjson}. The README documents every field;
- * a new figure (CPU, GC, open-loop histograms) is one more line here and one more row there. Fields are
+ * The result document {@code nbench-result/1} of a client run, for {@code --out}, {@code --format json} and the
+ * last line of {@code --format ndjson}: the one place that maps a run's results to the typed document
+ * ({@link ResultDoc}), which {@link ResultDocWriter} writes and {@link ResultDocReader} reads back.
+ * docs/result-schema.md documents every field; a new figure (CPU, GC, open-loop histograms) is one more
+ * component of its record, one line here, in the writer and in the reader, and one more row there. Fields are
  * only ever added within a schema version; renaming or removing one needs {@code nbench-result/2}.
  *
  * <p>Units: latencies and durations in ns, throughput in msg/s and MiB/s, times as ISO-8601 UTC.
@@ -48,6 +50,8 @@ public final class ResultDocument {
     private final Map<String, Object> options;
     private String runId;
     private Map<String, List<IntervalDoc>> intervals = Map.of();
+    private Map<String, ? extends JsonNode> serverStats = Map.of();
+    private Map<String, ServerStatsDoc> serverStatsDocs = Map.of();
 
     /**
      * @param environment from {@link io.nbench.report.Environment#capture()}
@@ -85,9 +89,6 @@ public final class ResultDocument {
         this.serverStats = Map.of();
         return this;
     }
-
-    private Map<String, ? extends JsonNode> serverStats = Map.of();
-    private Map<String, ServerStatsDoc> serverStatsDocs = Map.of();
 
     /** The run's id (the CSV's {@code run_id}), written as {@code runId}; without it the field is null. */
     public ResultDocument runId(String id) {
