@@ -1,7 +1,7 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.SweepResult;
+import io.nbench.report.json.ResultDoc;
 import java.nio.file.Path;
 
 /**
@@ -13,9 +13,9 @@ import java.nio.file.Path;
 interface ChildClientListener {
 
     /** A client in this JVM ended: its typed result and its result document (as {@code --out} writes it). */
-    void ran(SweepResult result, JsonNode document);
+    void ran(SweepResult result, ResultDoc document);
 
     /** Fork {@code fork} ended and wrote {@code file}, whose document is {@code document}. */
-    default void forked(int fork, Path file, JsonNode document) {
+    default void forked(int fork, Path file, ResultDoc document) {
     }
 }

@@ -184,7 +184,7 @@ final class ClientCommand implements Callable<Integer> {
         try {
             io.nbench.report.SweepResult result = run.run();
             if (listener != null) {
-                listener.ran(result, record.document().build(result));
+                listener.ran(result, record.document().doc(result));
             }
             return result.exitCode();
         } finally {

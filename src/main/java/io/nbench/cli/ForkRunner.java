@@ -1,6 +1,5 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.client.output.OutputRegistry;
 import io.nbench.process.ChildJvm;
@@ -8,6 +7,7 @@ import io.nbench.process.ChildProcesses;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.TextReport;
 import io.nbench.report.compare.ResultFile;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -110,7 +110,7 @@ final class ForkRunner {
                 kept.add(file);
                 try {
                     // The fork's result crosses into this JVM here, once: its document, read by the one reader.
-                    JsonNode document = ResultFile.document(file, ResultReader.DEFAULT_MAX_BYTES);
+                    ResultDoc document = ResultFile.document(file, ResultReader.DEFAULT_MAX_BYTES);
                     results.add(ResultFile.of(file, document));
                     if (listener != null) {
                         listener.forked(k, file, document);

@@ -8,6 +8,8 @@ import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.report.html.HtmlReport;
+import io.nbench.report.json.ResultDoc;
+import io.nbench.report.json.ResultDocWriter;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.report.merge.ResultMerge;
 import java.io.IOException;
@@ -101,10 +103,10 @@ final class ReportCommand implements Callable<Integer> {
         List<HtmlReport.Source> sources = new ArrayList<>();
         for (Path f : files) {
             try {
-                JsonNode doc = ResultFile.document(f, input.maxInput); // bounded, valid against the schema
+                ResultDoc doc = ResultFile.document(f, input.maxInput); // bounded, valid against the schema
                 results.add(ResultFile.of(f, doc));
                 ResultFile.checkOtherHistograms(f, doc); // the merge and the page decode them too
-                sources.add(new HtmlReport.Source(f.toString(), doc));
+                sources.add(new HtmlReport.Source(f.toString(), doc, true));
             } catch (ResultFile.Unreadable e) {
                 err.println("nbench report: " + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
@@ -112,7 +114,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         if (merge) {
             List<ResultMerge.Input> inputs = sources.stream().map(s -> new ResultMerge.Input(s.name(), s.document())).toList();
-            JsonNode merged;
+            ResultDoc merged;
             try {
                 merged = ResultMerge.merge(inputs);
             } catch (ResultMerge.Refused e) {
@@ -127,7 +129,7 @@ final class ReportCommand implements Callable<Integer> {
             for (String skew : ResultMerge.clockSkew(inputs)) {
                 err.println("nbench report: warning: " + skew);
             }
-            String text = ResultDocument.pretty(merged);
+            String text = ResultDocument.pretty(ResultDocWriter.document(merged));
             if (this.out == null) {
                 out.println(text);
             } else {
@@ -138,13 +140,13 @@ final class ReportCommand implements Callable<Integer> {
                     return ExitCode.COULD_NOT_RUN;
                 }
                 out.println("Merged: " + this.out + " (" + sources.size() + " documents, "
-                        + merged.path("combinations").size() + " combination(s))");
+                        + merged.combinations().size() + " combination(s))");
             }
             if (html == null) {
                 out.flush();
                 return ExitCode.OK;
             }
-            sources = List.of(new HtmlReport.Source(this.out != null ? this.out.toString() : "merged", merged));
+            sources = List.of(new HtmlReport.Source(this.out != null ? this.out.toString() : "merged", merged, false));
             results = List.of();
         }
         JsonNode comparison = results.size() > 1
@@ -158,7 +160,7 @@ final class ReportCommand implements Callable<Integer> {
             err.println("nbench report: --html " + ResultFile.heapTooSmall());
             return ExitCode.COULD_NOT_RUN;
         }
-        int combinations = sources.stream().mapToInt(s -> s.document().path("combinations").size()).sum();
+        int combinations = sources.stream().mapToInt(s -> s.document().combinations().size()).sum();
         if (!(merge && this.out == null)) { // stdout then holds the merged document alone
             out.println("Report: " + html + " (" + files.size() + " file(s), " + combinations + " combination(s))");
         }

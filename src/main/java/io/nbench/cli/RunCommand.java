@@ -1,9 +1,9 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
 import io.nbench.report.SweepResult;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.io.PrintWriter;
@@ -187,13 +187,13 @@ final class RunCommand implements Callable<Integer> {
             int code = clients.run(s, files.filesOf(s.transport(), plan), serverStats && !inProcess, out,
                     new ChildClientListener() {
                         @Override
-                        public void ran(SweepResult result, JsonNode doc) {
+                        public void ran(SweepResult result, ResultDoc doc) {
                             documents.add(new RunFiles.Document(document.getFileName().toString(), doc,
                                     Files.isRegularFile(document) ? document : null));
                         }
 
                         @Override
-                        public void forked(int fork, Path file, JsonNode doc) {
+                        public void forked(int fork, Path file, ResultDoc doc) {
                             documents.add(new RunFiles.Document(file.getFileName().toString(), doc, file));
                         }
                     });

@@ -1,11 +1,11 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
 import io.nbench.report.hdr.PercentileFiles;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.transport.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -45,7 +45,7 @@ final class RunFiles implements AutoCloseable {
      * ({@code SERVER.json}, {@code SERVER.forkK.json}), the document, and the file the client wrote it to
      * (kept byte for byte), or null when run built it (a server's rounds joined).
      */
-    record Document(String name, JsonNode document, Path written) {
+    record Document(String name, ResultDoc document, Path written) {
     }
 
     /** One server's documents, and its interval logs in the order written. */

@@ -11,6 +11,7 @@ import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.report.hdr.IntervalLogMerge;
 import io.nbench.report.html.HtmlReport;
+import io.nbench.report.json.ResultDocWriter;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.transport.Transport;
 import java.io.IOException;
@@ -59,7 +60,7 @@ final class RunResults {
                     documents.add(ResultFile.of(keep != null ? keep : Path.of(d.name()), d.document()));
                     if (report != null) {
                         pages.add(new HtmlReport.Source("server " + m.server().name() + (keep != null ? ", " + keep
-                                : ""), d.document()));
+                                : ""), d.document(), false));
                     }
                 } catch (ResultFile.Unreadable e) {
                     err.println("nbench run: " + e.getMessage());
@@ -104,7 +105,7 @@ final class RunResults {
     /** The document as its client wrote it, byte for byte; one run built, as {@code --out} writes one. */
     private static byte[] bytes(RunFiles.Document d) throws IOException {
         return d.written() != null ? Files.readAllBytes(d.written())
-                : (ResultDocument.pretty(d.document()) + "\n").getBytes(StandardCharsets.UTF_8);
+                : (ResultDocument.pretty(ResultDocWriter.document(d.document())) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** Every server's interval logs joined into {@code --hdr-log}, the server in each tag. */

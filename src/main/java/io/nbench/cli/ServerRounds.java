@@ -1,7 +1,5 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.client.ClientPlan;
 import io.nbench.client.ResolvedTransport;
 import io.nbench.client.Verdict;
@@ -10,6 +8,7 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
@@ -35,7 +34,7 @@ import java.util.Map;
 final class ServerRounds {
 
     /** A client run: its typed result and its result document, as its client handed them over. */
-    record Run(SweepResult result, JsonNode document) {
+    record Run(SweepResult result, ResultDoc document) {
     }
 
     private final Transport server;
@@ -51,11 +50,11 @@ final class ServerRounds {
     }
 
     /** A warmup run (its iterations, measured as far as that client knew, are this server's warmup). */
-    void warmedUp(SweepResult result, JsonNode document) {
+    void warmedUp(SweepResult result, ResultDoc document) {
         warmupRuns.add(new Run(result, document));
     }
 
-    void measured(SweepResult result, JsonNode document) {
+    void measured(SweepResult result, ResultDoc document) {
         rounds.add(new Run(result, document));
     }
 
@@ -159,7 +158,7 @@ final class ServerRounds {
      * The joined result's document ({@link ServerRoundsDocument}): the first round's environment, command line
      * and options ({@code warmup} and {@code iterations} as planned), every run's intervals and server figures.
      */
-    ObjectNode document(SweepResult joined, int warmups, int iterations) {
+    ResultDoc document(SweepResult joined, int warmups, int iterations) {
         return ServerRoundsDocument.build(warmupRuns, rounds, joined, warmups, iterations);
     }
 }

@@ -1,12 +1,13 @@
 package io.nbench.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
+import io.nbench.report.json.CombinationDoc;
+import io.nbench.report.json.IntervalDoc;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.report.json.ServerStatsDoc;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,43 +30,37 @@ final class ServerRoundsDocument {
      * ({@code warmup} and {@code iterations} as planned), each combination's intervals and server figures of
      * every run, renumbered as the iterations are and on the first run's clock.
      */
-    static ObjectNode build(List<ServerRounds.Run> warmupRuns, List<ServerRounds.Run> rounds, SweepResult joined,
+    static ResultDoc build(List<ServerRounds.Run> warmupRuns, List<ServerRounds.Run> rounds, SweepResult joined,
                             int warmups, int iterations) {
-        JsonNode base = rounds.get(0).document();
-        Map<String, String> environment = ResultDocument.MAPPER.convertValue(base.path("environment"),
-                new TypeReference<LinkedHashMap<String, String>>() { });
-        List<String> arguments = ResultDocument.MAPPER.convertValue(base.path("configuration").path("arguments"),
-                new TypeReference<List<String>>() { });
-        Map<String, Object> options = ResultDocument.MAPPER.convertValue(base.path("configuration").path("options"),
+        ResultDoc base = rounds.get(0).document();
+        Map<String, Object> options = ResultDocument.MAPPER.convertValue(base.configuration().options(),
                 new TypeReference<LinkedHashMap<String, Object>>() { });
         options.put("warmup", warmups);
         options.put("iterations", iterations);
-        Map<String, List<JsonNode>> intervals = new LinkedHashMap<>();
-        Map<String, ObjectNode> serverStats = new LinkedHashMap<>();
+        Map<String, List<IntervalDoc>> intervals = new LinkedHashMap<>();
+        Map<String, ServerStatsDoc> serverStats = new LinkedHashMap<>();
         for (CombinationResult c : joined.combinations()) {
             String name = c.combination().name();
             long start = c.run().startEpochMillis();
-            List<JsonNode> seconds = new ArrayList<>();
+            List<IntervalDoc> seconds = new ArrayList<>();
             int offset = 0;
             for (ServerRounds.Run r : warmupRuns) {
-                seconds.addAll(intervals(combination(r.document(), name), offset, true, start));
+                if (r.document() != null) {
+                    seconds.addAll(intervals(combination(r.document(), name), offset, true, start));
+                }
                 offset += iterationsIn(r.result(), name, true);
             }
             offset = 0;
             for (ServerRounds.Run r : rounds) {
                 int measured = iterationsIn(r.result(), name, false);
-                JsonNode round = combination(r.document(), name);
+                if (r.document() == null) {
+                    offset += measured;
+                    continue;
+                }
+                CombinationDoc round = combination(r.document(), name);
                 seconds.addAll(intervals(round, offset, false, start));
-                JsonNode stats = round.path("serverStats");
-                if (stats.isObject()) {
-                    ObjectNode joinedStats = serverStats.get(name);
-                    if (joinedStats == null) {
-                        joinedStats = stats.deepCopy();
-                        joinedStats.putNull("error");
-                        joinedStats.putArray("iterations");
-                        serverStats.put(name, joinedStats);
-                    }
-                    append(joinedStats, stats, offset);
+                if (round != null && round.serverStats() != null) {
+                    serverStats.put(name, append(serverStats.get(name), round.serverStats(), offset));
                 }
                 offset += measured;
             }
@@ -73,8 +68,8 @@ final class ServerRoundsDocument {
                 intervals.put(name, seconds);
             }
         }
-        return new ResultDocument(environment, arguments, options).runId(UUID.randomUUID().toString())
-                .intervals(intervals).serverStats(serverStats).build(joined);
+        return new ResultDocument(base.environment(), base.configuration().arguments(), options)
+                .runId(UUID.randomUUID().toString()).intervals(intervals).serverStatsDocs(serverStats).doc(joined);
     }
 
     /** The iterations of the combination of that name in one run: all of a warmup run, the measured ones of a round. */
@@ -83,43 +78,33 @@ final class ServerRoundsDocument {
                 .flatMap(c -> c.run().iterations().stream()).filter(it -> warmup || !it.warmup()).count();
     }
 
-    /** The combination of that name in a document, or an empty node. */
-    private static JsonNode combination(JsonNode document, String name) {
-        for (JsonNode c : document.path("combinations")) {
-            if (name.equals(c.path("name").asText())) {
-                return c;
-            }
-        }
-        return ResultDocument.MAPPER.createObjectNode();
+    /** The combination of that name in a run's document, or null. */
+    private static CombinationDoc combination(ResultDoc document, String name) {
+        return document.combinations().stream().filter(c -> name.equals(c.name()))
+                .findFirst().orElse(null);
     }
 
     /**
      * One run's intervals on the joined clock: numbered on from {@code offset}, a warmup run's marked warmup,
      * their times shifted by the run's start after {@code start}.
      */
-    private static List<JsonNode> intervals(JsonNode combination, int offset, boolean warmup, long start) {
-        long shift = (Instant.parse(combination.path("startTime").asText(
-                Instant.ofEpochMilli(start).toString())).toEpochMilli() - start) * 1_000_000L;
-        List<JsonNode> list = new ArrayList<>();
-        for (JsonNode i : combination.path("intervals")) {
-            ObjectNode copy = i.deepCopy();
-            copy.put("warmup", warmup || i.path("warmup").asBoolean());
-            copy.put("iteration", i.path("iteration").asInt() + offset);
-            copy.put("startNs", i.path("startNs").asLong() + shift);
-            copy.put("endNs", i.path("endNs").asLong() + shift);
-            list.add(copy);
+    private static List<IntervalDoc> intervals(CombinationDoc combination, int offset, boolean warmup, long start) {
+        if (combination == null || combination.intervals() == null) {
+            return List.of();
         }
-        return list;
+        long shift = (Instant.parse(combination.startTime() != null ? combination.startTime()
+                : Instant.ofEpochMilli(start).toString()).toEpochMilli() - start) * 1_000_000L;
+        return combination.intervals().stream().map(i -> i.joined(offset, shift, warmup)).toList();
     }
 
-    /** A round's server figures added to the joined ones: iteration indices numbered on, the first error kept. */
-    private static void append(ObjectNode joined, JsonNode round, int offset) {
-        if (joined.path("error").isNull() && round.path("error").isTextual()) {
-            joined.set("error", round.path("error"));
-        }
-        ArrayNode its = (ArrayNode) joined.get("iterations");
-        for (JsonNode s : round.path("iterations")) {
-            its.add(((ObjectNode) s.deepCopy()).put("index", s.path("index").asInt() + offset));
-        }
+    /**
+     * A round's server figures added to the joined ones (null before the first round that has any): iteration
+     * indices numbered on, the first error kept.
+     */
+    private static ServerStatsDoc append(ServerStatsDoc joined, ServerStatsDoc round, int offset) {
+        List<ServerStatsDoc.Iteration> its = new ArrayList<>(joined == null ? List.of() : joined.iterations());
+        round.iterations().forEach(s -> its.add(s.renumbered(s.index() + offset)));
+        String error = joined != null && joined.error() != null ? joined.error() : round.error();
+        return new ServerStatsDoc(joined == null ? round.monitor() : joined.monitor(), error, its);
     }
 }

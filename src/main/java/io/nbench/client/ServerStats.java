@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.client.monitor.MonitorClient;
 import io.nbench.load.RunListener;
-import io.nbench.server.metrics.MetricsJson;
+import io.nbench.report.json.ResultDocWriter;
+import io.nbench.report.json.ServerStatsDoc;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.IterationResult;
 import io.nbench.units.Units;
@@ -48,7 +49,7 @@ public final class ServerStats implements AutoCloseable {
         this.err = err;
         try {
             JsonNode first = MAPPER.readTree(client.metricsJson());
-            line(difference(first, first));
+            line(difference(first, first, 0));
         } catch (IOException | RuntimeException e) {
             client.close();
             throw new MonitorClient.Failure("the monitor at " + client.where() + " gave no usable 'metrics json' ("
@@ -84,9 +85,9 @@ public final class ServerStats implements AutoCloseable {
             public void onIteration(IterationResult r) {
                 JsonNode now = snapshot(node);
                 if (!r.warmup() && previous != null && now != null) {
-                    ObjectNode d;
+                    ServerStatsDoc.Iteration d;
                     try {
-                        d = difference(previous, now);
+                        d = difference(previous, now, r.index());
                     } catch (RuntimeException e) {
                         // Figures that go backwards (the server restarted) or a reply of another shape: the
                         // benchmark matters more than its server figures.
@@ -94,8 +95,7 @@ public final class ServerStats implements AutoCloseable {
                                 + "): was it restarted?");
                         return;
                     }
-                    d.put("index", r.index());
-                    iterations.add(d);
+                    iterations.add(ResultDocWriter.serverIteration(d));
                     if (text != null) {
                         text.println(line(d));
                         text.flush();
@@ -127,27 +127,25 @@ public final class ServerStats implements AutoCloseable {
         err.flush();
     }
 
-    /** What the server did between two {@code metrics json} snapshots. */
-    public static ObjectNode difference(JsonNode a, JsonNode b) {
+    /**
+     * What the server did between two {@code metrics json} snapshots (the monitor's document: its keys are
+     * {@code MetricsJson}'s), as the result document's {@code serverStats} iteration of that index.
+     */
+    public static ServerStatsDoc.Iteration difference(JsonNode a, JsonNode b, int index) {
         JsonNode x = a.get("sinceStart");
         JsonNode y = b.get("sinceStart");
-        ObjectNode d = MAPPER.createObjectNode();
-        d.put("index", 0);
         long nanos = y.get("nanos").asLong() - x.get("nanos").asLong();
-        d.put("nanos", nanos);
-        for (String f : new String[] {"requests", "rejected", "protocolErrors", "connections", "bytesIn", "bytesOut"}) {
-            d.put(f, y.get(f).asLong() - x.get(f).asLong());
-        }
-        if (x.get("cpuNanos").isNull() || y.get("cpuNanos").isNull() || nanos <= 0) {
-            d.putNull("cpuPercent");
-        } else {
-            d.put("cpuPercent", (y.get("cpuNanos").asLong() - x.get("cpuNanos").asLong()) * 100.0 / nanos);
-        }
-        d.put("gcCount", y.get("gcCount").asLong() - x.get("gcCount").asLong());
-        d.put("gcMillis", y.get("gcMillis").asLong() - x.get("gcMillis").asLong());
-        MetricsJson.summary(d.putObject("processingNanos"), histogramDifference(x, y, "processingNanos"));
-        MetricsJson.summary(d.putObject("queueWaitNanos"), histogramDifference(x, y, "queueWaitNanos"));
-        return d;
+        Double cpuPercent = x.get("cpuNanos").isNull() || y.get("cpuNanos").isNull() || nanos <= 0 ? null
+                : (y.get("cpuNanos").asLong() - x.get("cpuNanos").asLong()) * 100.0 / nanos;
+        return new ServerStatsDoc.Iteration(index, nanos, delta(x, y, "requests"), delta(x, y, "rejected"),
+                delta(x, y, "protocolErrors"), delta(x, y, "connections"), delta(x, y, "bytesIn"),
+                delta(x, y, "bytesOut"), cpuPercent, delta(x, y, "gcCount"), delta(x, y, "gcMillis"),
+                ServerStatsDoc.Timing.of(histogramDifference(x, y, "processingNanos")),
+                ServerStatsDoc.Timing.of(histogramDifference(x, y, "queueWaitNanos")));
+    }
+
+    private static long delta(JsonNode x, JsonNode y, String counter) {
+        return y.get(counter).asLong() - x.get(counter).asLong();
     }
 
     private static Histogram histogramDifference(JsonNode x, JsonNode y, String name) {
@@ -159,30 +157,28 @@ public final class ServerStats implements AutoCloseable {
     }
 
     /** The text line under an iteration. */
-    public static String line(JsonNode d) {
-        if (d.get("requests").asLong() == 0 && d.path("bytesOut").asLong() > 0) {
+    public static String line(ServerStatsDoc.Iteration d) {
+        if (d.requests() == 0 && d.bytesOut() > 0) {
             // Echo: bytes, no requests (nothing to time but the CPU).
             return String.format(Locale.ROOT, "  server: %s MiB echoed, CPU %s, GC %,d (%,d ms)",
-                    Units.mib(d.get("bytesOut").asLong() / (1024.0 * 1024)), cpu(d), d.get("gcCount").asLong(),
-                    d.get("gcMillis").asLong());
+                    Units.mib(d.bytesOut() / (1024.0 * 1024)), cpu(d), d.gcCount(), d.gcMillis());
         }
         return String.format(Locale.ROOT, "  server: %s requests, processing %s, queue wait %s, rejected %,d, CPU %s, "
                         + "GC %,d (%,d ms)",
-                Units.count(d.get("requests").asLong()), brief(d.get("processingNanos")), brief(d.get("queueWaitNanos")),
-                d.get("rejected").asLong(), cpu(d),
-                d.get("gcCount").asLong(), d.get("gcMillis").asLong());
+                Units.count(d.requests()), brief(d.processingNanos()), brief(d.queueWaitNanos()), d.rejected(), cpu(d),
+                d.gcCount(), d.gcMillis());
     }
 
-    private static String cpu(JsonNode d) {
-        return d.get("cpuPercent").isNull() ? "-" : String.format(Locale.ROOT, "%.0f%%", d.get("cpuPercent").asDouble());
+    private static String cpu(ServerStatsDoc.Iteration d) {
+        return d.cpuPercent() == null ? "-" : String.format(Locale.ROOT, "%.0f%%", d.cpuPercent());
     }
 
-    private static String brief(JsonNode s) {
-        if (s.get("count").asLong() == 0) {
+    private static String brief(ServerStatsDoc.Timing s) {
+        if (s.count() == 0) {
             return "-";
         }
-        return "p50 " + Units.micros(s.get("p50").asDouble()) + " p99 " + Units.micros(s.get("p99").asDouble())
-                + " max " + Units.micros(s.get("max").asDouble()) + " µs";
+        return "p50 " + Units.micros(s.p50()) + " p99 " + Units.micros(s.p99()) + " max " + Units.micros(s.max())
+                + " µs";
     }
 
     @Override

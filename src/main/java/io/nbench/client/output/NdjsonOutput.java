@@ -1,7 +1,7 @@
 package io.nbench.client.output;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.SweepResult;
+import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.NdjsonStream;
 import java.util.List;
 
@@ -16,7 +16,7 @@ final class NdjsonOutput extends MachineReadableOutput {
     }
 
     @Override
-    public void interval(ObjectNode figures) {
+    public void interval(IntervalDoc figures) {
         stream.interval(figures);
     }
 

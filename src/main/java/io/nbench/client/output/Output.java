@@ -1,9 +1,9 @@
 package io.nbench.client.output;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.load.RunListener;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
+import io.nbench.report.json.IntervalDoc;
 import java.util.List;
 
 /**
@@ -28,7 +28,7 @@ public interface Output {
      * One second of the combination ended: its figures as the result document keeps them (its
      * {@code combinations[].intervals}), computed once for every output, on the coordinator thread.
      */
-    default void interval(ObjectNode figures) {
+    default void interval(IntervalDoc figures) {
     }
 
     /** The combination ended and was judged: its status, reasons and thresholds are final. */

@@ -1,12 +1,12 @@
 package io.nbench.client.output;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.load.RunListener;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.CompositeListener;
 import io.nbench.report.Status;
 import io.nbench.report.SweepResult;
+import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.NdjsonStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -59,7 +59,7 @@ public final class Outputs implements AutoCloseable {
         }
         // Every second's figures go to the result document (its combinations[].intervals), for the report's
         // charts over time, and to each output: one CPU snapshot per second for all of them.
-        List<JsonNode> seconds = context.record().intervalsOf(start.combination().name());
+        List<IntervalDoc> seconds = context.record().intervalsOf(start.combination().name());
         listeners.add(NdjsonStream.intervals(start.combination(), figures -> {
             seconds.add(figures);
             outputs.forEach(o -> o.interval(figures));

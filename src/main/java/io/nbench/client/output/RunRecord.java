@@ -1,7 +1,7 @@
 package io.nbench.client.output;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.Environment;
+import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.ResultDocument;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +19,7 @@ public final class RunRecord {
     private final List<String> arguments;
     private final Map<String, Object> options;
     private final String runId = UUID.randomUUID().toString();
-    private final Map<String, List<JsonNode>> intervals = new LinkedHashMap<>();
+    private final Map<String, List<IntervalDoc>> intervals = new LinkedHashMap<>();
 
     /**
      * @param hostLabel this host's name in the results, or null for the machine's host name
@@ -42,7 +42,7 @@ public final class RunRecord {
     }
 
     /** Where one combination's per-second figures go (its combinations[].intervals in the document). */
-    List<JsonNode> intervalsOf(String combination) {
+    List<IntervalDoc> intervalsOf(String combination) {
         return intervals.computeIfAbsent(combination, k -> new java.util.ArrayList<>());
     }
 

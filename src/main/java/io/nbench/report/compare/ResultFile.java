@@ -1,13 +1,18 @@
 package io.nbench.report.compare;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.report.json.CombinationDoc;
+import io.nbench.report.json.IterationDoc;
+import io.nbench.report.json.ResultDoc;
+import io.nbench.report.json.ResultDocReader;
 import io.nbench.report.json.ResultReader;
+import io.nbench.report.json.SummaryDoc;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.SteadyState;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -61,9 +66,9 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
     }
 
     /** The document itself, for the readers that need more of it (report): bounded and valid, as {@link #read}. */
-    public static JsonNode document(Path path, long maxBytes) throws Unreadable {
+    public static ResultDoc document(Path path, long maxBytes) throws Unreadable {
         try {
-            return ResultReader.read(path, maxBytes);
+            return ResultDocReader.document(ResultReader.read(path, maxBytes));
         } catch (ResultReader.Unreadable e) {
             throw new Unreadable(e.getMessage());
         } catch (OutOfMemoryError e) {
@@ -75,7 +80,7 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
      * What compare needs of a document already read by {@link #document}: the measured iterations' latency
      * histograms decoded (a damaged one is named with its field).
      */
-    public static ResultFile of(Path path, JsonNode doc) throws Unreadable {
+    public static ResultFile of(Path path, ResultDoc doc) throws Unreadable {
         try {
             return decode(path, doc);
         } catch (OutOfMemoryError e) {
@@ -88,7 +93,7 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
      * readers that use them (report --merge, --html): a damaged one is one line naming its field here rather
      * than an error half way through a merge.
      */
-    public static void checkOtherHistograms(Path path, JsonNode doc) throws Unreadable {
+    public static void checkOtherHistograms(Path path, ResultDoc doc) throws Unreadable {
         try {
             decodeOtherHistograms(path, doc);
         } catch (OutOfMemoryError e) {
@@ -96,29 +101,26 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
         }
     }
 
-    private static void decodeOtherHistograms(Path path, JsonNode doc) throws Unreadable {
-        JsonNode combinations = doc.path("combinations");
+    private static void decodeOtherHistograms(Path path, ResultDoc doc) throws Unreadable {
+        List<CombinationDoc> combinations = doc.combinations();
         for (int c = 0; c < combinations.size(); c++) {
-            JsonNode iterations = combinations.get(c).path("iterations");
+            List<IterationDoc> iterations = combinations.get(c).iterations();
             for (int i = 0; i < iterations.size(); i++) {
-                JsonNode it = iterations.get(i);
+                IterationDoc it = iterations.get(i);
                 String at = "combinations[" + c + "].iterations[" + i + "].";
-                for (String field : OTHER_HISTOGRAMS) {
-                    if (field.equals("histogram") && !it.path("warmup").asBoolean()) {
-                        continue; // decoded by of()
-                    }
-                    JsonNode h = it.at("/" + field.replace('.', '/'));
-                    if (h.isTextual()) {
-                        histogram(path, at + field, h);
-                    }
+                if (it.warmup()) { // of() decodes the measured ones
+                    histogram(path, at + "histogram", it.histogram());
+                }
+                if (it.openLoop() != null) {
+                    histogram(path, at + "openLoop.uncorrectedHistogram", it.openLoop().uncorrectedHistogram());
+                    histogram(path, at + "openLoop.sendLagHistogram", it.openLoop().sendLagHistogram());
+                }
+                if (it.connectLatency() != null) {
+                    histogram(path, at + "connectLatency.histogram", it.connectLatency().histogram());
                 }
             }
         }
     }
-
-    /** An iteration's histograms: the latency one (of() decodes the measured ones), the open loop's, reconnects'. */
-    private static final List<String> OTHER_HISTOGRAMS = List.of("histogram", "openLoop.uncorrectedHistogram",
-            "openLoop.sendLagHistogram", "connectLatency.histogram");
 
     /**
      * A document within the size limit whose decoded histograms (260 KB each) or tree (about ten times the
@@ -135,41 +137,36 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                 + " MiB of heap: raise it (JAVA_TOOL_OPTIONS=-Xmx8g) or read fewer or smaller documents";
     }
 
-    private static ResultFile decode(Path path, JsonNode doc) throws Unreadable {
+    private static ResultFile decode(Path path, ResultDoc doc) throws Unreadable {
         List<CombinationData> combinations = new ArrayList<>();
-        JsonNode all = doc.path("combinations");
-        for (int ci = 0; ci < all.size(); ci++) {
-            JsonNode c = all.get(ci);
-            Map<String, String> keys = new LinkedHashMap<>();
-            c.path("keys").properties().forEach(e -> keys.put(e.getKey(), e.getValue().asText()));
+        for (int ci = 0; ci < doc.combinations().size(); ci++) {
+            CombinationDoc c = doc.combinations().get(ci);
             // The server's figures of a measured iteration carry its index (none: no --server-stats, or
             // stopped part way).
-            Map<Integer, Double> serverCpu = new java.util.HashMap<>();
-            for (JsonNode s : c.path("serverStats").path("iterations")) {
-                serverCpu.put(s.path("index").asInt(), number(s.path("cpuPercent")));
+            Map<Integer, Double> serverCpu = new HashMap<>();
+            if (c.serverStats() != null) {
+                c.serverStats().iterations().forEach(s -> serverCpu.put(s.index(), orNaN(s.cpuPercent())));
             }
             List<IterationData> iterations = new ArrayList<>();
-            JsonNode its = c.path("iterations");
-            for (int i = 0; i < its.size(); i++) {
-                JsonNode it = its.get(i);
-                if (it.path("warmup").asBoolean(false)) {
+            for (int i = 0; i < c.iterations().size(); i++) {
+                IterationDoc it = c.iterations().get(i);
+                if (it.warmup()) {
                     continue;
                 }
                 String field = "combinations[" + ci + "].iterations[" + i + "].histogram";
-                Histogram latency = histogram(path, field, it.path("histogram"));
-                iterations.add(new IterationData(it.path("msgPerSec").asDouble(), latency,
-                        number(it.path("resources").path("cpuPercent")),
-                        serverCpu.getOrDefault(it.path("index").asInt(), Double.NaN)));
+                Histogram latency = histogram(path, field, it.histogram());
+                iterations.add(new IterationData(it.msgPerSec(), latency,
+                        it.resources() == null ? Double.NaN : orNaN(it.resources().cpuPercent()),
+                        serverCpu.getOrDefault(it.index(), Double.NaN)));
             }
-            combinations.add(new CombinationData(c.path("name").asText(), keys, iterations,
-                    notSteady(c.path("summary").path("steadyState"))));
+            combinations.add(new CombinationData(c.name(), c.keys(), iterations, notSteady(c.summary().steadyState())));
         }
         return new ResultFile(path, combinations);
     }
 
-    private static Histogram histogram(Path path, String field, JsonNode encoded) throws Unreadable {
+    private static Histogram histogram(Path path, String field, String encoded) throws Unreadable {
         try {
-            return HistogramCodec.decode(encoded.asText());
+            return HistogramCodec.decode(encoded == null ? "" : encoded);
         } catch (IllegalArgumentException e) {
             throw new Unreadable(path + ": " + field + ": " + e.getMessage());
         }
@@ -179,18 +176,17 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
      * What the document's trend test said, in the client's words; null when it found no trend, or the
      * document is older than the test.
      */
-    private static String notSteady(JsonNode test) {
-        String trend = test.path("trend").asText("");
+    private static String notSteady(SummaryDoc.SteadyState test) {
+        String trend = test == null || test.trend() == null ? "" : test.trend();
         if (!trend.equals(SteadyState.Trend.RISING.label()) && !trend.equals(SteadyState.Trend.FALLING.label())) {
             return null;
         }
         return "not at steady state: " + SteadyState.describe(SteadyState.Trend.valueOf(trend.toUpperCase(
-                java.util.Locale.ROOT)), number(test.path("change")), test.path("n").asInt())
-                + "; add --warmup or lengthen the iterations";
+                Locale.ROOT)), orNaN(test.change()), test.n()) + "; add --warmup or lengthen the iterations";
     }
 
     /** A figure that may be null or absent: NaN then. */
-    private static double number(JsonNode n) {
-        return n.isNumber() ? n.asDouble() : Double.NaN;
+    private static double orNaN(Double n) {
+        return n == null ? Double.NaN : n;
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.report.json.ResultDoc;
+import io.nbench.report.json.ResultDocReader;
 import io.nbench.report.json.ResultDocument;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,8 +24,18 @@ public final class HtmlReport {
     /** uPlot's version: the WebJar's directory name, kept in step with the pom. */
     static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
 
-    /** A result document and the name it is shown by (its path as given). */
-    public record Source(String name, JsonNode document) {
+    /**
+     * A result document and the name it is shown by (its path as given).
+     *
+     * @param asRead read by {@link io.nbench.report.json.ResultReader} (figures copied to the page print as its
+     *               decimals did); false for a document built in this process (a merge) or parsed as doubles
+     */
+    public record Source(String name, ResultDoc document, boolean asRead) {
+
+        /** A document parsed by a plain mapper ({@code run --report}'s). */
+        public Source(String name, JsonNode tree) {
+            this(name, ResultDocReader.document(tree), false);
+        }
     }
 
     private HtmlReport() {
@@ -39,7 +51,7 @@ public final class HtmlReport {
         data.put("nbench", version);
         ArrayNode files = data.putArray("files");
         for (Source s : sources) {
-            files.add(ReportData.file(s.name(), s.document()));
+            files.add(ReportData.file(s.name(), s.document(), s.asRead()));
         }
         data.set("comparison", comparison);
         String page = resource("io/nbench/report/html/report.html");

@@ -1,10 +1,16 @@
 package io.nbench.report.html;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.report.json.AsRead;
+import io.nbench.report.json.CombinationDoc;
+import io.nbench.report.json.IntervalDoc;
+import io.nbench.report.json.IterationDoc;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.report.json.SummaryDoc;
 import io.nbench.stats.HistogramCodec;
+import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -22,63 +28,67 @@ final class ReportData {
     private ReportData() {
     }
 
-    /** One file's part of the page. */
-    static ObjectNode file(String name, JsonNode doc) {
+    /**
+     * One file's part of the page.
+     *
+     * @param asRead the document was read by {@link io.nbench.report.json.ResultReader}: the figures copied from it
+     *               print as that reader's decimals ({@link AsRead}); else as computed doubles
+     */
+    static ObjectNode file(String name, ResultDoc doc, boolean asRead) {
         ObjectNode f = ResultDocument.MAPPER.createObjectNode();
         f.put("name", name);
-        f.put("status", doc.path("status").asText());
-        f.put("exitCode", doc.path("exitCode").asInt());
-        f.set("error", doc.path("error"));
-        f.put("runId", doc.path("runId").asText(""));
-        f.set("environment", doc.path("environment"));
+        f.put("status", doc.status().name());
+        f.put("exitCode", doc.exitCode());
+        f.put("error", doc.error());
+        f.put("runId", doc.runId() == null ? "" : doc.runId());
+        f.set("environment", ResultDocument.MAPPER.valueToTree(doc.environment()));
         ObjectNode config = f.putObject("configuration");
-        config.set("target", doc.path("configuration").path("target"));
-        config.set("arguments", doc.path("configuration").path("arguments"));
+        config.put("target", doc.configuration().target());
+        config.set("arguments", ResultDocument.MAPPER.valueToTree(doc.configuration().arguments()));
         ArrayNode combinations = f.putArray("combinations");
-        for (JsonNode c : doc.path("combinations")) {
-            combinations.add(combination(c));
+        for (CombinationDoc c : doc.combinations()) {
+            combinations.add(combination(c, asRead));
         }
         return f;
     }
 
-    private static ObjectNode combination(JsonNode c) {
+    private static ObjectNode combination(CombinationDoc c, boolean asRead) {
         ObjectNode o = ResultDocument.MAPPER.createObjectNode();
-        o.put("name", c.path("name").asText());
-        o.put("status", c.path("status").asText());
-        o.set("reasons", c.path("reasons"));
-        o.put("transport", c.path("transport").path("name").asText());
-        o.set("effective", c.path("transport").path("effective"));
-        o.set("load", c.path("load"));
-        o.set("aborted", c.path("aborted"));
+        o.put("name", c.name());
+        o.put("status", c.status().name());
+        o.set("reasons", ResultDocument.MAPPER.valueToTree(c.reasons()));
+        o.put("transport", c.transport().name());
+        o.set("effective", ResultDocument.MAPPER.valueToTree(c.transport().effective()));
+        o.set("load", c.load().fields());
+        o.put("aborted", c.aborted());
         Histogram merged = null;
         Histogram uncorrected = null;
         ArrayNode iterations = o.putArray("iterations");
-        for (JsonNode it : c.path("iterations")) {
-            if (it.path("warmup").asBoolean()) {
+        for (IterationDoc it : c.iterations()) {
+            if (it.warmup()) {
                 continue;
             }
-            Histogram h = HistogramCodec.decode(it.path("histogram").asText());
+            Histogram h = HistogramCodec.decode(it.histogram());
             merged = add(merged, h);
-            JsonNode open = it.path("openLoop");
-            if (open.isObject()) {
-                uncorrected = add(uncorrected, HistogramCodec.decode(open.path("uncorrectedHistogram").asText()));
+            if (it.openLoop() != null) {
+                uncorrected = add(uncorrected, HistogramCodec.decode(it.openLoop().uncorrectedHistogram()));
             }
             ObjectNode i = iterations.addObject();
-            i.put("index", it.path("index").asInt());
-            i.put("msgPerSec", it.path("msgPerSec").asDouble());
-            i.put("partial", it.path("partial").asBoolean());
+            i.put("index", it.index());
+            i.put("msgPerSec", it.msgPerSec());
+            i.put("partial", it.partial());
             micros(i, "p50", h, 50);
             micros(i, "p99", h, 99);
         }
-        o.set("overTime", overTime(c.path("intervals")));
-        JsonNode summary = c.path("summary");
+        o.set("overTime", overTime(c.intervals()));
+        SummaryDoc summary = c.summary();
         ObjectNode s = o.putObject("summary");
-        s.put("messages", summary.path("messages").asLong());
-        s.put("iterations", summary.path("iterations").asInt());
-        s.set("throughput", summary.path("throughput").path("mean"));
-        s.set("throughputCi", summary.path("throughput").path("ci"));
-        s.set("mibPerSec", summary.path("throughput").path("mibPerSec"));
-        s.put("errors", c.path("errors").path("total").asLong());
+        s.put("messages", summary.messages());
+        s.put("iterations", summary.iterations());
+        AsRead.put(s, "throughput", summary.throughput().mean(), asRead);
+        AsRead.put(s, "throughputCi", summary.throughput().ci(), asRead);
+        AsRead.put(s, "mibPerSec", summary.throughput().mibPerSec(), asRead);
+        s.put("errors", c.errors().counts().total());
         if (merged != null && merged.getTotalCount() > 0) {
             micros(s, "p50", merged, 50);
             micros(s, "p99", merged, 99);
@@ -95,8 +105,8 @@ final class ReportData {
      * Each second of the run (warmup included), from the document's {@code intervals}: time in s at the
      * second's end, msg/s, p50, p99 and max in µs (null where nothing completed); null without intervals.
      */
-    private static ObjectNode overTime(JsonNode intervals) {
-        if (!intervals.isArray() || intervals.isEmpty()) {
+    private static ObjectNode overTime(List<IntervalDoc> intervals) {
+        if (intervals == null || intervals.isEmpty()) {
             return null;
         }
         ObjectNode o = ResultDocument.MAPPER.createObjectNode();
@@ -105,20 +115,22 @@ final class ReportData {
         ArrayNode p50 = o.putArray("p50");
         ArrayNode p99 = o.putArray("p99");
         ArrayNode max = o.putArray("max");
-        for (JsonNode i : intervals) {
-            t.add(i.path("endNs").asLong() / 1e9);
-            rate.add(i.path("msgPerSec").asDouble());
-            for (var pair : java.util.List.of(java.util.Map.entry(p50, "p50Ns"), java.util.Map.entry(p99, "p99Ns"),
-                    java.util.Map.entry(max, "maxNs"))) {
-                JsonNode v = i.path(pair.getValue());
-                if (v.isNumber()) {
-                    pair.getKey().add(v.asLong() / 1000.0);
-                } else {
-                    pair.getKey().addNull();
-                }
-            }
+        for (IntervalDoc i : intervals) {
+            t.add(i.endNs() / 1e9);
+            rate.add(i.msgPerSec());
+            micros(p50, i.p50Ns());
+            micros(p99, i.p99Ns());
+            micros(max, i.maxNs());
         }
         return o;
+    }
+
+    private static void micros(ArrayNode series, Long nanos) {
+        if (nanos == null) {
+            series.addNull();
+        } else {
+            series.add(nanos / 1000.0);
+        }
     }
 
     private static Histogram add(Histogram sum, Histogram h) {

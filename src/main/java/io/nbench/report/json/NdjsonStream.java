@@ -1,7 +1,6 @@
 package io.nbench.report.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.load.RunListener;
 import io.nbench.resources.ResourceSnapshot;
 import io.nbench.resources.ResourceUsage;
@@ -27,8 +26,8 @@ public final class NdjsonStream {
         this.out = out;
         // Lines are written on the engine's coordinator thread; Jackson's first serialization loads and links
         // its classes (~100 ms), which would stretch the first interval. Pay for it before the run starts.
-        ResultDocument.compact(interval(new Combination(Map.of("warm", "up")),
-                new IntervalResult(0, true, 0, 1, LatencyHistograms.newHistogram(), ErrorCounts.Snapshot.ZERO), null));
+        ResultDocument.compact(ResultDocWriter.interval(interval(new Combination(Map.of("warm", "up")),
+                new IntervalResult(0, true, 0, 1, LatencyHistograms.newHistogram(), ErrorCounts.Snapshot.ZERO), null)));
     }
 
     /**
@@ -36,7 +35,7 @@ public final class NdjsonStream {
      * run's start and at each interval (once a second, never per message) to report each second's CPU.
      */
     public RunListener forCombination(Combination combination) {
-        return intervals(combination, this::line);
+        return intervals(combination, this::interval);
     }
 
     /**
@@ -44,7 +43,7 @@ public final class NdjsonStream {
      * them to {@code sink}. It snapshots the process and machine CPU at the run's start and at each interval
      * (once a second, never per message) to report each second's CPU.
      */
-    public static RunListener intervals(Combination combination, Consumer<ObjectNode> sink) {
+    public static RunListener intervals(Combination combination, Consumer<IntervalDoc> sink) {
         return new RunListener() {
             private ResourceSnapshot last;
 
@@ -64,47 +63,22 @@ public final class NdjsonStream {
     }
 
     /** The figures of one interval: a line of the stream. {@code usage} may be null (unknown). */
-    static ObjectNode interval(Combination combination, IntervalResult i, ResourceUsage usage) {
-        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
-        node.put("type", "interval");
-        node.put("combination", combination.name());
-        node.put("iteration", i.iteration());
-        node.put("warmup", i.warmup());
-        node.put("startNs", i.startNanos());
-        node.put("endNs", i.endNanos());
-        node.put("messages", i.latency().getTotalCount());
-        node.put("msgPerSec", i.messagesPerSecond());
-        latency(node, "p50Ns", i, 50);
-        latency(node, "p99Ns", i, 99);
-        latency(node, "maxNs", i, 100);
-        node.put("errors", i.errors().total());
-        number(node, "cpuPercent", usage == null ? Double.NaN : usage.cpuPercent());
-        number(node, "stealPercent", usage == null ? Double.NaN : usage.stealPercent());
-        node.put("gcCount", usage == null ? 0 : usage.gcCount());
-        node.put("gcMillis", usage == null ? 0 : usage.gcMillis());
-        return node;
-    }
-
-    /** A slice in which no message completed measured no latency: null, not 0. */
-    private static void latency(ObjectNode node, String field, IntervalResult i, double p) {
-        if (i.latency().getTotalCount() == 0) {
-            node.putNull(field);
-        } else {
-            node.put(field, Percentiles.valueAt(i.latency(), p));
-        }
-    }
-
-    private static void number(ObjectNode node, String field, double value) {
-        if (Double.isNaN(value)) {
-            node.putNull(field);
-        } else {
-            node.put(field, value);
-        }
+    static IntervalDoc interval(Combination combination, IntervalResult i, ResourceUsage usage) {
+        // A slice in which no message completed measured no latency: null, not 0.
+        boolean measured = i.latency().getTotalCount() > 0;
+        return new IntervalDoc(combination.name(), i.iteration(), i.warmup(),
+                i.startNanos(), i.endNanos(), i.latency().getTotalCount(), i.messagesPerSecond(),
+                measured ? Percentiles.valueAt(i.latency(), 50) : null,
+                measured ? Percentiles.valueAt(i.latency(), 99) : null,
+                measured ? Percentiles.valueAt(i.latency(), 100) : null, i.errors().total(),
+                usage == null || Double.isNaN(usage.cpuPercent()) ? null : usage.cpuPercent(),
+                usage == null || Double.isNaN(usage.stealPercent()) ? null : usage.stealPercent(),
+                usage == null ? 0 : usage.gcCount(), usage == null ? 0 : usage.gcMillis());
     }
 
     /** One second's figures, as {@link #intervals} made them, on a line of their own. */
-    public void interval(JsonNode figures) {
-        line(figures);
+    public void interval(IntervalDoc figures) {
+        line(ResultDocWriter.interval(figures));
     }
 
     /** The result document as the stream's last line. */

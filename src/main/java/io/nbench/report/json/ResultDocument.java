@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.RunResult;
@@ -13,7 +12,6 @@ import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.DrainResult;
-import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
@@ -21,17 +19,20 @@ import io.nbench.stats.Percentiles;
 import io.nbench.stats.SteadyState;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
-import io.nbench.transport.ErrorKind;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * The result document {@code nbench-result/1}: the one place that maps results to JSON, for {@code --out},
- * {@code --format json} and the last line of {@code --format ndjson}. The README documents every field;
- * a new figure (CPU, GC, open-loop histograms) is one more line here and one more row there. Fields are
+ * The result document {@code nbench-result/1} of a client run, for {@code --out}, {@code --format json} and the
+ * last line of {@code --format ndjson}: the one place that maps a run's results to the typed document
+ * ({@link ResultDoc}), which {@link ResultDocWriter} writes and {@link ResultDocReader} reads back.
+ * docs/result-schema.md documents every field; a new figure (CPU, GC, open-loop histograms) is one more
+ * component of its record, one line here, in the writer and in the reader, and one more row there. Fields are
  * only ever added within a schema version; renaming or removing one needs {@code nbench-result/2}.
  *
  * <p>Units: latencies and durations in ns, throughput in msg/s and MiB/s, times as ISO-8601 UTC.
@@ -48,7 +49,9 @@ public final class ResultDocument {
     private final List<String> arguments;
     private final Map<String, Object> options;
     private String runId;
-    private Map<String, List<JsonNode>> intervals = Map.of();
+    private Map<String, List<IntervalDoc>> intervals = Map.of();
+    private Map<String, ? extends JsonNode> serverStats = Map.of();
+    private Map<String, ServerStatsDoc> serverStatsDocs = Map.of();
 
     /**
      * @param environment from {@link io.nbench.report.Environment#capture()}
@@ -65,13 +68,14 @@ public final class ResultDocument {
      * Each combination's per-second figures by combination name (the {@code --format ndjson} interval lines),
      * written as {@code combinations[].intervals}; a combination without any gets none.
      */
-    public ResultDocument intervals(Map<String, List<JsonNode>> byCombination) {
+    public ResultDocument intervals(Map<String, List<IntervalDoc>> byCombination) {
         this.intervals = byCombination;
         return this;
     }
 
     /**
-     * Each combination's server figures ({@code nbench client --server-stats}) by combination name, written as
+     * Each combination's server figures ({@code nbench client --server-stats}) by combination name, as the
+     * client collects them during the run (read when the document is built), written as
      * {@code combinations[].serverStats}; a combination without any gets none.
      */
     public ResultDocument serverStats(Map<String, ? extends JsonNode> byCombination) {
@@ -79,7 +83,12 @@ public final class ResultDocument {
         return this;
     }
 
-    private Map<String, ? extends JsonNode> serverStats = Map.of();
+    /** The same, already typed ({@code nbench run}'s rounds joined); replaces {@link #serverStats}. */
+    public ResultDocument serverStatsDocs(Map<String, ServerStatsDoc> byCombination) {
+        this.serverStatsDocs = byCombination;
+        this.serverStats = Map.of();
+        return this;
+    }
 
     /** The run's id (the CSV's {@code run_id}), written as {@code runId}; without it the field is null. */
     public ResultDocument runId(String id) {
@@ -88,28 +97,18 @@ public final class ResultDocument {
     }
 
     public ObjectNode build(SweepResult sweep) {
-        ObjectNode doc = MAPPER.createObjectNode();
-        doc.put("schema", SCHEMA);
-        doc.put("nbench", environment.getOrDefault("nbench", "dev"));
-        doc.put("runId", runId);
-        doc.put("status", sweep.status().name());
-        doc.put("exitCode", sweep.exitCode());
-        doc.put("error", sweep.error());
-        ObjectNode env = doc.putObject("environment");
-        environment.forEach(env::put);
-        ObjectNode config = doc.putObject("configuration");
-        config.put("target", sweep.target());
-        config.set("arguments", MAPPER.valueToTree(arguments));
-        config.set("options", MAPPER.valueToTree(options));
-        config.set("keys", MAPPER.valueToTree(sweep.keys()));
-        ArrayNode combinations = doc.putArray("combinations");
+        return ResultDocWriter.document(doc(sweep));
+    }
+
+    /** The run as the typed document {@link #build} writes. */
+    public ResultDoc doc(SweepResult sweep) {
+        List<CombinationDoc> combinations = new ArrayList<>();
         for (CombinationResult c : sweep.combinations()) {
             combinations.add(combination(c));
         }
-        // Convenience for the common single run (jq .summary.throughput.mean); null in a sweep.
-        JsonNode only = sweep.combinations().size() == 1 ? combinations.get(0).get("summary") : null;
-        doc.set("summary", only);
-        return doc;
+        return new ResultDoc(environment.getOrDefault("nbench", "dev"), runId, sweep.status(), sweep.exitCode(),
+                sweep.error(), environment, new ConfigurationDoc(sweep.target(), arguments,
+                MAPPER.valueToTree(options), sweep.keys()), combinations, null);
     }
 
     /** The document as text: indented for --out and --format json. */
@@ -130,48 +129,29 @@ public final class ResultDocument {
         }
     }
 
-    private ObjectNode combination(CombinationResult c) {
+    private CombinationDoc combination(CombinationResult c) {
         RunResult run = c.run();
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("name", c.combination().name());
-        node.set("keys", MAPPER.valueToTree(c.combination().keys()));
-        node.put("status", c.status().name());
-        node.put("exitCode", c.exitCode());
-        node.set("reasons", MAPPER.valueToTree(c.reasons()));
-        ObjectNode transport = node.putObject("transport");
-        transport.put("name", c.transport());
-        transport.set("options", MAPPER.valueToTree(c.transportOptions()));
-        transport.set("effective", MAPPER.valueToTree(c.transportConfig()));
-        node.set("load", load(run.spec()));
-        node.put("startTime", Instant.ofEpochMilli(run.startEpochMillis()).toString());
-        node.put("aborted", run.abortReason());
-        node.put("abortCause", run.abortCause() == null ? null : run.abortCause().name().toLowerCase(java.util.Locale.ROOT));
-        node.put("interrupted", run.interrupted());
-        ArrayNode iterations = node.putArray("iterations");
+        List<Double> percentiles = run.spec().percentiles();
+        List<IterationDoc> iterations = new ArrayList<>();
         for (IterationResult it : run.iterations()) {
-            iterations.add(iteration(it, run.spec().percentiles()));
+            iterations.add(iterationDoc(it, percentiles));
         }
-        node.set("summary", summary(run.summary()));
-        node.set("drain", drain(run.drain(), run.spec().percentiles()));
-        ObjectNode errors = errors(run.errors());
-        errors.put("lateResponses", run.lateResponses());
-        errors.put("reconnects", run.reconnects());
-        ObjectNode first = errors.putObject("first");
+        Map<String, String> first = new LinkedHashMap<>();
         run.firstErrors().forEach((k, v) -> first.put(k.label(), v));
-        node.set("errors", errors);
-        List<JsonNode> seconds = intervals.get(c.combination().name());
-        if (seconds != null) {
-            node.putArray("intervals").addAll(seconds);
-        }
-        JsonNode server = serverStats.get(c.combination().name());
-        if (server != null) {
-            node.set("serverStats", server);
-        }
-        ArrayNode thresholds = node.putArray("thresholds");
+        List<ThresholdDoc> thresholds = new ArrayList<>();
         for (Threshold.Outcome o : c.thresholds()) {
             thresholds.add(threshold(o));
         }
-        return node;
+        String name = c.combination().name();
+        JsonNode server = serverStats.get(name);
+        ServerStatsDoc stats = server != null ? ResultDocReader.serverStats(server) : serverStatsDocs.get(name);
+        return new CombinationDoc(c.combination().name(), c.combination().keys(), c.status(), c.exitCode(),
+                c.reasons(), new CombinationDoc.Transport(c.transport(), c.transportOptions(), c.transportConfig()),
+                new LoadDoc(load(run.spec())), Instant.ofEpochMilli(run.startEpochMillis()).toString(),
+                run.abortReason(), run.abortCause() == null ? null : run.abortCause().name().toLowerCase(Locale.ROOT),
+                run.interrupted(), iterations, summaryDoc(run.summary()), drain(run.drain(), percentiles),
+                new CombinationDoc.RunErrors(ErrorsDoc.of(run.errors()), run.lateResponses(), run.reconnects(), first),
+                intervals.get(name), stats, thresholds, null);
     }
 
     /**
@@ -209,211 +189,119 @@ public final class ResultDocument {
 
     /** One iteration as the document writes it (also for a merged document). */
     public static ObjectNode iteration(IterationResult it, List<Double> percentiles) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("index", it.index());
-        node.put("warmup", it.warmup());
-        node.put("messages", it.messages());
-        node.put("wallNs", it.wallNanos());
-        node.put("msgPerSec", it.messagesPerSecond());
-        node.put("mibPerSec", it.mibPerSecond());
-        node.set("latencyNs", percentiles(it.latency(), percentiles));
-        node.set("errors", errors(it.errors()));
-        node.put("clamped", it.clamped());
-        node.put("partial", it.partial());
-        node.put("histogram", HistogramCodec.encode(it.latency()));
-        node.set("resources", resources(it));
+        return ResultDocWriter.iteration(iterationDoc(it, percentiles));
+    }
+
+    /** One iteration as the typed document holds it. */
+    public static IterationDoc iterationDoc(IterationResult it, List<Double> percentiles) {
         OpenLoopFigures o = it.openLoop();
-        if (o == null) {
-            node.putNull("openLoop");
-        } else {
-            ObjectNode open = node.putObject("openLoop");
-            open.put("targetRate", o.targetRate());
-            open.put("achievedRate", o.achievedRate(it.wallNanos()));
-            open.put("missed", o.missed(it.wallNanos()));
-            open.put("sent", o.sent());
-            open.put("maxInflightHits", o.maxInflightHits());
-            open.put("sendLagCaveat", OpenLoopFigures.sendLagCaveat(o.sendLag(), it.latency()));
-            open.set("uncorrectedNs", percentiles(o.uncorrected(), percentiles));
-            open.set("sendLagNs", percentiles(o.sendLag(), percentiles));
-            open.put("uncorrectedHistogram", HistogramCodec.encode(o.uncorrected()));
-            open.put("sendLagHistogram", HistogramCodec.encode(o.sendLag()));
-        }
-        if (it.connectLatency() == null) {
-            node.putNull("connectLatency");
-        } else {
-            ObjectNode c = node.putObject("connectLatency");
-            c.put("count", it.connectLatency().getTotalCount());
-            c.set("latencyNs", percentiles(it.connectLatency(), percentiles));
-            c.put("histogram", HistogramCodec.encode(it.connectLatency()));
-        }
-        return node;
+        IterationDoc.OpenLoop open = o == null ? null : new IterationDoc.OpenLoop(o.targetRate(),
+                o.achievedRate(it.wallNanos()), o.missed(it.wallNanos()), o.sent(), o.maxInflightHits(),
+                OpenLoopFigures.sendLagCaveat(o.sendLag(), it.latency()), percentiles(o.uncorrected(), percentiles),
+                percentiles(o.sendLag(), percentiles), HistogramCodec.encode(o.uncorrected()),
+                HistogramCodec.encode(o.sendLag()));
+        Histogram c = it.connectLatency();
+        IterationDoc.ConnectLatency connect = c == null ? null : new IterationDoc.ConnectLatency(c.getTotalCount(),
+                percentiles(c, percentiles), HistogramCodec.encode(c));
+        return new IterationDoc(it.index(), it.warmup(), it.messages(), it.wallNanos(), it.messagesPerSecond(),
+                it.mibPerSecond(), percentiles(it.latency(), percentiles), ErrorsDoc.of(it.errors()), it.clamped(),
+                it.partial(), HistogramCodec.encode(it.latency()), resources(it), open, connect);
     }
 
     /** What completed after a time-based run's last iteration (in no iteration); null for a count-based run. */
-    private static JsonNode drain(DrainResult d, List<Double> percentiles) {
-        if (d == null) {
-            return MAPPER.nullNode();
-        }
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("messages", d.messages());
-        node.put("wallNs", d.wallNanos());
-        node.set("latencyNs", percentiles(d.latency(), percentiles));
-        node.set("errors", errors(d.errors()));
-        node.put("histogram", HistogramCodec.encode(d.latency()));
-        return node;
+    private static DrainDoc drain(DrainResult d, List<Double> percentiles) {
+        return d == null ? null : new DrainDoc(d.messages(), d.wallNanos(), percentiles(d.latency(), percentiles),
+                ErrorsDoc.of(d.errors()), HistogramCodec.encode(d.latency()));
     }
 
     /** The client's CPU, GC and allocation and the machine's CPU during one iteration; unknown figures are null. */
-    private static ObjectNode resources(IterationResult it) {
+    private static IterationDoc.Resources resources(IterationResult it) {
         ResourceUsage u = it.resources();
-        ObjectNode node = MAPPER.createObjectNode();
         if (u == null) {
-            return node;
+            return null;
         }
-        number(node, "cpuPercent", u.cpuPercent());
-        node.put("gcCount", u.gcCount());
-        node.put("gcMillis", u.gcMillis());
-        if (u.allocatedBytes() < 0) {
-            node.putNull("allocatedBytes");
-            node.putNull("allocatedPerMessage");
-        } else {
-            node.put("allocatedBytes", u.allocatedBytes());
-            number(node, "allocatedPerMessage", it.allocatedPerMessage() < 0 ? Double.NaN : it.allocatedPerMessage());
-        }
-        number(node, "machineBusyPercent", u.machineBusyPercent());
-        number(node, "stealPercent", u.stealPercent());
-        number(node, "othersPercent", u.othersPercent());
-        node.put("disturbed", u.disturbed());
-        node.put("clientSaturated", u.clientSaturated());
-        return node;
+        boolean allocation = u.allocatedBytes() >= 0;
+        return new IterationDoc.Resources(number(u.cpuPercent()), u.gcCount(), u.gcMillis(),
+                allocation ? u.allocatedBytes() : null,
+                allocation ? number(it.allocatedPerMessage() < 0 ? Double.NaN : it.allocatedPerMessage()) : null,
+                number(u.machineBusyPercent()), number(u.stealPercent()), number(u.othersPercent()), u.disturbed(),
+                u.clientSaturated());
     }
 
-    /** {@code {"p50": ns, ...}} of a histogram at the run's percentiles; null values when it is empty (not measured). */
-    private static ObjectNode percentiles(Histogram h, List<Double> percentiles) {
-        ObjectNode node = MAPPER.createObjectNode();
+    /** A histogram at the run's percentiles, by label; null values when it is empty (not measured). */
+    private static Map<String, Long> percentiles(Histogram h, List<Double> percentiles) {
+        Map<String, Long> byLabel = new LinkedHashMap<>();
         for (double p : percentiles) {
-            if (h.getTotalCount() == 0) {
-                node.putNull(Percentiles.label(p));
-            } else {
-                node.put(Percentiles.label(p), Percentiles.valueAt(h, p));
-            }
+            byLabel.put(Percentiles.label(p), h.getTotalCount() == 0 ? null : Percentiles.valueAt(h, p));
         }
-        return node;
+        return byLabel;
     }
 
     /** A summary as the document writes it (also for a merged document). */
     public static ObjectNode summary(Summary s) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("iterations", s.iterations());
-        node.put("messages", s.messages());
-        ObjectNode latency = node.putObject("latencyNs");
-        latency.set("merged", percentiles(s.merged(), s.percentiles()));
+        return ResultDocWriter.summary(summaryDoc(s));
+    }
+
+    /** A summary as the typed document holds it. */
+    public static SummaryDoc summaryDoc(Summary s) {
         boolean any = s.latencyMeasured(); // else every latency figure is null: not measured, not 0
-        if (any) {
-            latency.put("min", s.merged().getMinValue());
-            latency.put("max", s.merged().getMaxValue());
-        } else {
-            latency.putNull("min");
-            latency.putNull("max");
-        }
-        number(latency, "mean", any ? s.merged().getMean() : Double.NaN);
-        ObjectNode means = latency.putObject("meanOfIterations");
+        Map<String, SummaryDoc.Mean> means = new LinkedHashMap<>();
         for (double p : s.percentiles()) {
-            means.set(Percentiles.label(p), interval(s.meanPercentile(p)));
+            means.put(Percentiles.label(p), mean(s.meanPercentile(p)));
         }
-        ObjectNode throughput = interval(s.throughput());
-        throughput.put("mibPerSec", s.mibPerSecond());
-        node.set("throughput", throughput);
-        node.set("steadyState", steadyState(s.steadyState()));
-        node.set("errors", errors(s.errors()));
-        node.set("resources", resourceSummary(s));
+        StudentT.Interval t = s.throughput();
         Histogram uncorrected = s.mergedUncorrected();
-        if (uncorrected == null) {
-            node.putNull("openLoop");
-        } else {
-            // In the open loop latencyNs above is corrected for coordinated omission (from intended send times).
-            ObjectNode open = node.putObject("openLoop");
-            open.put("targetRate", s.measured().get(0).openLoop().targetRate());
-            number(open, "achievedRate", s.mean(r -> r.openLoop().achievedRate(r.wallNanos())));
-            open.put("rateMissedIterations", s.rateMissedIterations());
-            open.put("maxInflightHits", s.measured().stream().mapToLong(r -> r.openLoop().maxInflightHits()).sum());
-            // The text output's caveat: the median send lag is over 10 % of the corrected median latency.
-            open.put("sendLagCaveat", OpenLoopFigures.sendLagCaveat(s.mergedSendLag(), s.merged()));
-            open.set("uncorrectedNs", percentiles(uncorrected, s.percentiles()));
-            open.set("sendLagNs", percentiles(s.mergedSendLag(), s.percentiles()));
-        }
-        return node;
+        // In the open loop latencyNs is corrected for coordinated omission (from intended send times).
+        SummaryDoc.OpenLoop open = uncorrected == null ? null : new SummaryDoc.OpenLoop(
+                s.measured().get(0).openLoop().targetRate(),
+                number(s.mean(r -> r.openLoop().achievedRate(r.wallNanos()))), s.rateMissedIterations(),
+                s.measured().stream().mapToLong(r -> r.openLoop().maxInflightHits()).sum(),
+                // The text output's caveat: the median send lag is over 10 % of the corrected median latency.
+                OpenLoopFigures.sendLagCaveat(s.mergedSendLag(), s.merged()),
+                percentiles(uncorrected, s.percentiles()), percentiles(s.mergedSendLag(), s.percentiles()));
+        return new SummaryDoc(s.iterations(), s.messages(),
+                new SummaryDoc.Latency(percentiles(s.merged(), s.percentiles()),
+                        any ? s.merged().getMinValue() : null, any ? s.merged().getMaxValue() : null,
+                        number(any ? s.merged().getMean() : Double.NaN), means),
+                new SummaryDoc.Throughput(number(t.mean()), number(t.halfWidth()), t.n(), StudentT.LEVEL,
+                        s.mibPerSecond()),
+                steadyState(s.steadyState()), ErrorsDoc.of(s.errors()), resourceSummary(s), open);
     }
 
     /** The trend test of the measured iterations' throughput: the text summary's "not at steady state" warning. */
-    private static ObjectNode steadyState(SteadyState t) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("trend", t.trend().label());
-        node.put("rule", t.rule() == null ? null : t.rule().label());
-        number(node, "change", t.change());
-        number(node, "changeLow", t.changeLow());
-        number(node, "changeHigh", t.changeHigh());
-        node.put("n", t.n());
-        return node;
+    private static SummaryDoc.SteadyState steadyState(SteadyState t) {
+        return new SummaryDoc.SteadyState(t.trend().label(), t.rule() == null ? null : t.rule().label(),
+                number(t.change()), number(t.changeLow()), number(t.changeHigh()), t.n());
     }
 
     /** Means (CPU, allocation, machine) and sums (GC) over measured iterations; flags counted. */
-    private static ObjectNode resourceSummary(Summary s) {
-        ObjectNode node = MAPPER.createObjectNode();
+    private static SummaryDoc.Resources resourceSummary(Summary s) {
         if (s.measured().stream().anyMatch(r -> r.resources() == null)) {
-            return node;
+            return null;
         }
-        number(node, "cpuPercent", s.mean(r -> r.resources().cpuPercent()));
-        node.put("gcCount", s.measured().stream().mapToLong(r -> r.resources().gcCount()).sum());
-        node.put("gcMillis", s.measured().stream().mapToLong(r -> r.resources().gcMillis()).sum());
-        number(node, "allocatedPerMessage", s.mean(IterationResult::allocatedPerMessage));
-        number(node, "machineBusyPercent", s.mean(r -> r.resources().machineBusyPercent()));
-        number(node, "stealPercent", s.mean(r -> r.resources().stealPercent()));
-        number(node, "othersPercent", s.mean(r -> r.resources().othersPercent()));
-        node.put("disturbedIterations", s.measured().stream().filter(r -> r.resources().disturbed()).count());
-        node.put("clientSaturatedIterations", s.measured().stream().filter(r -> r.resources().clientSaturated()).count());
-        return node;
+        return new SummaryDoc.Resources(number(s.mean(r -> r.resources().cpuPercent())),
+                s.measured().stream().mapToLong(r -> r.resources().gcCount()).sum(),
+                s.measured().stream().mapToLong(r -> r.resources().gcMillis()).sum(),
+                number(s.mean(IterationResult::allocatedPerMessage)),
+                number(s.mean(r -> r.resources().machineBusyPercent())),
+                number(s.mean(r -> r.resources().stealPercent())), number(s.mean(r -> r.resources().othersPercent())),
+                s.measured().stream().filter(r -> r.resources().disturbed()).count(),
+                s.measured().stream().filter(r -> r.resources().clientSaturated()).count());
     }
 
-    /** {@code {"mean": m, "ci": halfWidth, "n": N}}: mean ± ci is the 99.9 % Student-t interval. */
-    private static ObjectNode interval(StudentT.Interval i) {
-        ObjectNode node = MAPPER.createObjectNode();
-        number(node, "mean", i.mean());
-        number(node, "ci", i.halfWidth());
-        node.put("n", i.n());
-        node.put("level", StudentT.LEVEL);
-        return node;
+    /** Mean ± ci is the 99.9 % Student-t interval. */
+    private static SummaryDoc.Mean mean(StudentT.Interval i) {
+        return new SummaryDoc.Mean(number(i.mean()), number(i.halfWidth()), i.n(), StudentT.LEVEL);
     }
 
-    private static ObjectNode errors(ErrorCounts.Snapshot e) {
-        ObjectNode node = MAPPER.createObjectNode();
-        node.put("total", e.total());
-        for (ErrorKind k : ErrorKind.values()) {
-            node.put(k.label(), e.get(k));
-        }
-        return node;
-    }
-
-    private static ObjectNode threshold(Threshold.Outcome o) {
-        ObjectNode node = MAPPER.createObjectNode();
+    private static ThresholdDoc threshold(Threshold.Outcome o) {
         Threshold t = o.threshold();
-        node.put("expression", t.expression());
-        node.put("metric", t.metric().name());
-        node.put("operator", t.operator().symbol());
-        node.put("limit", t.limit());
-        number(node, "actual", o.actual());
-        node.put("unit", t.metric().kind().unit());
-        node.put("passed", o.passed());
-        node.put("judged", o.judged());
-        return node;
+        return new ThresholdDoc(t.expression(), t.metric().name(), t.operator().symbol(), t.limit(),
+                number(o.actual()), t.metric().kind().unit(), o.passed(), o.judged());
     }
 
     /** JSON has no NaN: a figure that cannot be computed is null. */
-    private static void number(ObjectNode node, String field, double value) {
-        if (Double.isNaN(value) || Double.isInfinite(value)) {
-            node.putNull(field);
-        } else {
-            node.put(field, value);
-        }
+    private static Double number(double value) {
+        return Double.isNaN(value) || Double.isInfinite(value) ? null : value;
     }
 }

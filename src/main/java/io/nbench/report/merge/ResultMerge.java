@@ -1,9 +1,11 @@
 package io.nbench.report.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.Status;
+import io.nbench.report.json.CombinationDoc;
+import io.nbench.report.json.ErrorsDoc;
+import io.nbench.report.json.IterationDoc;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.HistogramCodec;
@@ -12,12 +14,18 @@ import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -34,7 +42,7 @@ import org.HdrHistogram.Histogram;
 public final class ResultMerge {
 
     /** A document and the name it is reported by (its path as given). */
-    public record Input(String name, JsonNode document) {
+    public record Input(String name, ResultDoc document) {
     }
 
     /** The documents are not of one configuration: a one-line reason naming the first difference. */
@@ -59,21 +67,10 @@ public final class ResultMerge {
         }
     }
 
-    /** The counts of an iteration that merging adds up. */
-    private static final List<String> ITERATION_COUNTS = iterationCounts();
-
     private ResultMerge() {
     }
 
-    private static List<String> iterationCounts() {
-        List<String> counts = new ArrayList<>(List.of("messages", "clamped"));
-        for (ErrorKind k : ErrorKind.values()) {
-            counts.add("errors." + k.label());
-        }
-        return List.copyOf(counts);
-    }
-
-    public static ObjectNode merge(List<Input> inputs) throws Refused, Overflow {
+    public static ResultDoc merge(List<Input> inputs) throws Refused, Overflow {
         if (inputs.size() < 2) {
             throw new Refused("--merge needs at least two result documents (one per client host)");
         }
@@ -84,36 +81,29 @@ public final class ResultMerge {
         for (Input other : inputs.subList(1, inputs.size())) {
             checkSameConfiguration(first, other);
         }
-        ObjectNode doc = ResultDocument.MAPPER.createObjectNode();
-        JsonNode base = first.document();
-        doc.put("schema", ResultDocument.SCHEMA);
-        doc.set("nbench", base.path("nbench"));
-        doc.put("runId", UUID.randomUUID().toString());
-        JsonNode worst = worst(inputs.stream().map(Input::document).toList());
-        doc.set("status", worst.path("status"));
-        doc.set("exitCode", worst.path("exitCode"));
-        doc.set("error", inputs.stream().map(i -> i.document().path("error")).filter(JsonNode::isTextual).findFirst()
-                .orElse(base.path("error")));
-        ObjectNode environment = base.path("environment").deepCopy();
+        ResultDoc base = first.document();
+        ResultDoc worst = worst(inputs.stream().map(Input::document).toList(), ResultDoc::status);
+        String error = inputs.stream().map(i -> i.document().error()).filter(e -> e != null).findFirst()
+                .orElse(base.error());
+        Map<String, String> environment = new LinkedHashMap<>(base.environment());
         Set<String> hosts = new LinkedHashSet<>();
-        inputs.forEach(i -> hosts.add(i.document().path("environment").path("host").asText("?")));
+        inputs.forEach(i -> hosts.add(host(i)));
         environment.put("host", String.join(",", hosts));
-        doc.set("environment", environment);
-        doc.set("configuration", base.path("configuration"));
-        ArrayNode combinations = doc.putArray("combinations");
-        for (int c = 0; c < base.path("combinations").size(); c++) {
+        List<CombinationDoc> combinations = new ArrayList<>();
+        for (int c = 0; c < base.combinations().size(); c++) {
             combinations.add(combination(inputs, c));
         }
-        doc.set("summary", combinations.size() == 1 ? combinations.get(0).get("summary") : null);
-        ArrayNode sources = doc.putArray("sources");
+        List<ResultDoc.Source> sources = new ArrayList<>();
         for (Input i : inputs) {
-            ObjectNode s = sources.addObject();
-            s.put("file", i.name());
-            s.set("runId", i.document().path("runId"));
-            s.set("host", i.document().path("environment").path("host"));
-            s.set("status", i.document().path("status"));
+            sources.add(new ResultDoc.Source(i.name(), i.document().runId(), i.document().environment().get("host"),
+                    i.document().status()));
         }
-        return doc;
+        return new ResultDoc(base.nbench(), UUID.randomUUID().toString(), worst.status(), worst.exitCode(), error,
+                environment, base.configuration(), combinations, sources);
+    }
+
+    private static String host(Input i) {
+        return i.document().environment().getOrDefault("host", "?");
     }
 
     /**
@@ -124,18 +114,19 @@ public final class ResultMerge {
      */
     public static List<String> clockSkew(List<Input> inputs) {
         List<String> lines = new ArrayList<>();
-        int combinations = inputs.get(0).document().path("combinations").size();
-        for (int c = 0; c < combinations; c++) {
+        List<CombinationDoc> combinations = inputs.get(0).document().combinations();
+        for (int c = 0; c < combinations.size(); c++) {
             Input earliest = null;
             Input latest = null;
-            java.time.Instant min = null;
-            java.time.Instant max = null;
+            Instant min = null;
+            Instant max = null;
             for (Input i : inputs) {
-                JsonNode start = i.document().path("combinations").path(c).path("startTime");
-                if (!start.isTextual()) {
+                List<CombinationDoc> its = i.document().combinations();
+                String start = c < its.size() ? its.get(c).startTime() : null;
+                if (start == null) {
                     continue;
                 }
-                java.time.Instant t = java.time.Instant.parse(start.asText());
+                Instant t = Instant.parse(start);
                 if (min == null || t.isBefore(min)) {
                     min = t;
                     earliest = i;
@@ -145,11 +136,11 @@ public final class ResultMerge {
                     latest = i;
                 }
             }
-            if (min != null && java.time.Duration.between(min, max).toMillis() > 1000) {
-                lines.add(inputs.get(0).document().path("combinations").get(c).path("name").asText() + ": "
-                        + latest.name() + " started " + java.time.Duration.between(min, max).toMillis() / 1000.0
-                        + " s after " + earliest.name() + " (more than one interval): their iterations cover different "
-                        + "windows; start the hosts together with nbench client --start-at");
+            if (min != null && Duration.between(min, max).toMillis() > 1000) {
+                lines.add(combinations.get(c).name() + ": " + latest.name() + " started "
+                        + Duration.between(min, max).toMillis() / 1000.0 + " s after " + earliest.name()
+                        + " (more than one interval): their iterations cover different windows; start the hosts "
+                        + "together with nbench client --start-at");
             }
         }
         return lines;
@@ -160,11 +151,11 @@ public final class ResultMerge {
      * the document is read): start times, well formed.
      */
     private static void checkReadable(Input input) throws Refused {
-        for (JsonNode c : input.document().path("combinations")) {
+        for (CombinationDoc c : input.document().combinations()) {
             try {
-                java.time.Instant.parse(c.path("startTime").asText());
-            } catch (java.time.format.DateTimeParseException e) {
-                throw new Refused(input.name() + ": startTime " + c.path("startTime") + " is not an ISO-8601 instant: "
+                Instant.parse(c.startTime() == null ? "" : c.startTime());
+            } catch (DateTimeParseException e) {
+                throw new Refused(input.name() + ": startTime " + tree(c.startTime()) + " is not an ISO-8601 instant: "
                         + "a damaged document? merge the files nbench client wrote");
             }
         }
@@ -172,37 +163,42 @@ public final class ResultMerge {
 
     /** Same combinations, each with the same workload, transport and iterations; else the first difference. */
     private static void checkSameConfiguration(Input a, Input b) throws Refused {
-        JsonNode ca = a.document().path("combinations");
-        JsonNode cb = b.document().path("combinations");
+        List<CombinationDoc> ca = a.document().combinations();
+        List<CombinationDoc> cb = b.document().combinations();
         if (ca.size() != cb.size()) {
             throw refused(a, b, "the number of combinations", ca.size(), cb.size());
         }
         for (int c = 0; c < ca.size(); c++) {
-            JsonNode x = ca.get(c);
-            JsonNode y = cb.get(c);
+            CombinationDoc x = ca.get(c);
+            CombinationDoc y = cb.get(c);
             // The workload first: a name differs because a load figure does, and the field says which.
-            String where = x.path("name").asText();
-            String difference = firstDifference(x.path("load"), y.path("load"), where + ": load");
+            String where = x.name();
+            String difference = firstDifference(x.load().fields(), y.load().fields(), where + ": load");
             if (difference == null) {
-                difference = firstDifference(x.path("transport").path("name"), y.path("transport").path("name"),
+                difference = firstDifference(tree(x.transport().name()), tree(y.transport().name()),
                         where + ": transport.name");
             }
             if (difference == null) {
-                difference = firstDifference(x.path("transport").path("options"), y.path("transport").path("options"),
+                difference = firstDifference(tree(x.transport().options()), tree(y.transport().options()),
                         where + ": transport.options");
             }
             if (difference == null) {
-                difference = firstDifference(x.path("name"), y.path("name"), "combination " + (c + 1) + "'s name");
+                difference = firstDifference(tree(x.name()), tree(y.name()), "combination " + (c + 1) + "'s name");
             }
             if (difference != null) {
                 throw new Refused(b.name() + " is not of " + a.name() + "'s configuration: " + difference
                         + "; merge only documents of the same client options, one per client host");
             }
-            if (x.path("iterations").size() != y.path("iterations").size()) {
+            if (x.iterations().size() != y.iterations().size()) {
                 throw refused(a, b, where + ": the number of iterations (one was cut short?)",
-                        x.path("iterations").size(), y.path("iterations").size());
+                        x.iterations().size(), y.iterations().size());
             }
         }
+    }
+
+    /** A value as JSON, for {@link #firstDifference}'s comparison and its message. */
+    private static JsonNode tree(Object value) {
+        return ResultDocument.MAPPER.valueToTree(value);
     }
 
     private static Refused refused(Input a, Input b, String what, Object va, Object vb) {
@@ -233,69 +229,56 @@ public final class ResultMerge {
         return n.isMissingNode() ? "absent" : n.toString();
     }
 
-    private static JsonNode worst(List<JsonNode> nodes) {
-        JsonNode worst = nodes.get(0);
-        for (JsonNode n : nodes) {
-            Status w = Status.valueOf(worst.path("status").asText("PASS"));
-            Status s = Status.valueOf(n.path("status").asText("PASS"));
-            if (w.worse(s) != w) {
-                worst = n;
+    /** The first of the worst status (a tie keeps the earlier). */
+    private static <T> T worst(List<T> parts, Function<T, Status> status) {
+        T worst = parts.get(0);
+        for (T p : parts) {
+            Status w = status.apply(worst);
+            if (w.worse(status.apply(p)) != w) {
+                worst = p;
             }
         }
         return worst;
     }
 
-    private static ObjectNode combination(List<Input> inputs, int c) throws Overflow {
-        List<JsonNode> parts = inputs.stream().map(i -> i.document().path("combinations").get(c)).toList();
-        JsonNode base = parts.get(0);
-        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
-        node.set("name", base.path("name"));
-        node.set("keys", base.path("keys"));
-        JsonNode worst = worst(parts);
-        node.set("status", worst.path("status"));
-        node.set("exitCode", worst.path("exitCode"));
-        ArrayNode reasons = node.putArray("reasons");
+    private static CombinationDoc combination(List<Input> inputs, int c) throws Overflow {
+        List<CombinationDoc> parts = inputs.stream().map(i -> i.document().combinations().get(c)).toList();
+        CombinationDoc base = parts.get(0);
+        CombinationDoc worst = worst(parts, CombinationDoc::status);
+        List<String> reasons = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
-            for (JsonNode r : parts.get(i).path("reasons")) {
-                reasons.add(inputs.get(i).name() + ": " + r.asText());
+            for (String r : parts.get(i).reasons()) {
+                reasons.add(inputs.get(i).name() + ": " + r);
             }
         }
-        node.set("transport", base.path("transport"));
-        node.set("load", base.path("load"));
-        node.set("startTime", parts.stream().map(p -> p.path("startTime").asText()).sorted().findFirst()
-                .map(ResultDocument.MAPPER.getNodeFactory()::textNode).orElseThrow());
-        node.set("aborted", parts.stream().map(p -> p.path("aborted")).filter(JsonNode::isTextual).findFirst()
-                .orElse(base.path("aborted")));
-        node.set("abortCause", parts.stream().map(p -> p.path("abortCause")).filter(JsonNode::isTextual).findFirst()
-                .orElse(base.path("abortCause")));
-        node.put("interrupted", parts.stream().anyMatch(p -> p.path("interrupted").asBoolean()));
+        String startTime = parts.stream().map(CombinationDoc::startTime).sorted().findFirst().orElseThrow();
+        String aborted = parts.stream().map(CombinationDoc::aborted).filter(a -> a != null).findFirst()
+                .orElse(base.aborted());
+        String abortCause = parts.stream().map(CombinationDoc::abortCause).filter(a -> a != null).findFirst()
+                .orElse(base.abortCause());
+        boolean interrupted = parts.stream().anyMatch(CombinationDoc::interrupted);
 
-        List<Double> percentiles = new ArrayList<>();
-        base.path("load").path("percentiles").forEach(p -> percentiles.add(p.asDouble()));
-        int payload = base.path("load").path("size").asInt();
+        List<Double> percentiles = base.load().percentiles();
+        int payload = base.load().size();
         List<IterationResult> iterations = new ArrayList<>();
-        ArrayNode its = node.putArray("iterations");
+        List<IterationDoc> its = new ArrayList<>();
         // The summary adds the measured iterations up again: their running sums are checked as they grow.
         Counts measured = new Counts();
-        for (int i = 0; i < base.path("iterations").size(); i++) {
+        for (int i = 0; i < base.iterations().size(); i++) {
             IterationResult merged = iteration(inputs, c, i, payload, measured);
             iterations.add(merged);
-            its.add(ResultDocument.iteration(merged, percentiles));
+            its.add(ResultDocument.iterationDoc(merged, percentiles));
         }
-        node.set("summary", ResultDocument.summary(new Summary(iterations, percentiles)));
-        node.set("errors", runErrors(inputs, c));
-        node.putArray("thresholds");
-        ArrayNode hosts = node.putArray("hosts");
+        List<CombinationDoc.Host> hosts = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
-            JsonNode s = parts.get(i).path("summary");
-            ObjectNode h = hosts.addObject();
-            h.put("file", inputs.get(i).name());
-            h.set("host", inputs.get(i).document().path("environment").path("host"));
-            h.set("messages", s.path("messages"));
-            h.set("throughput", s.path("throughput").path("mean"));
-            h.set("resources", s.path("resources"));
+            var s = parts.get(i).summary();
+            hosts.add(new CombinationDoc.Host(inputs.get(i).name(), inputs.get(i).document().environment().get("host"),
+                    s.messages(), s.throughput().mean(), s.resources()));
         }
-        return node;
+        return new CombinationDoc(base.name(), base.keys(), worst.status(), worst.exitCode(), reasons,
+                base.transport(), base.load(), startTime, aborted, abortCause, interrupted, its,
+                ResultDocument.summaryDoc(new Summary(iterations, percentiles)), null, runErrors(inputs, c), null, null,
+                List.of(), hosts);
     }
 
     /**
@@ -304,24 +287,25 @@ public final class ResultMerge {
      */
     private static IterationResult iteration(List<Input> inputs, int c, int i, int payload, Counts measured)
             throws Overflow {
-        JsonNode base = inputs.get(0).document().path("combinations").get(c).path("iterations").get(i);
+        IterationDoc base = inputs.get(0).document().combinations().get(c).iterations().get(i);
         String at = "combinations[" + c + "].iterations[" + i + "].";
-        boolean warmup = base.path("warmup").asBoolean();
+        boolean warmup = base.warmup();
         Counts sums = new Counts();
         Histogram latency = LatencyHistograms.newHistogram();
         long wall = 0;
         boolean partial = false;
-        boolean open = base.path("openLoop").isObject();
+        boolean open = base.openLoop() != null;
         Histogram uncorrected = open ? LatencyHistograms.newHistogram() : null;
         Histogram sendLag = open ? LatencyHistograms.newHistogram() : null;
         double targetRate = 0;
-        boolean reconnects = base.path("connectLatency").isObject();
+        boolean reconnects = base.connectLatency() != null;
         Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
         for (Input input : inputs) {
-            JsonNode p = input.document().path("combinations").get(c).path("iterations").get(i);
-            latency.add(HistogramCodec.decode(p.path("histogram").asText()));
-            for (String field : ITERATION_COUNTS) {
-                long v = p.at("/" + field.replace('.', '/')).asLong();
+            IterationDoc p = input.document().combinations().get(c).iterations().get(i);
+            latency.add(HistogramCodec.decode(p.histogram()));
+            for (Map.Entry<String, Long> count : counts(p).entrySet()) {
+                String field = count.getKey();
+                long v = count.getValue();
                 sums.add(field, v, input.name(), at + field);
                 // The error total adds every class up; the summary adds the measured iterations up.
                 if (field.startsWith("errors.")) {
@@ -334,26 +318,29 @@ public final class ResultMerge {
                     }
                 }
             }
-            wall = Math.max(wall, p.path("wallNs").asLong());
-            partial |= p.path("partial").asBoolean();
+            wall = Math.max(wall, p.wallNs());
+            partial |= p.partial();
             if (open) {
-                JsonNode o = p.path("openLoop");
-                uncorrected.add(HistogramCodec.decode(o.path("uncorrectedHistogram").asText()));
-                sendLag.add(HistogramCodec.decode(o.path("sendLagHistogram").asText()));
-                targetRate += o.path("targetRate").asDouble();
+                IterationDoc.OpenLoop o = p.openLoop();
+                if (o == null) { // cannot be when the loads are equal (the rate is one of them): decoded as before, refused
+                    o = new IterationDoc.OpenLoop(0, 0, false, 0, 0, false, Map.of(), Map.of(), "", "");
+                }
+                uncorrected.add(HistogramCodec.decode(o.uncorrectedHistogram()));
+                sendLag.add(HistogramCodec.decode(o.sendLagHistogram()));
+                targetRate += o.targetRate();
                 if (!Double.isFinite(targetRate)) {
                     throw new Overflow(input.name() + ": " + at + "openLoop.targetRate: the hosts' sum is beyond a "
                             + "double: a damaged document? merge the files nbench client wrote");
                 }
-                sums.add("sent", o.path("sent").asLong(), input.name(), at + "openLoop.sent");
-                sums.add("maxInflightHits", o.path("maxInflightHits").asLong(), input.name(), at + "openLoop.maxInflightHits");
+                sums.add("sent", o.sent(), input.name(), at + "openLoop.sent");
+                sums.add("maxInflightHits", o.maxInflightHits(), input.name(), at + "openLoop.maxInflightHits");
                 if (!warmup) {
-                    measured.add("maxInflightHits", o.path("maxInflightHits").asLong(), input.name(),
+                    measured.add("maxInflightHits", o.maxInflightHits(), input.name(),
                             at + "openLoop.maxInflightHits");
                 }
             }
-            if (reconnects && p.path("connectLatency").isObject()) {
-                connect.add(HistogramCodec.decode(p.path("connectLatency").path("histogram").asText()));
+            if (reconnects && p.connectLatency() != null) {
+                connect.add(HistogramCodec.decode(p.connectLatency().histogram()));
             }
         }
         long[] errors = new long[ErrorKind.values().length];
@@ -362,13 +349,24 @@ public final class ResultMerge {
         }
         OpenLoopFigures openLoop = open ? new OpenLoopFigures(targetRate, sums.get("sent"), sums.get("maxInflightHits"),
                 uncorrected, sendLag) : null;
-        return new IterationResult(base.path("index").asInt(), warmup, sums.get("messages"), wall, payload,
+        return new IterationResult(base.index(), warmup, sums.get("messages"), wall, payload,
                 latency, new ErrorCounts.Snapshot(errors), sums.get("clamped"), partial, null, openLoop, connect);
+    }
+
+    /** The counts of an iteration that merging adds up, by their field in the document, in its order. */
+    private static Map<String, Long> counts(IterationDoc it) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("messages", it.messages());
+        counts.put("clamped", it.clamped());
+        for (ErrorKind k : ErrorKind.values()) {
+            counts.put("errors." + k.label(), it.errors().byClass().get(k));
+        }
+        return counts;
     }
 
     /** Exact sums of counts by name; an addition beyond a long names the file and field of the value added. */
     private static final class Counts {
-        private final Map<String, Long> sums = new java.util.HashMap<>();
+        private final Map<String, Long> sums = new HashMap<>();
 
         void add(String name, long value, String file, String field) throws Overflow {
             long before = get(name);
@@ -386,30 +384,29 @@ public final class ResultMerge {
     }
 
     /** The whole run's errors (warmup included) of every host, by class; each host's first message of a class. */
-    private static ObjectNode runErrors(List<Input> inputs, int c) throws Overflow {
-        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
-        List<String> counted = new ArrayList<>(List.of("total"));
-        for (ErrorKind k : ErrorKind.values()) {
-            counted.add(k.label());
-        }
-        counted.addAll(List.of("lateResponses", "reconnects"));
+    private static CombinationDoc.RunErrors runErrors(List<Input> inputs, int c) throws Overflow {
         Counts sums = new Counts();
-        ObjectNode first = ResultDocument.MAPPER.createObjectNode();
+        Map<String, String> first = new LinkedHashMap<>();
         for (Input input : inputs) {
-            JsonNode e = input.document().path("combinations").get(c).path("errors");
-            for (String field : counted) {
-                sums.add(field, e.path(field).asLong(), input.name(), "combinations[" + c + "].errors." + field);
+            CombinationDoc.RunErrors e = input.document().combinations().get(c).errors();
+            Map<String, Long> counted = new LinkedHashMap<>();
+            counted.put("total", e.counts().total());
+            for (ErrorKind k : ErrorKind.values()) {
+                counted.put(k.label(), e.counts().byClass().get(k));
             }
-            for (Map.Entry<String, JsonNode> entry : e.path("first").properties()) {
-                if (!first.has(entry.getKey())) {
-                    first.set(entry.getKey(), entry.getValue());
-                }
+            counted.put("lateResponses", e.lateResponses());
+            counted.put("reconnects", e.reconnects());
+            for (Map.Entry<String, Long> field : counted.entrySet()) {
+                sums.add(field.getKey(), field.getValue(), input.name(), "combinations[" + c + "].errors."
+                        + field.getKey());
             }
+            e.first().forEach(first::putIfAbsent);
         }
-        for (String field : counted) {
-            node.put(field, sums.get(field));
+        long[] byClass = new long[ErrorKind.values().length];
+        for (ErrorKind k : ErrorKind.values()) {
+            byClass[k.ordinal()] = sums.get(k.label());
         }
-        node.set("first", first);
-        return node;
+        return new CombinationDoc.RunErrors(new ErrorsDoc(sums.get("total"), new ErrorCounts.Snapshot(byClass)),
+                sums.get("lateResponses"), sums.get("reconnects"), first);
     }
 }

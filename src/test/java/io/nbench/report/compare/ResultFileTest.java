@@ -3,6 +3,7 @@ package io.nbench.report.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.nbench.report.json.ResultDocReader;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.LatencyHistograms;
@@ -33,7 +34,7 @@ class ResultFileTest {
                 + "{\"msgPerSec\": 300, \"histogram\": \"" + histogram + "\"}]},"
                 + "{\"name\": \"impl=mina\", \"keys\": {\"impl\": \"mina\"}, \"iterations\": []}]}");
         // The fields compare reads, not a whole document: read with of(), which the schema-checking read() calls.
-        ResultFile r = ResultFile.of(f, ResultDocument.MAPPER.readTree(f.toFile()));
+        ResultFile r = ResultFile.of(f, ResultDocReader.document(ResultDocument.MAPPER.readTree(f.toFile())));
         assertEquals(f, r.path());
         assertEquals(2, r.combinations().size());
         ResultFile.CombinationData c = r.combinations().get(0);
@@ -71,7 +72,7 @@ class ResultFileTest {
         Path f = Files.writeString(dir.resolve("f.json"), "{\"schema\": \"" + ResultDocument.SCHEMA + "\", "
                 + "\"combinations\": [{\"iterations\": [{\"histogram\": \"!!not base64!!\"}]}]}");
         String damaged = assertThrows(ResultFile.Unreadable.class,
-                () -> ResultFile.of(f, ResultDocument.MAPPER.readTree(f.toFile()))).getMessage();
+                () -> ResultFile.of(f, ResultDocReader.document(ResultDocument.MAPPER.readTree(f.toFile())))).getMessage();
         assertEquals(f + ": combinations[0].iterations[0].histogram: not an HdrHistogram compressed histogram "
                 + "(IllegalArgumentException: Illegal base64 character 21)", damaged);
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.report.json.ResultDocReader;
 import io.nbench.report.json.ResultDocument;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -31,7 +32,7 @@ class SteadyStateNotesTest {
         Path p = dir.resolve(fileName);
         Files.writeString(p, "{\"schema\": \"nbench-result/1\", \"combinations\": [{\"name\": \"" + name
                 + "\", \"keys\": {}, \"iterations\": [], \"summary\": " + summary + "}]}");
-        return ResultFile.of(p, ResultDocument.MAPPER.readTree(p.toFile()));
+        return ResultFile.of(p, ResultDocReader.document(ResultDocument.MAPPER.readTree(p.toFile())));
     }
 
     @Test

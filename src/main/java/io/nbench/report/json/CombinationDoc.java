@@ -1,0 +1,44 @@
+package io.nbench.report.json;
+
+import io.nbench.report.Status;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One combination of a result document.
+ *
+ * @param startTime  ISO-8601 UTC, as written (a merge checks and compares it)
+ * @param aborted    the abort reason, or null
+ * @param abortCause its kind in lower case, or null
+ * @param drain      what completed after a time-based run's last cut; null for a count-based run (and in a
+ *                   merged document, which has no such field)
+ * @param intervals  every second of every iteration (the {@code --format ndjson} interval lines); null: absent
+ * @param serverStats the server's figures ({@code --server-stats}); null: absent
+ * @param hosts      a merged document's figures of each host; null in a client's document (absent)
+ */
+public record CombinationDoc(String name, Map<String, String> keys, Status status, int exitCode, List<String> reasons,
+                             Transport transport, LoadDoc load, String startTime, String aborted, String abortCause,
+                             boolean interrupted, List<IterationDoc> iterations, SummaryDoc summary, DrainDoc drain,
+                             RunErrors errors, List<IntervalDoc> intervals, ServerStatsDoc serverStats,
+                             List<ThresholdDoc> thresholds, List<Host> hosts) {
+
+    /** A merged document's combination: {@code hosts} given, no drain. */
+    public boolean merged() {
+        return hosts != null;
+    }
+
+    /** The client transport: its name, resolved {@code -O} options and effective configuration. */
+    public record Transport(String name, Map<String, String> options, Map<String, String> effective) {
+    }
+
+    /**
+     * The whole run's errors (warmup included) by class, the late responses and reconnects, and the first
+     * message of each class by its label.
+     */
+    public record RunErrors(ErrorsDoc counts, long lateResponses, long reconnects, Map<String, String> first) {
+    }
+
+    /** One host's figures in a merged document, side by side (never summed). */
+    public record Host(String file, String host, long messages, Double throughput, SummaryDoc.Resources resources) {
+    }
+}

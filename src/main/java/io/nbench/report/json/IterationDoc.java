@@ -1,0 +1,33 @@
+package io.nbench.report.json;
+
+import java.util.Map;
+
+/**
+ * One iteration of a combination. Percentiles are by label ({@code p50}, {@code p99.9}) in the order asked, null
+ * where nothing completed; histograms are HdrHistogram's compressed encoding in base64, decoded by the reader
+ * that needs them ({@link io.nbench.stats.HistogramCodec}): each takes 260 KB once decoded.
+ *
+ * @param resources      the client's costs and the machine's; null when unknown (written as an empty object)
+ * @param openLoop       null in the closed loop
+ * @param connectLatency null unless {@code --requests-per-connection}
+ */
+public record IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
+                           Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
+                           String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency) {
+
+    /** Null figures are unknown. */
+    public record Resources(Double cpuPercent, long gcCount, long gcMillis, Long allocatedBytes,
+                            Double allocatedPerMessage, Double machineBusyPercent, Double stealPercent,
+                            Double othersPercent, boolean disturbed, boolean clientSaturated) {
+    }
+
+    /** The open loop's figures; latencies from the intended send times, {@code uncorrected} from the actual ones. */
+    public record OpenLoop(double targetRate, double achievedRate, boolean missed, long sent, long maxInflightHits,
+                           boolean sendLagCaveat, Map<String, Long> uncorrectedNs, Map<String, Long> sendLagNs,
+                           String uncorrectedHistogram, String sendLagHistogram) {
+    }
+
+    /** The reconnects' latency with {@code --requests-per-connection}. */
+    public record ConnectLatency(long count, Map<String, Long> latencyNs, String histogram) {
+    }
+}
