@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.json.ResultDoc;
-import io.nbench.report.json.ResultDocReader;
 import io.nbench.report.json.ResultDocument;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,11 +30,6 @@ public final class HtmlReport {
      *               decimals did); false for a document built in this process (a merge) or parsed as doubles
      */
     public record Source(String name, ResultDoc document, boolean asRead) {
-
-        /** A document parsed by a plain mapper ({@code run --report}'s). */
-        public Source(String name, JsonNode tree) {
-            this(name, ResultDocReader.document(tree), false);
-        }
     }
 
     private HtmlReport() {
