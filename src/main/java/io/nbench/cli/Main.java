@@ -2,6 +2,8 @@ package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
 import java.io.PrintWriter;
+import java.util.Collection;
+import java.util.List;
 import picocli.CommandLine;
 
 /** Entry point of the nbench jar. */
@@ -16,7 +18,15 @@ public final class Main {
 
     /** Runs one command line and returns its exit code (never calls System.exit), for the launcher and tests. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = commandLine(out, err);
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // What picocli would print, without building a command model: scripts ask this in loops.
+            for (String line : new VersionProvider().getVersion()) {
+                out.println(line);
+            }
+            out.flush();
+            return ExitCode.OK;
+        }
+        CommandLine cl = commandLine(out, err, args);
         String[] merged;
         try {
             merged = ArgumentFiles.merge(cl, args);
@@ -47,12 +57,43 @@ public final class Main {
         return ExitCode.USAGE;
     }
 
+    /** The whole command line, every subcommand built (help texts, man pages, completion, run's client plans). */
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return commandLine(out, err, NbenchCommand.SUBCOMMANDS.keySet(), true);
+    }
+
+    /**
+     * The command line {@code args} need: only the subcommand they name, built, when it is one that does not
+     * describe the others; every subcommand built for those that do (help, completion, gen-manpage); otherwise
+     * (the top command's help, a missing or mistyped command, whose messages list or suggest them) every
+     * subcommand by name and description only.
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args) {
+        for (String a : args) {
+            if (a.startsWith("-")) {
+                continue; // the top command's own options (-h, -V) before the subcommand
+            }
+            if (NbenchCommand.SUBCOMMANDS.containsKey(a)) {
+                boolean all = NbenchCommand.ABOUT_THE_OTHERS.contains(a);
+                return commandLine(out, err, all ? NbenchCommand.SUBCOMMANDS.keySet() : NbenchCommand.toRun(a), true);
+            }
+            break;
+        }
+        return commandLine(out, err, NbenchCommand.SUBCOMMANDS.keySet(), false);
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, Collection<String> subcommands,
+                                           boolean built) {
         // ${nbench.cores} in help texts: the number of cores the --io-threads defaults count from, as a value.
         System.setProperty("nbench.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
-        OutputOptions.describeFormats();
-        TransportOptions.describeProtocols();
+        if (built) { // the subcommands' help texts name the registries' members; the summaries do not
+            OutputOptions.describeFormats();
+            TransportOptions.describeProtocols();
+        }
         CommandLine cl = new CommandLine(new NbenchCommand());
+        for (String name : subcommands) {
+            cl.addSubcommand(name, built ? NbenchCommand.build(name) : new CommandLine(NbenchCommand.summary(name)));
+        }
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // @-files are expanded by ArgumentFiles, which lets the command line replace a file's options
         // (nbench client @config/mina-client-stats-lock.args --msgs 1000); given twice in one source, a

@@ -1,20 +1,24 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.codegen.docgen.manpage.ManPageGenerator;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.codegen.docgen.manpage.ManPageGenerator;
 
 @Command(name = "nbench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         sortOptions = false,
         description = "Honest benchmarks of JVM network transports: which transport, configuration or handler "
                 + "design is faster, and by how much.",
-        subcommands = {ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class, ReportCommand.class,
-            ConsoleCommand.class, ListCommand.class,
-            CompletionCommand.class, ManPageGenerator.class, HelpCommand.class},
         footer = {"", "Examples:",
             "  nbench server --impl mina &",
             "  nbench client --threads 50 --msgs 50000 --size 5k",
@@ -29,12 +33,56 @@ import picocli.CommandLine.Spec;
                 + "4 ran but FAILED, 5 nothing measured, 6 compare: a gate could not be judged, 130 interrupted."})
 final class NbenchCommand implements Callable<Integer> {
 
+    /**
+     * The subcommands, in the order help lists them. Not in the annotation: picocli builds the whole model of
+     * every subcommand it is given (over a thousand classes loaded), so a command line adds only the one it runs,
+     * and the top command's help and errors only each one's name and description (its annotation, read
+     * without building it); help, completion and the man pages get them all ({@link Main#commandLine}). Scripts
+     * that call nbench in a loop pay the start-up on every call.
+     */
+    static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+
+    /** The commands that describe the others, so they need every one of them built. */
+    static final Set<String> ABOUT_THE_OTHERS = Set.of("help", "completion", "gen-manpage");
+
+    /** What running {@code name} needs built: itself, and for run the client, whose options run passes on. */
+    static List<String> toRun(String name) {
+        return name.equals("run") ? List.of("client", "run") : List.of(name);
+    }
+
+    private static Map<String, Class<?>> subcommands() {
+        Map<String, Class<?>> all = new LinkedHashMap<>();
+        for (Class<?> c : List.of(ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class,
+                ReportCommand.class, ConsoleCommand.class, ListCommand.class, CompletionCommand.class,
+                ManPageGenerator.class, HelpCommand.class)) {
+            all.put(c.getAnnotation(Command.class).name(), c);
+        }
+        return Collections.unmodifiableMap(all);
+    }
+
+    /** The subcommand {@code name}, built: every option, mixin and converter of it. */
+    static Object build(String name) {
+        try {
+            return SUBCOMMANDS.get(name).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot build the " + name + " command", e);
+        }
+    }
+
+    /** The subcommand {@code name} as the top command's help lists it: its name and description, no options. */
+    static CommandSpec summary(String name) {
+        Command a = SUBCOMMANDS.get(name).getAnnotation(Command.class);
+        CommandSpec spec = CommandSpec.create().name(name);
+        spec.usageMessage().header(a.header()).description(a.description()).hidden(a.hidden());
+        return spec;
+    }
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        java.util.List<String> names = new java.util.ArrayList<>(spec.subcommands().keySet());
+        List<String> names = new ArrayList<>(spec.subcommands().keySet());
         String list = String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
         spec.commandLine().getErr().println("nbench: a command is required: " + list + " (see 'nbench --help')");
         return ExitCode.USAGE;

@@ -35,6 +35,31 @@ class HelpTextTest {
         return o.out();
     }
 
+    /**
+     * A command line builds only what it runs (start-up time for scripts): the top command's help, its missing-command
+     * line and --version must still read exactly as with every subcommand built.
+     */
+    @Test
+    void whatACommandLineLeavesUnbuiltChangesNoWordOfHelpOrVersion() {
+        String full = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))
+                .getUsageMessage(CommandLine.Help.Ansi.OFF);
+        CliTest.Outcome help = CliTest.run("--help");
+        assertEquals(ExitCode.OK, help.code(), help.err());
+        assertEquals(full, help.out().replace("\r\n", "\n"), "the top command's help, subcommands by summary");
+        String version = String.join("\n", new VersionProvider().getVersion()) + "\n";
+        CliTest.Outcome v = CliTest.run("--version");
+        assertEquals(ExitCode.OK, v.code());
+        assertEquals(version, v.out().replace("\r\n", "\n"));
+        CliTest.Outcome none = CliTest.run();
+        assertEquals(ExitCode.USAGE, none.code());
+        assertEquals("nbench: a command is required: server, client, run, compare, report, console, list, completion, "
+                + "gen-manpage or help (see 'nbench --help')", none.err().strip());
+        // Only the named subcommand is built, the others not even by summary.
+        CommandLine client = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
+                new String[] {"client", "--port", "1"});
+        assertEquals(List.of("client"), List.copyOf(client.getSubcommands().keySet()));
+    }
+
     @Test
     void everyOptionShowsItsDefault() {
         List<String> missing = new ArrayList<>();
