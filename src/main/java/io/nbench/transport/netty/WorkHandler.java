@@ -1,8 +1,6 @@
 package io.nbench.transport.netty;
 
-import io.nbench.transport.ServerEvents;
-import io.nbench.transport.ServerRuntime;
-import io.nbench.transport.support.ProcessingClock;
+import io.nbench.transport.support.RequestPipeline;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -17,19 +15,17 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
  */
 final class WorkHandler extends ChannelInboundHandlerAdapter {
 
-    private final ServerRuntime runtime;
-    private final ProcessingClock clock;
+    private final FramedServerDecoder decoder;
 
-    WorkHandler(ServerEvents events, ServerRuntime runtime) {
-        this.runtime = runtime;
-        this.clock = new ProcessingClock(events, runtime.hasWork());
+    /** The work and clock come from {@code decoder}'s connection pipeline. */
+    WorkHandler(FramedServerDecoder decoder) {
+        this.decoder = decoder;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf response = (ByteBuf) msg;
-        clock.decoded();
-        runtime.work();
+        decoder.requests().handedOffWork();
         if (response.isReadable()) {
             ctx.write(response, ctx.voidPromise());
         } else {
@@ -40,7 +36,10 @@ final class WorkHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         ctx.flush();
-        clock.written();
+        RequestPipeline<ByteBuf> requests = decoder.requests();
+        if (requests != null) {
+            requests.handedOffFlushed();
+        }
         ctx.fireChannelReadComplete();
     }
 }
