@@ -34,6 +34,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -128,15 +129,24 @@ class ShutdownAccountingTest {
         }
     }
 
+    /** Each network transport with its work on the I/O thread, and Netty and MINA with it on their own executor. */
+    static Stream<Arguments> workingThreads() {
+        return Stream.concat(Transports.network().stream().map(impl -> Arguments.of(impl, Map.of())),
+                Stream.of(Arguments.of("netty", Map.of("netty.executor", "1")),
+                        Arguments.of("mina", Map.of("mina.executor", "1"))));
+    }
+
     /**
-     * The request an I/O thread is working on ({@code --work} without a pool) when the server stops is in the
-     * report too: received when decoded, so in progress while its work goes on, then answered or dropped at
-     * shutdown, never missing. Its work is held by the test until the stop has begun (a real transport, real
-     * socket and the server's real metrics; the work is the one thing simulated, to hold it as long as needed).
+     * The request an I/O thread ({@code --work} without a pool) or a framework's own executor is working on when
+     * the server stops is in the report too: received when decoded, so in progress while its work goes on, then
+     * answered or dropped at shutdown, never missing nor answered before its work. Its work is held by the test
+     * until the stop has begun (a real transport, real socket and the server's real metrics; the work is the one
+     * thing simulated, to hold it as long as needed).
      */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("servers")
-    void theRequestAnIoThreadIsWorkingOnWhenTheServerStopsIsAccountedFor(String impl) throws Exception {
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("workingThreads")
+    void theRequestBeingWorkedOnWhenTheServerStopsIsAccountedFor(String impl, Map<String, String> options)
+            throws Exception {
         CountDownLatch working = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         ServerRuntime heldWork = new ServerRuntime() {
@@ -161,7 +171,7 @@ class ShutdownAccountingTest {
             }
         };
         ServerMetrics metrics = new ServerMetrics(new PrintWriter(new StringWriter()));
-        RunningServer server = TestServers.start(impl, Protocol.FRAMED, metrics, heldWork);
+        RunningServer server = TestServers.start(impl, Protocol.FRAMED, metrics, options, heldWork);
         Thread stop = new Thread(server::close, "stop-" + impl);
         try (Socket peer = new Socket("127.0.0.1", server.address().getPort())) {
             RequestTemplate request = RequestTemplate.framed(PAYLOAD, PAYLOAD, 1);

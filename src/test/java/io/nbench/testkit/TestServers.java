@@ -50,8 +50,8 @@ public final class TestServers {
 
     /** A new server of one's own whose requests cost what {@code runtime} says (close it). */
     public static RunningServer start(String transportName, Protocol protocol, ServerEvents events,
-                                      ServerRuntime runtime) {
-        return start(transportName, protocol, MAX_FRAME, events, Map.of(), new InetSocketAddress("127.0.0.1", 0),
+                                      Map<String, String> options, ServerRuntime runtime) {
+        return start(transportName, protocol, MAX_FRAME, events, options, new InetSocketAddress("127.0.0.1", 0),
                 runtime);
     }
 

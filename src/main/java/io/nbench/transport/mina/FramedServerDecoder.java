@@ -112,13 +112,13 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         int responseBytes = responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0;
         RequestPipeline<IoBuffer> requests = state.requests(session);
         if (requests.handsOff()) {
-            // One message per request, one-way ones too (an empty buffer): each has its work to do.
-            out.write(responseLength > 0 ? response(in, r, total, id, responseLength) : IoBuffer.allocate(0));
+            // One message per request, one-way ones too (no response): each has its work to do.
+            IoBuffer response = responseLength > 0 ? response(in, r, total, id, responseLength) : null;
             in.position(r + total);
             if (idle) {
                 MinaServerHandler.progress(session);
             }
-            requests.handedOff(total, responseBytes);
+            out.write(requests.handedOff(total, responseBytes, response));
             return true;
         }
         IoBuffer response = responseLength > 0 ? response(in, r, total, id, responseLength) : null;
@@ -164,10 +164,10 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
      * events run one at a time there, in order). Processing time runs from this thread taking the request
      * to the hand-off to the session's write queue; the wait in the executor's queue is not seen.
      */
-    void work(IoSession session, IoBuffer response) {
+    void work(IoSession session, RequestPipeline.HandOff<IoBuffer> request) {
         RequestPipeline<IoBuffer> requests = state(session).requests(session);
-        requests.handedOffWork();
-        if (response.hasRemaining()) {
+        IoBuffer response = requests.handedOffWork(request);
+        if (response != null) {
             session.write(response);
         }
         requests.handedOffFlushed();

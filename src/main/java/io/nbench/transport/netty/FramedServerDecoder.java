@@ -146,11 +146,11 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
             int responseBytes = responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0;
             if (handOff) {
-                // One message per request, one-way ones too (an empty buffer): each has its work to do.
-                out.add(responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : Unpooled.EMPTY_BUFFER);
+                // One message per request, one-way ones too (no response): each has its work to do.
+                ByteBuf response = responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : null;
                 in.skipBytes((int) total);
                 watch.progress();
-                requests.handedOff((int) total, responseBytes);
+                out.add(requests.handedOff((int) total, responseBytes, response));
                 continue;
             }
             ByteBuf response = responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : null;

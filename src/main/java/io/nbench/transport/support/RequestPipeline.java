@@ -5,6 +5,7 @@ import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -21,12 +22,15 @@ import java.util.function.Consumer;
  * work, decoding and answering are one step ({@link ServerEvents#requestServed}): nothing can come between
  * them but the parse of the rest of the read batch. With {@code --work} on the I/O thread a request is
  * counted received before its work and answered at the flush of its batch, so the one being worked on when
- * the server stops shows in progress and, if its batch is never written, as dropped, not missing.
+ * the server stops shows in progress and, if its batch is never written, as dropped, not missing. Handed off
+ * to a transport's own executor, a request is received when handed off and answered when that executor's
+ * thread has written it, or dropped if its connection closes first.
  *
  * <p>Threads: {@link #decoded}, {@link #flushed} and {@link #close} on the connection's I/O thread (one at a
  * time, no lock on the inline path, and no allocation once its arrays have grown to the largest batch);
- * the pool path costs an object and a lock per request ({@link OrderedResponses}). The
- * {@link #handedOffWork} pair runs on a transport's own executor thread instead.
+ * the pool path costs an object and a lock per request ({@link OrderedResponses}), the hand-off path a
+ * {@link HandOff} and an atomic counter update per request. {@link #handedOffWork} and
+ * {@link #handedOffFlushed} run on the transport's own executor thread instead.
  *
  * @param <R> the transport's response object (a buffer)
  */
@@ -75,6 +79,16 @@ public final class RequestPipeline<R> {
         };
     }
 
+    /**
+     * A request a transport hands on to its own executor: what the executor's thread needs to do its work,
+     * write its response (null for a one-way request) and count it.
+     */
+    public record HandOff<R>(int requestBytes, int responseBytes, R response) {
+    }
+
+    /** {@link #handedOff} once the connection is closed: below zero, whatever the increments after it. */
+    private static final long CLOSED = Long.MIN_VALUE / 2;
+
     private final ServerRuntime runtime;
     private final ServerEvents events;
     private final Writer<R> writer;
@@ -84,6 +98,14 @@ public final class RequestPipeline<R> {
     private final OrderedResponses<R> pooled;
     /** The clock of the transport's own executor thread (hand-off); null when there is none. */
     private final ProcessingClock handOffClock;
+    /**
+     * Hand-off: requests received and neither answered nor dropped yet, or {@link #CLOSED} plus those handed
+     * off after the close. The I/O thread adds, the executor's thread takes away, the close takes the rest.
+     */
+    private final AtomicLong handedOff = new AtomicLong();
+    /** Hand-off, on the executor's thread: request and response bytes of what it wrote since its last flush. */
+    private int[] unflushedOff;
+    private int unflushedOffCount;
     /** With work on the I/O thread: request and response bytes of the batch decoded since the last flush. */
     private int[] unflushed;
     private int unflushedCount;
@@ -100,6 +122,7 @@ public final class RequestPipeline<R> {
         this.pooled = runtime.pool() != null ? new OrderedResponses<>(runtime, events, writer) : null;
         this.handOffClock = handOff && pooled == null ? new ProcessingClock(events, runtime.hasWork()) : null;
         this.unflushed = work ? new int[32] : null;
+        this.unflushedOff = handOffClock != null ? new int[32] : null;
     }
 
     /** A connection's pipeline: its requests answered on the I/O thread, or on nbench's business pool. */
@@ -180,27 +203,52 @@ public final class RequestPipeline<R> {
     }
 
     /**
-     * A request decoded on the I/O thread was handed on to the transport's own executor: counted received and
-     * answered now (nbench cannot see that executor's queue), its work and write to follow there.
+     * On the I/O thread: a decoded request the transport hands on to its own executor (then passes it there,
+     * in request order, and its thread calls {@link #handedOffWork}). Counted received now; its response (null
+     * for a one-way request) is released by whoever writes it.
      */
-    public void handedOff(int requestBytes, int responseBytes) {
-        events.requestServed(requestBytes, responseBytes);
+    public HandOff<R> handedOff(int requestBytes, int responseBytes, R response) {
+        events.requestReceived(requestBytes);
+        if (handedOff.getAndIncrement() < 0) {
+            events.requestsDropped(1); // its connection is closed already: it will never be answered
+        }
+        return new HandOff<>(requestBytes, responseBytes, response);
     }
 
-    /** On the transport's executor thread: a handed-off request's work, before the transport writes its response. */
-    public void handedOffWork() {
+    /**
+     * On the transport's executor thread, in request order: a handed-off request's work. Returns its response
+     * (null if none) for the transport to write; then {@link #handedOffFlushed} once it has flushed.
+     */
+    public R handedOffWork(HandOff<R> request) {
         handOffClock.decoded();
         runtime.work();
+        if (2 * unflushedOffCount == unflushedOff.length) {
+            unflushedOff = Arrays.copyOf(unflushedOff, unflushedOff.length * 2);
+        }
+        unflushedOff[2 * unflushedOffCount] = request.requestBytes();
+        unflushedOff[2 * unflushedOffCount + 1] = request.responseBytes();
+        unflushedOffCount++;
+        return request.response();
     }
 
-    /** On the transport's executor thread: the responses written since the last call were flushed. */
+    /**
+     * On the transport's executor thread: the responses it wrote since the last call were flushed, so their
+     * requests are answered, those whose connection has not closed meanwhile (the close counted them dropped).
+     */
     public void handedOffFlushed() {
         handOffClock.written();
+        for (int i = 0; i < unflushedOffCount; i++) {
+            if (handedOff.getAndDecrement() > 0) {
+                events.requestAnswered(unflushedOff[2 * i], unflushedOff[2 * i + 1]);
+            }
+        }
+        unflushedOffCount = 0;
     }
 
     /**
      * The connection is closed (on its I/O thread; again is harmless): pooled requests not answered yet are
-     * dropped and their responses released; with work, the requests of a batch never written are dropped.
+     * dropped and their responses released; with work, the requests of a batch never written are dropped, and
+     * so are handed-off requests not answered yet (their executor may still run them: their writes fail).
      */
     public void close() {
         if (closed) {
@@ -213,6 +261,12 @@ public final class RequestPipeline<R> {
         if (unflushedCount > 0) {
             events.requestsDropped(unflushedCount);
             unflushedCount = 0;
+        }
+        if (handOffClock != null) {
+            long unanswered = handedOff.getAndSet(CLOSED);
+            if (unanswered > 0) {
+                events.requestsDropped((int) unanswered);
+            }
         }
     }
 }
