@@ -3,11 +3,11 @@ package io.nbench.transport.support;
 import io.nbench.transport.ServerEvents;
 
 /**
- * The processing time of requests answered on their I/O thread, for one connection and owned by its I/O
- * thread (no lock). The transport calls {@link #decoded} when a request's frame is complete and
- * {@link #written} when the responses of its read batch have been handed on (the flush after the batch);
- * this clock takes the timestamps, so every transport measures the same span and none reads the clock
- * itself. Timing the batch at its flush rather than each response costs no allocation: the decode times
+ * The processing time of requests answered on their I/O thread (or a transport's own executor thread), for
+ * one connection and owned by that thread (no lock). {@link RequestPipeline} calls {@link #decoded} when a
+ * request's frame is complete and {@link #written} when the responses of its read batch have been handed on
+ * (the transport's flush after the batch); this clock takes the timestamps, so every transport measures the
+ * same span and none reads the clock itself. Timing the batch at its flush rather than each response costs no allocation: the decode times
  * wait in an array that grows to the largest batch seen and is reused.
  *
  * <p>Without {@code --work} the requests of one read batch are decoded microseconds apart, all from bytes
