@@ -169,14 +169,20 @@ public final class RequestPipeline<R> {
             pooled.submit(id, requestBytes, responseBytes, response);
             return;
         }
-        clock.decoded();
-        if (!work) {
-            if (response != null) {
-                writer.write(response);
-            }
-            events.requestServed(requestBytes, responseBytes);
+        if (work) {
+            worked(requestBytes, responseBytes, response);
             return;
         }
+        clock.decoded();
+        if (response != null) {
+            writer.write(response);
+        }
+        events.requestServed(requestBytes, responseBytes);
+    }
+
+    /** {@link #decoded} with work on the I/O thread: out of the way of the path without, which stays small. */
+    private void worked(int requestBytes, int responseBytes, R response) {
+        clock.decoded();
         events.requestReceived(requestBytes);
         runtime.work();
         if (response != null) {
