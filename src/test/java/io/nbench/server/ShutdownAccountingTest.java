@@ -8,14 +8,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nbench.client.monitor.MonitorClient;
 import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.protocol.Protocol;
+import io.nbench.server.metrics.Counters;
 import io.nbench.testkit.ServerProcess;
+import io.nbench.testkit.TestServers;
 import io.nbench.testkit.Transports;
+import io.nbench.transport.BusinessPool;
+import io.nbench.transport.RunningServer;
+import io.nbench.transport.ServerRuntime;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -24,6 +34,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -116,6 +127,76 @@ class ShutdownAccountingTest {
                 }
             }
         }
+    }
+
+    /** Each network transport with its work on the I/O thread, and Netty and MINA with it on their own executor. */
+    static Stream<Arguments> workingThreads() {
+        return Stream.concat(Transports.network().stream().map(impl -> Arguments.of(impl, Map.of())),
+                Stream.of(Arguments.of("netty", Map.of("netty.executor", "1")),
+                        Arguments.of("mina", Map.of("mina.executor", "1"))));
+    }
+
+    /**
+     * The request an I/O thread ({@code --work} without a pool) or a framework's own executor is working on when
+     * the server stops is in the report too: received when decoded, so in progress while its work goes on, then
+     * answered or dropped at shutdown, never missing nor answered before its work. Its work is held by the test
+     * until the stop has begun (a real transport, real socket and the server's real metrics; the work is the one
+     * thing simulated, to hold it as long as needed).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("workingThreads")
+    void theRequestBeingWorkedOnWhenTheServerStopsIsAccountedFor(String impl, Map<String, String> options)
+            throws Exception {
+        CountDownLatch working = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ServerRuntime heldWork = new ServerRuntime() {
+            @Override
+            public void work() {
+                working.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // a stop that interrupts the work ends it
+                }
+            }
+
+            @Override
+            public boolean hasWork() {
+                return true;
+            }
+
+            @Override
+            public BusinessPool pool() {
+                return null;
+            }
+        };
+        ServerMetrics metrics = new ServerMetrics(new PrintWriter(new StringWriter()));
+        RunningServer server = TestServers.start(impl, Protocol.FRAMED, metrics, options, heldWork);
+        Thread stop = new Thread(server::close, "stop-" + impl);
+        try (Socket peer = new Socket("127.0.0.1", server.address().getPort())) {
+            RequestTemplate request = RequestTemplate.framed(PAYLOAD, PAYLOAD, 1);
+            peer.getOutputStream().write(request.encode(1));
+            peer.getOutputStream().flush();
+            assertTrue(working.await(30, TimeUnit.SECONDS), "the request reached its work");
+
+            Counters whileWorking = metrics.snapshot().sinceStart();
+            assertEquals(1, whileWorking.received(), "received while its work goes on: " + whileWorking);
+            assertEquals(1, whileWorking.inProgress(), whileWorking.toString());
+
+            metrics.stopping();
+            stop.start(); // waits for the I/O thread, or closes the connection under it
+        } finally {
+            release.countDown();
+            stop.join(TimeUnit.SECONDS.toMillis(60));
+            if (stop.getState() == Thread.State.NEW) {
+                server.close();
+            }
+        }
+        assertTrue(!stop.isAlive(), "the server stopped");
+        Counters end = metrics.snapshot().sinceStart();
+        assertEquals(1, end.received(), end.toString());
+        assertEquals(1, end.requests() + end.droppedAtShutdown(), "answered or dropped at shutdown: " + end);
+        assertEquals(0, end.inProgress(), end.toString());
     }
 
     private static JsonNode metrics(ServerProcess server) throws Exception {

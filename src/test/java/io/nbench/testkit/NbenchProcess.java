@@ -1,5 +1,6 @@
 package io.nbench.testkit;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,12 +48,24 @@ public final class NbenchProcess {
 
     /** As {@link #command(List)} for another main class on this build's class path (a test's own child JVM). */
     public static List<String> command(List<String> jvmFlags, String mainClass) {
+        return command(jvmFlags, mainClass, List.of());
+    }
+
+    /**
+     * As {@link #command(List, String)} with {@code extraClassPath} after this build's class path: a directory
+     * of the test classes' resources holding a registry line ({@code META-INF/services}) only that child reads.
+     */
+    public static List<String> command(List<String> jvmFlags, String mainClass, List<Path> extraClassPath) {
+        StringBuilder classPath = new StringBuilder(System.getProperty("java.class.path"));
+        for (Path p : extraClassPath) {
+            classPath.append(File.pathSeparator).append(p);
+        }
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
                 "-XX:+IgnoreUnrecognizedVMOptions"));
         command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of("-cp", classPath.toString(), mainClass));
         return command;
     }
 

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,16 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code nbench server args} with these extra environment variables (null values remove one). */
     public static ServerProcess start(Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(NbenchProcess.command(List.of()));
+        return start(List.of(), env, args);
+    }
+
+    /**
+     * Starts {@code nbench server args} with {@code extraClassPath} on its class path too (say, a test's
+     * transport and its registry line, so that {@code --impl} finds it as it finds a jar's).
+     */
+    public static ServerProcess start(List<Path> extraClassPath, Map<String, String> env, String... args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(NbenchProcess.command(List.of(), "io.nbench.cli.Main", extraClassPath));
         command.add("server");
         command.addAll(List.of(args));
         ProcessBuilder b = new ProcessBuilder(command);

@@ -4,6 +4,7 @@ import io.nbench.protocol.Protocol;
 import io.nbench.transport.OptionValues;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
@@ -47,14 +48,27 @@ public final class TestServers {
         return start(transportName, protocol, MAX_FRAME, events, options, bind);
     }
 
+    /** A new server of one's own whose requests cost what {@code runtime} says (close it). */
+    public static RunningServer start(String transportName, Protocol protocol, ServerEvents events,
+                                      Map<String, String> options, ServerRuntime runtime) {
+        return start(transportName, protocol, MAX_FRAME, events, options, new InetSocketAddress("127.0.0.1", 0),
+                runtime);
+    }
+
     /** A new server of one's own with its own --max-frame (close it). */
     public static RunningServer start(String transportName, Protocol protocol, int maxFrame, ServerEvents events,
                                       Map<String, String> options, InetSocketAddress bind) {
+        return start(transportName, protocol, maxFrame, events, options, bind, ServerRuntime.INLINE);
+    }
+
+    private static RunningServer start(String transportName, Protocol protocol, int maxFrame, ServerEvents events,
+                                       Map<String, String> options, InetSocketAddress bind, ServerRuntime runtime) {
         TransportRegistry registry = TransportRegistry.load();
         Transport t = registry.get(transportName);
         OptionValues values = registry.resolveOptions(t, options);
         try {
-            return t.startServer(new ServerSettings(bind, protocol, new SocketSettings(2, true, 0, 0), maxFrame, values),
+            return t.startServer(new ServerSettings(bind, protocol, new SocketSettings(2, true, 0, 0), maxFrame, values,
+                    null, runtime),
                     events);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

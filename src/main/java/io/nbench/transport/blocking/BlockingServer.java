@@ -1,15 +1,13 @@
 package io.nbench.transport.blocking;
 
 import io.nbench.transport.support.Failures;
-import io.nbench.protocol.Framed;
 import io.nbench.protocol.FramedRequestParser;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.transport.support.OrderedResponses;
-import io.nbench.transport.support.ProcessingClock;
+import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.support.ResponseCapture;
 import io.nbench.transport.support.Threads;
 import java.io.IOException;
@@ -31,10 +29,11 @@ import java.util.concurrent.locks.LockSupport;
  * that does not read its responses blocks its own thread in write, which stops that thread reading:
  * the connection's buffering is bounded by its two buffers, like the nio server's.
  *
- * <p>With nbench's business pool ({@code --executor-threads}) the connection's thread only reads and
+ * <p>Each decoded request goes to the connection's {@link RequestPipeline}, which does its work and counts
+ * it. With nbench's business pool ({@code --executor-threads}) the connection's thread only reads and
  * decodes: each request's whole response is taken out of the parser's output ({@link ResponseCapture})
- * and handed to {@link OrderedResponses}, and the pool thread that completes it writes it to the socket
- * itself (under the connection's order lock, so responses stay in request order).
+ * and handed to the pipeline, and the pool thread that completes it writes it to the socket itself (under
+ * the connection's order lock, so responses stay in request order).
  */
 final class BlockingServer implements RunningServer {
 
@@ -151,77 +150,26 @@ final class BlockingServer implements RunningServer {
             throws IOException {
         ByteBuffer in = ByteBuffer.allocate(config.bufferSize);
         ByteBuffer out = ByteBuffer.allocate(Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize));
-        if (settings.runtime().pool() != null) {
-            offloaded(socket, input, output, watch, in, out);
-            return;
-        }
-        ProcessingClock clock = new ProcessingClock(events, settings.runtime().hasWork());
-        boolean work = settings.runtime().hasWork();
+        RequestPipeline<ByteBuffer> requests = RequestPipeline.of(settings.runtime(), events,
+                RequestPipeline.heapResponses(response -> {
+                    try {
+                        output.write(response.array(), 0, response.limit());
+                    } catch (IOException e) {
+                        closeQuietly(socket); // the peer is gone; the reading thread ends too
+                    }
+                }));
+        boolean pooled = requests.pooled();
+        ResponseCapture capture = pooled ? new ResponseCapture() : null;
         FramedRequestParser parser = new FramedRequestParser(settings.maxFrame(), (requestBytes, responseBytes) -> {
             watch.progress();
-            // Before the response leaves: it went into out, which is written after the parse.
-            clock.decoded();
-            if (work) {
-                settings.runtime().work();
+            if (pooled) {
+                ByteBuffer response = capture.take(out);
+                requests.decoded(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
+                        response);
+            } else {
+                // Its response went into out, which is written after the parse.
+                requests.decoded(0, requestBytes, responseBytes, null);
             }
-            events.requestServed(requestBytes, responseBytes);
-        });
-        while (true) {
-            int n = input.read(in.array(), in.position(), in.remaining());
-            if (n < 0) {
-                return;
-            }
-            in.position(in.position() + n);
-            in.flip();
-            while (true) {
-                int result = parser.parse(in, out);
-                if (result == FramedRequestParser.PROTOCOL_ERROR) {
-                    // Answer what came before the bad frame, then drop the connection.
-                    write(output, out);
-                    events.protocolError(String.valueOf(socket.getRemoteSocketAddress()), parser.error());
-                    return;
-                }
-                if (result == FramedRequestParser.NEED_INPUT) {
-                    break;
-                }
-                write(output, out);
-            }
-            in.compact();
-            write(output, out);
-            clock.written(); // the write returned: every response of the batch is in the kernel
-        }
-    }
-
-    /** As {@link #framed}, with each request's work and response write done by the business pool. */
-    private void offloaded(Socket socket, InputStream input, OutputStream output, IdleConnections.Watch watch,
-                           ByteBuffer in, ByteBuffer out) throws IOException {
-        ResponseCapture capture = new ResponseCapture();
-        OrderedResponses<ByteBuffer> responses = new OrderedResponses<>(settings.runtime(), events,
-                new OrderedResponses.Writer<>() {
-                    @Override
-                    public void send(ByteBuffer response) {
-                        try {
-                            output.write(response.array(), 0, response.limit());
-                        } catch (IOException e) {
-                            closeQuietly(socket); // the peer is gone; the reading thread ends too
-                        }
-                    }
-
-                    @Override
-                    public void reject(long id, ByteBuffer response) {
-                        send(ByteBuffer.wrap(Framed.rejectedResponse(id)));
-                    }
-
-                    @Override
-                    public void discard(ByteBuffer response) {
-                        // a heap buffer: nothing to give back
-                    }
-                });
-        FramedRequestParser parser = new FramedRequestParser(settings.maxFrame(), (requestBytes, responseBytes) -> {
-            watch.progress();
-            ByteBuffer response = capture.take(out);
-            responses.submit(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
-                    response);
         });
         try {
             while (true) {
@@ -234,18 +182,31 @@ final class BlockingServer implements RunningServer {
                 while (true) {
                     int result = parser.parse(in, out);
                     if (result == FramedRequestParser.PROTOCOL_ERROR) {
+                        if (!pooled) {
+                            // Answer what came before the bad frame, then drop the connection.
+                            write(output, out);
+                            requests.flushed();
+                        }
                         events.protocolError(String.valueOf(socket.getRemoteSocketAddress()), parser.error());
                         return;
                     }
                     if (result == FramedRequestParser.NEED_INPUT) {
                         break;
                     }
-                    capture.spill(out); // a response larger than out: kept until its request is complete
+                    if (pooled) {
+                        capture.spill(out); // a response larger than out: kept until its request is complete
+                    } else {
+                        write(output, out);
+                    }
                 }
                 in.compact();
+                if (!pooled) {
+                    write(output, out);
+                    requests.flushed(); // the write returned: every response of the batch is in the kernel
+                }
             }
         } finally {
-            responses.close();
+            requests.close();
         }
     }
 

@@ -4,8 +4,7 @@ import io.nbench.protocol.Framed;
 import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
-import io.nbench.transport.support.OrderedResponses;
-import io.nbench.transport.support.ProcessingClock;
+import io.nbench.transport.support.RequestPipeline;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilter;
 import org.apache.mina.core.session.IoSession;
@@ -24,10 +23,11 @@ import org.apache.mina.filter.codec.ProtocolDecoderOutput;
  * streamed ({@link StreamedRequest}, kept in the session), so what a session holds does not grow with
  * --max-frame. Otherwise stateless: one instance serves every session.
  *
- * <p>With nbench's business pool ({@code --executor-threads}) each complete request's response is built
- * here and handed to {@link OrderedResponses}, which writes it from the pool thread once its work is done,
- * in request order; requests are then held whole (no streaming). Without the pool, {@code --work} runs
- * right here on the processor thread.
+ * <p>Each complete request goes to the session's {@link RequestPipeline}, which does its work and counts
+ * it. With nbench's business pool ({@code --executor-threads}) the pipeline writes its response from the
+ * pool thread once its work is done, in request order; requests are then held whole (no streaming).
+ * Without the pool, {@code --work} runs right here on the processor thread, or with {@code -O
+ * mina.executor} in {@link #work} on the ExecutorFilter's thread.
  */
 final class FramedServerDecoder extends CumulativeProtocolDecoder {
 
@@ -36,8 +36,8 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
     /** --idle-timeout is on: record each request in the session's watch. */
     private final boolean idle;
     private final ServerRuntime runtime;
-    private final boolean work;
-    private final boolean offload;
+    /** Pooled or handed off: every response is built whole (no streaming). */
+    private final boolean whole;
     /** mina.executor: each request's response goes on to the ExecutorFilter and {@link #work} instead of out. */
     private final boolean handOff;
 
@@ -54,8 +54,7 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         this.idle = idle;
         this.runtime = runtime;
         this.handOff = handOff;
-        this.work = runtime.hasWork() && !handOff;
-        this.offload = runtime.pool() != null;
+        this.whole = handOff || runtime.pool() != null;
         // Always cumulate. MINA skips cumulation on transports without fragmentation (VmPipe), which
         // would drop the bytes of a frame left undecoded (a pause, or a split write).
         setTransportMetadataFragmentation(false);
@@ -97,7 +96,7 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             return false;
         }
         int responseLength = (int) in.getUnsignedInt(r + 4);
-        if (!offload && !handOff && StreamedRequest.streams(frameLength, responseLength)) {
+        if (!whole && StreamedRequest.streams(frameLength, responseLength)) {
             if (readable < Framed.REQUEST_HEADER) {
                 return false;
             }
@@ -111,37 +110,23 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         }
         long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
         int responseBytes = responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0;
-        if (offload) {
+        RequestPipeline<IoBuffer> requests = state.requests(session);
+        if (requests.handsOff()) {
+            // One message per request, one-way ones too (no response): each has its work to do.
             IoBuffer response = responseLength > 0 ? response(in, r, total, id, responseLength) : null;
             in.position(r + total);
             if (idle) {
                 MinaServerHandler.progress(session);
             }
-            state.offloaded(session).submit(id, total, responseBytes, response);
+            out.write(requests.handedOff(total, responseBytes, response));
             return true;
         }
-        if (handOff) {
-            // One message per request, one-way ones too (an empty buffer): each has its work to do.
-            out.write(responseLength > 0 ? response(in, r, total, id, responseLength) : IoBuffer.allocate(0));
-            in.position(r + total);
-            if (idle) {
-                MinaServerHandler.progress(session);
-            }
-            events.requestServed(total, responseBytes);
-            return true;
-        }
-        state.clock.decoded();
-        if (work) {
-            runtime.work();
-        }
-        if (responseLength > 0) {
-            session.write(response(in, r, total, id, responseLength));
-        }
+        IoBuffer response = responseLength > 0 ? response(in, r, total, id, responseLength) : null;
         in.position(r + total);
         if (idle) {
             MinaServerHandler.progress(session);
         }
-        events.requestServed(total, responseBytes);
+        requests.decoded(id, total, responseBytes, response);
         return true;
     }
 
@@ -171,7 +156,7 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         super.decode(session, in, out);
         // MINA's processor writes the session's queued responses after this read returns, on this same
         // thread: processing time ends here, at the hand-off to the session's write queue.
-        state(session).clock.written();
+        state(session).requests(session).flushed();
     }
 
     /**
@@ -179,31 +164,29 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
      * events run one at a time there, in order). Processing time runs from this thread taking the request
      * to the hand-off to the session's write queue; the wait in the executor's queue is not seen.
      */
-    void work(IoSession session, IoBuffer response) {
-        ProcessingClock clock = state(session).workClock;
-        clock.decoded();
-        runtime.work();
-        if (response.hasRemaining()) {
+    void work(IoSession session, RequestPipeline.HandOff<IoBuffer> request) {
+        RequestPipeline<IoBuffer> requests = state(session).requests(session);
+        IoBuffer response = requests.handedOffWork(request);
+        if (response != null) {
             session.write(response);
         }
-        clock.written();
+        requests.handedOffFlushed();
     }
 
     /** What the decoder keeps per session, in one attribute so each request costs one lookup. */
     private final class State {
-        final ProcessingClock clock = new ProcessingClock(events, runtime.hasWork());
-        /** Used on the ExecutorFilter's thread only (mina.executor). */
-        final ProcessingClock workClock = new ProcessingClock(events, runtime.hasWork());
         /** Made at the session's first large request. */
         StreamedRequest stream;
-        /** Made at the session's first request when requests are offloaded. */
-        private OrderedResponses<IoBuffer> offloaded;
+        /** Made at the session's first decode. */
+        private RequestPipeline<IoBuffer> requests;
 
-        OrderedResponses<IoBuffer> offloaded(IoSession session) {
-            if (offloaded == null) {
-                offloaded = new OrderedResponses<>(runtime, events, new PoolWriter(session));
+        RequestPipeline<IoBuffer> requests(IoSession session) {
+            if (requests == null) {
+                Responses writer = new Responses(session);
+                requests = handOff ? RequestPipeline.handingOff(runtime, events, writer)
+                        : RequestPipeline.of(runtime, events, writer);
             }
-            return offloaded;
+            return requests;
         }
     }
 
@@ -219,16 +202,19 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
     /** The session is closed: offloaded responses still to come are dropped. */
     void closed(IoSession session) {
         State state = (State) session.getAttribute(STATE);
-        if (state != null && state.offloaded != null) {
-            state.offloaded.close();
+        if (state != null && state.requests != null) {
+            state.requests.close();
         }
     }
 
-    /** Writes offloaded responses from the pool thread; MINA's per-session write queue keeps their order. */
-    private static final class PoolWriter implements OrderedResponses.Writer<IoBuffer> {
+    /**
+     * Writes the session's responses, from the processor or from the pool thread alike: MINA's per-session
+     * write queue keeps their order.
+     */
+    private static final class Responses implements RequestPipeline.Writer<IoBuffer> {
         private final IoSession session;
 
-        PoolWriter(IoSession session) {
+        Responses(IoSession session) {
             this.session = session;
         }
 
@@ -309,14 +295,10 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             session.write(IoBuffer.wrap(zeros));
         }
         stream.finish();
-        state.clock.decoded();
-        if (work) {
-            runtime.work();
-        }
         if (idle) {
             MinaServerHandler.progress(session);
         }
-        events.requestServed(stream.requestBytes(), stream.responseBytes());
+        state.requests(session).decoded(0, stream.requestBytes(), stream.responseBytes(), null); // written already
         return n > 0;
     }
 

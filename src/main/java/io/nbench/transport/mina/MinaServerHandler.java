@@ -1,6 +1,7 @@
 package io.nbench.transport.mina;
 
 import io.nbench.transport.support.IdleConnections;
+import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.ServerEvents;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
@@ -66,10 +67,11 @@ final class MinaServerHandler extends IoHandlerAdapter {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public void messageReceived(IoSession session, Object message) {
         if (decoder != null) {
-            // Framed with mina.executor: a request's response, handed on by the decoder.
-            decoder.work(session, (IoBuffer) message);
+            // Framed with mina.executor: a request, handed on by the decoder.
+            decoder.work(session, (RequestPipeline.HandOff<IoBuffer>) message);
             return;
         }
         // Echo: the processor gives every read a buffer of its own and never touches it after this

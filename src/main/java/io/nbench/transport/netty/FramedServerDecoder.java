@@ -4,8 +4,7 @@ import io.nbench.protocol.Framed;
 import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
-import io.nbench.transport.support.OrderedResponses;
-import io.nbench.transport.support.ProcessingClock;
+import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -21,25 +20,27 @@ import java.util.List;
  * read batch. Responses go out in request order. A request or response over 64 KiB is not held whole but
  * streamed ({@link StreamedRequest}), so what a connection holds does not grow with --max-frame.
  *
- * <p>With nbench's business pool ({@code --executor-threads}) each complete request's response is built
- * here and handed to {@link OrderedResponses}, which writes it from the pool thread once its work is
- * done, in request order; requests are then held whole (no streaming: the response cannot leave before
- * the work). Without the pool, {@code --work} runs right here on the event loop.
+ * <p>Each complete request goes to the connection's {@link RequestPipeline}, which does its work and counts
+ * it. With nbench's business pool ({@code --executor-threads}) the pipeline writes its response from the
+ * pool thread once its work is done, in request order; requests are then held whole (no streaming: the
+ * response cannot leave before the work). Without the pool, {@code --work} runs right here on the event
+ * loop, or with {@code -O netty.executor} in {@link WorkHandler}.
  */
 final class FramedServerDecoder extends ByteToMessageDecoder {
 
     private final int maxFrame;
     private final ServerEvents events;
     private final IdleConnections idle;
-    private final ServerRuntime runtime;
-    private final boolean work;
-    private final ProcessingClock clock;
-    /** The connection's offloaded requests; null when requests are answered on the event loop. */
-    private OrderedResponses<ByteBuf> offloaded;
+    /** The connection's requests; made when it is active (its writer needs the context). */
+    private RequestPipeline<ByteBuf> requests;
     private IdleConnections.Watch watch;
-
-    /** netty.executor: responses go to {@link WorkHandler} on the executor group instead of the channel. */
-    private final boolean handOff;
+    private final ServerRuntime runtime;
+    /** netty.executor: requests go on to {@link WorkHandler} on the executor group (unless the pipeline pools them). */
+    private final boolean handOffConfigured;
+    /** Set with {@link #requests}: whether responses go to {@link WorkHandler} instead of the channel. */
+    private boolean handOff;
+    /** Set with {@link #requests}: whether every response is built whole (no streaming). */
+    private boolean whole;
 
     FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle) {
         this(maxFrame, events, idle, ServerRuntime.INLINE, false);
@@ -51,10 +52,12 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         this.events = events;
         this.idle = idle;
         this.runtime = runtime;
-        this.handOff = handOff;
-        // With the hand-off the work runs in WorkHandler, on the executor group.
-        this.work = runtime.hasWork() && !handOff;
-        this.clock = new ProcessingClock(events, runtime.hasWork());
+        this.handOffConfigured = handOff;
+    }
+
+    /** The connection's pipeline, for {@link WorkHandler} (which runs after this decoder's channelActive). */
+    RequestPipeline<ByteBuf> requests() {
+        return requests;
     }
 
     @Override
@@ -66,17 +69,18 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         }
         Channel channel = ctx.channel();
         watch = idle.watch(channel::close);
-        if (runtime.pool() != null) {
-            offloaded = new OrderedResponses<>(runtime, events, new PoolWriter(ctx));
-        }
+        requests = handOffConfigured ? RequestPipeline.handingOff(runtime, events, new Responses(ctx))
+                : RequestPipeline.of(runtime, events, new Responses(ctx));
+        handOff = requests.handsOff();
+        whole = requests.wholeResponses();
         super.channelActive(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (!refused) {
-            if (offloaded != null) {
-                offloaded.close();
+            if (requests != null) {
+                requests.close();
             }
             events.connectionClosed();
             idle.forget(watch);
@@ -127,7 +131,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 return;
             }
             int responseLength = (int) in.getUnsignedInt(r + 4);
-            if (offloaded == null && !handOff && StreamedRequest.streams(frameLength, responseLength)) {
+            if (!whole && StreamedRequest.streams(frameLength, responseLength)) {
                 if (readable < Framed.REQUEST_HEADER) {
                     return;
                 }
@@ -141,31 +145,18 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             int payload = (int) (frameLength - Framed.MIN_REQUEST_FRAME);
             long id = in.getLong(r + Framed.REQUEST_ID_OFFSET);
             int responseBytes = responseLength > 0 ? Framed.RESPONSE_HEADER + responseLength : 0;
-            if (offloaded != null) {
+            if (handOff) {
+                // One message per request, one-way ones too (no response): each has its work to do.
                 ByteBuf response = responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : null;
                 in.skipBytes((int) total);
                 watch.progress();
-                offloaded.submit(id, (int) total, responseBytes, response);
+                out.add(requests.handedOff((int) total, responseBytes, response));
                 continue;
             }
-            if (handOff) {
-                // One message per request, one-way ones too (an empty buffer): each has its work to do.
-                out.add(responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : Unpooled.EMPTY_BUFFER);
-                in.skipBytes((int) total);
-                watch.progress();
-                events.requestServed((int) total, responseBytes);
-                continue;
-            }
-            clock.decoded();
-            if (work) {
-                runtime.work();
-            }
-            if (responseLength > 0) {
-                ctx.write(response(ctx, in, r, id, payload, responseLength), ctx.voidPromise());
-            }
+            ByteBuf response = responseLength > 0 ? response(ctx, in, r, id, payload, responseLength) : null;
             in.skipBytes((int) total);
             watch.progress();
-            events.requestServed((int) total, responseBytes);
+            requests.decoded(id, (int) total, responseBytes, response);
         }
     }
 
@@ -182,15 +173,21 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     }
 
     /**
-     * Writes offloaded responses from the pool thread. Netty hands a write from outside the event loop to
-     * the loop as a task, in call order, so the order OrderedResponses calls in is the order on the wire;
-     * each is flushed at once (the pool has no read batch to coalesce with).
+     * Writes the connection's responses: on the event loop into the read batch, which channelReadComplete
+     * flushes; from the pool thread each flushed at once (the pool has no read batch to coalesce with).
+     * Netty hands a write from outside the event loop to the loop as a task, in call order, so the order the
+     * pipeline sends in is the order on the wire.
      */
-    private static final class PoolWriter implements OrderedResponses.Writer<ByteBuf> {
+    private static final class Responses implements RequestPipeline.Writer<ByteBuf> {
         private final ChannelHandlerContext ctx;
 
-        PoolWriter(ChannelHandlerContext ctx) {
+        Responses(ChannelHandlerContext ctx) {
             this.ctx = ctx;
+        }
+
+        @Override
+        public void write(ByteBuf response) {
+            ctx.write(response, ctx.voidPromise());
         }
 
         @Override
@@ -258,12 +255,8 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             ctx.write(ZEROS.retainedSlice(0, Math.min(left, StreamedRequest.WHOLE)), ctx.voidPromise());
         }
         stream.finish();
-        clock.decoded();
-        if (work) {
-            runtime.work();
-        }
         watch.progress();
-        events.requestServed(stream.requestBytes(), stream.responseBytes());
+        requests.decoded(0, stream.requestBytes(), stream.responseBytes(), null); // its response is written already
         return true;
     }
 
@@ -272,7 +265,9 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         ctx.flush();
         // The batch's responses are in the socket, or in the channel's outbound buffer if the socket
         // took less: processing time ends at this flush.
-        clock.written();
+        if (requests != null) {
+            requests.flushed();
+        }
         if (!ctx.channel().config().isAutoRead()) {
             // Paused (auto-read is off only while the peer does not read its responses). The base class
             // takes "no message decoded and auto-read off" for "needs more data" and asks for another
@@ -305,7 +300,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         try {
             channelRead(ctx, Unpooled.EMPTY_BUFFER);
             ctx.flush();
-            clock.written();
+            requests.flushed();
         } catch (Throwable e) {
             // An OutOfMemoryError too: left to the executor, it would only be logged as a failed task.
             exceptionCaught(ctx, e);

@@ -85,10 +85,11 @@ final class NettyServer implements RunningServer {
                             // a write from the executor counts as pending at once, before the event loop runs it.
                             ch.pipeline().addLast(executor, new EchoServerHandler(events, idle));
                         } else {
-                            ch.pipeline().addLast(new FramedServerDecoder(settings.maxFrame(), events, idle,
-                                    settings.runtime(), executor != null));
+                            FramedServerDecoder decoder = new FramedServerDecoder(settings.maxFrame(), events, idle,
+                                    settings.runtime(), executor != null);
+                            ch.pipeline().addLast(decoder);
                             if (executor != null) {
-                                ch.pipeline().addLast(executor, new WorkHandler(events, settings.runtime()));
+                                ch.pipeline().addLast(executor, new WorkHandler(decoder));
                             }
                         }
                     }

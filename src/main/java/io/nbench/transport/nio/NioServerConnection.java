@@ -1,11 +1,9 @@
 package io.nbench.transport.nio;
 
-import io.nbench.protocol.Framed;
 import io.nbench.protocol.FramedRequestParser;
 import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
-import io.nbench.transport.support.OrderedResponses;
-import io.nbench.transport.support.ProcessingClock;
+import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.support.ResponseCapture;
 import io.nbench.transport.ServerEvents;
 import java.io.IOException;
@@ -27,10 +25,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * connection stops reading and waits for OP_WRITE, so it never buffers more than its two fixed buffers
  * ({@code nio.buffer} each) whatever the peer sends; frames larger than that stream through them.
  *
- * <p>With nbench's business pool ({@code --executor-threads}) the parser's output is not written with
- * the read batch: each request's whole response is taken out of {@code out} ({@link ResponseCapture})
- * and handed to {@link OrderedResponses}; the pool thread that completes it queues it on
- * {@code outbound} and wakes this connection's loop, which writes it. That queue is the one thing other
+ * <p>Each decoded request goes to the connection's {@link RequestPipeline}, which does its work and
+ * counts it. With nbench's business pool ({@code --executor-threads}) the parser's output is not written
+ * with the read batch: each request's whole response is taken out of {@code out} ({@link ResponseCapture})
+ * and handed to the pipeline; the pool thread that completes it queues it on {@code outbound} and wakes
+ * this connection's loop, which writes it. That queue is the one thing other
  * threads touch. Reading stops while the queue cannot be written (the peer does not read), as without
  * the pool.
  */
@@ -50,11 +49,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private SelectionKey key;
     private boolean blockedOnWrite;
     private boolean closed;
-    private final ServerRuntime runtime;
-    private final boolean work;
-    private final ProcessingClock clock;
-    /** Null unless requests are offloaded to the business pool; then the fields below are used too. */
-    private final OrderedResponses<ByteBuffer> offloaded;
+    private final RequestPipeline<ByteBuffer> requests;
+    /** Requests go to the business pool; then the fields below are used too. */
+    private final boolean offloaded;
     private final ResponseCapture capture = new ResponseCapture();
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
@@ -64,10 +61,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, boolean echo, ServerEvents events,
                         IdleConnections idle, BufferPool buffers, ServerRuntime runtime) {
         this.channel = channel;
-        this.runtime = runtime;
-        this.work = runtime.hasWork();
-        this.clock = new ProcessingClock(events, runtime.hasWork());
-        this.offloaded = echo || runtime.pool() == null ? null : new OrderedResponses<>(runtime, events, new PoolWriter());
+        this.requests = RequestPipeline.of(echo ? ServerRuntime.INLINE : runtime, events,
+                RequestPipeline.heapResponses(this::send));
+        this.offloaded = requests.pooled();
         this.events = events;
         this.idle = idle;
         this.buffers = buffers;
@@ -98,38 +94,21 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     private void served(int requestBytes, int responseBytes) {
         watch.progress();
-        if (offloaded != null) {
+        if (offloaded) {
             ByteBuffer response = capture.take(out);
-            offloaded.submit(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
+            requests.decoded(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
                     response);
-            return;
+        } else {
+            // Its response went into out, which is written after the parse.
+            requests.decoded(0, requestBytes, responseBytes, null);
         }
-        // Before the response leaves: it went into out, which is written after the parse.
-        clock.decoded();
-        if (work) {
-            runtime.work();
-        }
-        events.requestServed(requestBytes, responseBytes);
     }
 
-    /** Puts offloaded responses on {@code outbound} (from pool threads, or this loop for a rejection). */
-    private final class PoolWriter implements OrderedResponses.Writer<ByteBuffer> {
-        @Override
-        public void send(ByteBuffer response) {
-            outbound.add(response);
-            if (writeScheduled.compareAndSet(false, true)) {
-                loop.execute(writeOutbound);
-            }
-        }
-
-        @Override
-        public void reject(long id, ByteBuffer response) {
-            send(ByteBuffer.wrap(Framed.rejectedResponse(id)));
-        }
-
-        @Override
-        public void discard(ByteBuffer response) {
-            // a heap buffer: nothing to give back
+    /** Puts a pooled response on {@code outbound} (from pool threads, or this loop for a rejection). */
+    private void send(ByteBuffer response) {
+        outbound.add(response);
+        if (writeScheduled.compareAndSet(false, true)) {
+            loop.execute(writeOutbound);
         }
     }
 
@@ -210,7 +189,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     /** Parses what {@code in} holds (in read mode) and writes the responses; leaves {@code in} in fill mode. */
     private void process() throws IOException {
-        if (offloaded != null) {
+        if (offloaded) {
             processOffloaded();
             return;
         }
@@ -220,6 +199,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
                 // Answer what came before the bad frame if the socket takes it now, then drop the connection.
                 out.flip();
                 channel.write(out);
+                if (!out.hasRemaining()) {
+                    requests.flushed();
+                }
                 events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
                 close();
                 return;
@@ -257,7 +239,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     }
 
     private void onWritable() throws IOException {
-        if (offloaded != null) {
+        if (offloaded) {
             writePending();
             return;
         }
@@ -281,7 +263,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         boolean all = !out.hasRemaining();
         out.compact();
         if (all) {
-            clock.written();
+            requests.flushed();
         }
         return all;
     }
@@ -301,10 +283,8 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             return;
         }
         closeQuietly();
-        if (offloaded != null) {
-            offloaded.close();
-            outbound.clear();
-        }
+        requests.close();
+        outbound.clear();
         if (key != null) {
             idle.forget(watch);
             events.connectionClosed();

@@ -7,7 +7,8 @@ import io.nbench.transport.ServerRuntime;
 import java.util.ArrayDeque;
 
 /**
- * One connection's requests offloaded to the business pool, answered in request order.
+ * One connection's requests offloaded to the business pool, answered in request order: the pool path of
+ * {@link RequestPipeline}.
  *
  * <p>Each request is its own pool task, so the pool's bounded queue and its growth from CORE to MAX
  * threads see every request exactly as a ThreadPoolExecutor handed one task per request would (what a
@@ -25,19 +26,7 @@ import java.util.ArrayDeque;
  *
  * @param <R> the transport's response object (a buffer), built by the I/O thread at decode
  */
-public final class OrderedResponses<R> {
-
-    /** How the transport puts a response on its connection. */
-    public interface Writer<R> {
-        /** Writes this response (framed, status ok); called in request order, one call at a time. */
-        void send(R response);
-
-        /** Answers request {@code id} with a rejected frame instead of {@code response}, which it releases. */
-        void reject(long id, R response);
-
-        /** The connection is closed: releases a response that will not be written. */
-        void discard(R response);
-    }
+final class OrderedResponses<R> {
 
     private static final String FULL = "the business pool is full (every thread busy, --executor-queue full): "
             + "requests answered 'rejected'; raise --executor-threads or --executor-queue, or send less";
@@ -45,12 +34,12 @@ public final class OrderedResponses<R> {
     private final ServerRuntime runtime;
     private final BusinessPool pool;
     private final ServerEvents events;
-    private final Writer<R> writer;
+    private final RequestPipeline.Writer<R> writer;
     /** Requests not yet answered, oldest first. Guarded by this. */
     private final ArrayDeque<Request> pending = new ArrayDeque<>();
     private boolean closed;
 
-    public OrderedResponses(ServerRuntime runtime, ServerEvents events, Writer<R> writer) {
+    OrderedResponses(ServerRuntime runtime, ServerEvents events, RequestPipeline.Writer<R> writer) {
         this.runtime = runtime;
         this.pool = runtime.pool();
         this.events = events;
@@ -65,7 +54,7 @@ public final class OrderedResponses<R> {
      * is its response, written once its work is done; null, with {@code responseBytes} 0, for a one-way
      * request, which gets no frame, not even a rejected one.
      */
-    public void submit(long id, int requestBytes, int responseBytes, R response) {
+    void submit(long id, int requestBytes, int responseBytes, R response) {
         Request r = new Request(id, requestBytes, responseBytes, response, System.nanoTime());
         events.requestReceived(requestBytes);
         boolean afterClose;
@@ -90,7 +79,7 @@ public final class OrderedResponses<R> {
      * not answered yet (queued, being worked on, or done but waiting for an earlier one) are counted as
      * dropped, now and once, whatever their pool tasks do later (a stopping pool may never run them).
      */
-    public void close() {
+    void close() {
         int unanswered;
         synchronized (this) {
             if (closed) {

@@ -3,11 +3,11 @@ package io.nbench.transport.support;
 import io.nbench.transport.ServerEvents;
 
 /**
- * The processing time of requests answered on their I/O thread, for one connection and owned by its I/O
- * thread (no lock). The transport calls {@link #decoded} when a request's frame is complete and
- * {@link #written} when the responses of its read batch have been handed on (the flush after the batch);
- * this clock takes the timestamps, so every transport measures the same span and none reads the clock
- * itself. Timing the batch at its flush rather than each response costs no allocation: the decode times
+ * The processing time of requests answered on their I/O thread (or a transport's own executor thread), for
+ * one connection and owned by that thread (no lock). {@link RequestPipeline} calls {@link #decoded} when a
+ * request's frame is complete and {@link #written} when the responses of its read batch have been handed on
+ * (the transport's flush after the batch); this clock takes the timestamps, so every transport measures the
+ * same span and none reads the clock itself. Timing the batch at its flush rather than each response costs no allocation: the decode times
  * wait in an array that grows to the largest batch seen and is reused.
  *
  * <p>Without {@code --work} the requests of one read batch are decoded microseconds apart, all from bytes
@@ -16,7 +16,7 @@ import io.nbench.transport.ServerEvents;
  * their wait, which it is). With work each request gets its own reading, since the work of the ones
  * before it is exactly the wait on the I/O thread that the figure must show.
  */
-public final class ProcessingClock {
+final class ProcessingClock {
 
     private final ServerEvents events;
     private final boolean eachRequest;
@@ -24,13 +24,13 @@ public final class ProcessingClock {
     private int count;
 
     /** {@code eachRequest}: read the clock at every decode (requests do work), not once per batch. */
-    public ProcessingClock(ServerEvents events, boolean eachRequest) {
+    ProcessingClock(ServerEvents events, boolean eachRequest) {
         this.events = events;
         this.eachRequest = eachRequest;
     }
 
     /** A request's frame was decoded (its last byte consumed). */
-    public void decoded() {
+    void decoded() {
         if (count == decoded.length) {
             decoded = java.util.Arrays.copyOf(decoded, count * 2);
         }
@@ -39,7 +39,7 @@ public final class ProcessingClock {
     }
 
     /** The responses of every request decoded since the last call were handed on: report their time. */
-    public void written() {
+    void written() {
         if (count == 0) {
             return;
         }

@@ -1,0 +1,278 @@
+package io.nbench.transport.support;
+
+import io.nbench.protocol.Framed;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerRuntime;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * One server connection's requests from decoded to answered: everything between a transport's decoder and
+ * its write path that is not moving bytes, the same for every server transport. It owns where a request is
+ * processed (on the I/O thread, or on nbench's business pool when the server has one), the simulated
+ * {@code --work}, the processing clock ({@link ProcessingClock}), the response order of pooled requests and
+ * their rejection ({@link OrderedResponses}), and every request event the server's metrics count. A
+ * transport only decodes, calls {@link #decoded} per request and {@link #flushed} per written batch, and
+ * {@link #close} when the connection closes; it writes what the pipeline gives its {@link Writer}.
+ *
+ * <p>Accounting: every request is counted received when decoded, then exactly one of answered (its response
+ * handed to the write path), rejected or dropped (its connection closed first). On the I/O thread without
+ * work, decoding and answering are one step ({@link ServerEvents#requestServed}): nothing can come between
+ * them but the parse of the rest of the read batch. With {@code --work} on the I/O thread a request is
+ * counted received before its work and answered at the flush of its batch, so the one being worked on when
+ * the server stops shows in progress and, if its batch is never written, as dropped, not missing. Handed off
+ * to a transport's own executor, a request is received when handed off and answered when that executor's
+ * thread has written it, or dropped if its connection closes first.
+ *
+ * <p>Threads: {@link #decoded}, {@link #flushed} and {@link #close} on the connection's I/O thread (one at a
+ * time, no lock on the inline path, and no allocation once its arrays have grown to the largest batch);
+ * the pool path costs an object and a lock per request ({@link OrderedResponses}), the hand-off path a
+ * {@link HandOff} and an atomic counter update per request. {@link #handedOffWork} and
+ * {@link #handedOffFlushed} run on the transport's own executor thread instead.
+ *
+ * @param <R> the transport's response object (a buffer)
+ */
+public final class RequestPipeline<R> {
+
+    /** How the transport puts a response on its connection. */
+    public interface Writer<R> {
+        /**
+         * On the I/O thread: the response joins the read batch, which the transport flushes (then calls
+         * {@link RequestPipeline#flushed}). By default sent at once.
+         */
+        default void write(R response) {
+            send(response);
+        }
+
+        /** The response leaves now: called in request order, one call at a time, from a pool thread. */
+        void send(R response);
+
+        /** Answers request {@code id} with a rejected frame instead of {@code response} (null if none), which it releases. */
+        void reject(long id, R response);
+
+        /** The connection is closed: releases a response that will not be written. */
+        void discard(R response);
+    }
+
+    /**
+     * A writer of heap responses ({@link ResponseCapture}'s): {@code send} puts one on the connection; a
+     * rejection is a rejected frame sent the same way; nothing to release.
+     */
+    public static Writer<ByteBuffer> heapResponses(Consumer<ByteBuffer> send) {
+        return new Writer<>() {
+            @Override
+            public void send(ByteBuffer response) {
+                send.accept(response);
+            }
+
+            @Override
+            public void reject(long id, ByteBuffer response) {
+                send.accept(ByteBuffer.wrap(Framed.rejectedResponse(id)));
+            }
+
+            @Override
+            public void discard(ByteBuffer response) {
+                // a heap buffer: nothing to give back
+            }
+        };
+    }
+
+    /**
+     * A request a transport hands on to its own executor: what the executor's thread needs to do its work,
+     * write its response (null for a one-way request) and count it.
+     */
+    public record HandOff<R>(int requestBytes, int responseBytes, R response) {
+    }
+
+    /** {@link #handedOff} once the connection is closed: below zero, whatever the increments after it. */
+    private static final long CLOSED = Long.MIN_VALUE / 2;
+
+    private final ServerRuntime runtime;
+    private final ServerEvents events;
+    private final Writer<R> writer;
+    private final boolean work;
+    private final ProcessingClock clock;
+    /** Null unless requests go to nbench's business pool. */
+    private final OrderedResponses<R> pooled;
+    /** The clock of the transport's own executor thread (hand-off); null when there is none. */
+    private final ProcessingClock handOffClock;
+    /**
+     * Hand-off: requests received and neither answered nor dropped yet, or {@link #CLOSED} plus those handed
+     * off after the close. The I/O thread adds, the executor's thread takes away, the close takes the rest.
+     */
+    private final AtomicLong handedOff = new AtomicLong();
+    /** Hand-off, on the executor's thread: request and response bytes of what it wrote since its last flush. */
+    private int[] unflushedOff;
+    private int unflushedOffCount;
+    /** With work on the I/O thread: request and response bytes of the batch decoded since the last flush. */
+    private int[] unflushed;
+    private int unflushedCount;
+    private boolean closed;
+
+    private RequestPipeline(ServerRuntime runtime, ServerEvents events, Writer<R> writer, boolean handOff) {
+        this.runtime = runtime;
+        this.events = events;
+        this.writer = writer;
+        // Without a pool, --work runs where the request is answered: the I/O thread, or the transport's own
+        // executor when it hands requests off to one.
+        this.work = runtime.hasWork() && !handOff;
+        this.clock = new ProcessingClock(events, runtime.hasWork());
+        this.pooled = runtime.pool() != null ? new OrderedResponses<>(runtime, events, writer) : null;
+        this.handOffClock = handOff && pooled == null ? new ProcessingClock(events, runtime.hasWork()) : null;
+        this.unflushed = work ? new int[32] : null;
+        this.unflushedOff = handOffClock != null ? new int[32] : null;
+    }
+
+    /** A connection's pipeline: its requests answered on the I/O thread, or on nbench's business pool. */
+    public static <R> RequestPipeline<R> of(ServerRuntime runtime, ServerEvents events, Writer<R> writer) {
+        return new RequestPipeline<>(runtime, events, writer, false);
+    }
+
+    /**
+     * A connection whose transport hands each request on to its own executor ({@code -O netty.executor},
+     * {@code mina.executor}), unless the server has nbench's business pool, which comes first
+     * ({@link #handsOff}). The executor thread does the work and writes with {@link #handedOffWork} and
+     * {@link #handedOffFlushed}.
+     */
+    public static <R> RequestPipeline<R> handingOff(ServerRuntime runtime, ServerEvents events, Writer<R> writer) {
+        return new RequestPipeline<>(runtime, events, writer, true);
+    }
+
+    /**
+     * Responses go to nbench's business pool: the transport passes each request's whole response to
+     * {@link #decoded} (none is streamed or written with the read batch); the pool's threads send them.
+     */
+    public boolean pooled() {
+        return pooled != null;
+    }
+
+    /** Requests go on to the transport's own executor: the transport passes them there and calls {@link #handedOff}. */
+    public boolean handsOff() {
+        return handOffClock != null;
+    }
+
+    /** Every response must be built whole before it leaves (pool or hand-off): the transport streams none. */
+    public boolean wholeResponses() {
+        return pooled != null || handOffClock != null;
+    }
+
+    /**
+     * A request was decoded, on the I/O thread, in request order. {@code response} is its response for the
+     * writer, or null when it has none (one-way, {@code responseBytes} 0) or the transport has put it on its
+     * write path already (inline only). Inline, the work is done and the response written here, before this
+     * returns; pooled, both happen later on a pool thread.
+     */
+    public void decoded(long id, int requestBytes, int responseBytes, R response) {
+        if (pooled != null) {
+            pooled.submit(id, requestBytes, responseBytes, response);
+            return;
+        }
+        if (work) {
+            worked(requestBytes, responseBytes, response);
+            return;
+        }
+        clock.decoded();
+        if (response != null) {
+            writer.write(response);
+        }
+        events.requestServed(requestBytes, responseBytes);
+    }
+
+    /** {@link #decoded} with work on the I/O thread: out of the way of the path without, which stays small. */
+    private void worked(int requestBytes, int responseBytes, R response) {
+        clock.decoded();
+        events.requestReceived(requestBytes);
+        runtime.work();
+        if (response != null) {
+            writer.write(response);
+        }
+        if (2 * unflushedCount == unflushed.length) {
+            unflushed = Arrays.copyOf(unflushed, unflushed.length * 2);
+        }
+        unflushed[2 * unflushedCount] = requestBytes;
+        unflushed[2 * unflushedCount + 1] = responseBytes;
+        unflushedCount++;
+    }
+
+    /**
+     * The transport wrote (handed to the kernel, or to its framework's outbound buffer) every response of
+     * the requests decoded so far: their processing time ends now, and with work they are answered now.
+     */
+    public void flushed() {
+        clock.written();
+        for (int i = 0; i < unflushedCount; i++) {
+            events.requestAnswered(unflushed[2 * i], unflushed[2 * i + 1]);
+        }
+        unflushedCount = 0;
+    }
+
+    /**
+     * On the I/O thread: a decoded request the transport hands on to its own executor (then passes it there,
+     * in request order, and its thread calls {@link #handedOffWork}). Counted received now; its response (null
+     * for a one-way request) is released by whoever writes it.
+     */
+    public HandOff<R> handedOff(int requestBytes, int responseBytes, R response) {
+        events.requestReceived(requestBytes);
+        if (handedOff.getAndIncrement() < 0) {
+            events.requestsDropped(1); // its connection is closed already: it will never be answered
+        }
+        return new HandOff<>(requestBytes, responseBytes, response);
+    }
+
+    /**
+     * On the transport's executor thread, in request order: a handed-off request's work. Returns its response
+     * (null if none) for the transport to write; then {@link #handedOffFlushed} once it has flushed.
+     */
+    public R handedOffWork(HandOff<R> request) {
+        handOffClock.decoded();
+        runtime.work();
+        if (2 * unflushedOffCount == unflushedOff.length) {
+            unflushedOff = Arrays.copyOf(unflushedOff, unflushedOff.length * 2);
+        }
+        unflushedOff[2 * unflushedOffCount] = request.requestBytes();
+        unflushedOff[2 * unflushedOffCount + 1] = request.responseBytes();
+        unflushedOffCount++;
+        return request.response();
+    }
+
+    /**
+     * On the transport's executor thread: the responses it wrote since the last call were flushed, so their
+     * requests are answered, those whose connection has not closed meanwhile (the close counted them dropped).
+     */
+    public void handedOffFlushed() {
+        handOffClock.written();
+        for (int i = 0; i < unflushedOffCount; i++) {
+            if (handedOff.getAndDecrement() > 0) {
+                events.requestAnswered(unflushedOff[2 * i], unflushedOff[2 * i + 1]);
+            }
+        }
+        unflushedOffCount = 0;
+    }
+
+    /**
+     * The connection is closed (on its I/O thread; again is harmless): pooled requests not answered yet are
+     * dropped and their responses released; with work, the requests of a batch never written are dropped, and
+     * so are handed-off requests not answered yet (their executor may still run them: their writes fail).
+     */
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (pooled != null) {
+            pooled.close();
+        }
+        if (unflushedCount > 0) {
+            events.requestsDropped(unflushedCount);
+            unflushedCount = 0;
+        }
+        if (handOffClock != null) {
+            long unanswered = handedOff.getAndSet(CLOSED);
+            if (unanswered > 0) {
+                events.requestsDropped((int) unanswered);
+            }
+        }
+    }
+}
