@@ -16,23 +16,28 @@ public record MaxErrors(long count, double percent, String given) {
 
     /** @throws IllegalArgumentException neither a count nor a percentage; the message shows valid ones */
     public static MaxErrors parse(String text) {
+        String problem;
         try {
             if (text.endsWith("%")) {
                 double p = Double.parseDouble(text.substring(0, text.length() - 1));
-                if (p < 0 || p > 100) {
-                    throw new NumberFormatException();
+                if (p >= 0 && p <= 100) {
+                    return new MaxErrors(-1, p, text);
                 }
-                return new MaxErrors(-1, p, text);
+                problem = p < 0 ? "is negative" : "is more than 100%";
+            } else {
+                long n = Long.parseLong(text);
+                if (n >= 0) {
+                    return new MaxErrors(n, -1, text);
+                }
+                problem = "is negative";
             }
-            long n = Long.parseLong(text);
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return new MaxErrors(n, -1, text);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(
                     "--max-errors '" + text + "' is neither a count nor a percentage: use e.g. 0, 10 or 0.1%");
         }
+        throw new IllegalArgumentException("--max-errors '" + text + "' " + problem + (problem.endsWith("100%")
+                ? ": use a percentage from 0% to 100%, or a count such as 10"
+                : ": use 0 (no error tolerated) or more, or a percentage such as 0.1%"));
     }
 
     /**

@@ -88,6 +88,14 @@ final class LoadRules {
                 + "differ from --size";
     }
 
+    /** {@code --size 0} with the response size left to follow it: named by what the user gave. */
+    static void emptyRequestsToTime(Protocol protocol, Measure measure, int size, Integer responseSize) {
+        require(!(measure == Measure.RTT && !protocol.responseIsRequest() && size == 0 && responseSize == null),
+                "--size 0 sends empty requests, and the response is as large as the request unless --response-size "
+                        + "says otherwise, so there is no response to time: give --response-size 1 or more, or use "
+                        + "--measure send");
+    }
+
     static void responseToTime(Protocol protocol, Measure measure, int responseSize) {
         require(!(measure == Measure.RTT && !protocol.responseIsRequest() && responseSize == 0),
                 "--response-size 0 (one-way) gives no response to time: use --measure send");

@@ -186,6 +186,7 @@ public final class LoadSpecBuilder {
                     + LoadSpec.MAX_IN_FLIGHT + " messages in flight per connection");
         }
         LoadRules.windowTracked(effectiveWindow);
+        LoadRules.emptyRequestsToTime(protocol, measure, size, responseSize);
         int response = responseSize != null ? responseSize : measure == Measure.SEND ? 0 : size;
         if (protocol.responseIsRequest()) {
             LoadRules.minSize(protocol, size);

@@ -30,6 +30,17 @@ class BadValuesTest {
     @CsvSource(delimiter = '|', value = {
         "client --io-threads -1 --msgs 10"
             + "| --io-threads -1 is negative: use 0 (automatic) or a positive count (see 'nbench client --help')",
+        // --size 0 alone: the error names what the user gave, not the --response-size it defaulted from.
+        "client --size 0 --msgs 10"
+            + "| --size 0 sends empty requests, and the response is as large as the request unless --response-size "
+            + "says otherwise, so there is no response to time: give --response-size 1 or more, or use --measure "
+            + "send (see 'nbench client --help')",
+        "client --max-errors 150% --msgs 10"
+            + "| --max-errors '150%' is more than 100%: use a percentage from 0% to 100%, or a count such as 10 "
+            + "(see 'nbench client --help')",
+        "client --max-errors -3 --msgs 10"
+            + "| --max-errors '-3' is negative: use 0 (no error tolerated) or more, or a percentage such as 0.1% "
+            + "(see 'nbench client --help')",
         "server --io-threads -3 --duration 1s"
             + "| --io-threads -3 is negative: use 0 (automatic) or a positive count (see 'nbench server --help')",
         "run --server-io-threads -2"
