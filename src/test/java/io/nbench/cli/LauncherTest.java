@@ -67,6 +67,51 @@ class LauncherTest {
         assertFalse(Files.exists(tmp.resolve("mvn-ran")), "the mvn on PATH was used instead of ./mvnw");
     }
 
+    /**
+     * The first build shows that it is alive: a line with the time so far and the build's step while Maven works
+     * (every NBENCH_BUILD_PROGRESS_SECS seconds when stderr is no terminal), then how long it took.
+     */
+    @Test
+    void theFirstBuildSaysHowLongItHasTakenAndWhatItIsDoing() throws Exception {
+        Path checkout = Files.createDirectories(tmp.resolve("checkout"));
+        Files.copy(Path.of("nbench"), checkout.resolve("nbench"));
+        Files.setPosixFilePermissions(checkout.resolve("nbench"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createDirectories(checkout.resolve("src/main"));
+        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        Path jar = classPathJar(tmp.resolve("prepared.jar"));
+        Path go = tmp.resolve("go");
+        // A build that says it compiles, then waits until the test has seen the progress line.
+        executable(checkout.resolve("mvnw"), "#!/bin/sh\n"
+                + "echo '[INFO] --- compiler:3.13.0:compile (default-compile) @ nbench ---'\n"
+                + "while [ ! -f '" + go + "' ]; do sleep 0.1; done\n"
+                + "mkdir -p target && cp '" + jar + "' target/nbench.jar\n");
+        ProcessBuilder pb = new ProcessBuilder("./nbench", "--version").directory(checkout.toFile());
+        pb.environment().put("JAVA", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        pb.environment().put("NBENCH_BUILD_PROGRESS_SECS", "1");
+        pb.environment().remove("NBENCH_JAVA_OPTS");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        List<String> lines = new ArrayList<>();
+        try (java.io.BufferedReader err = new java.io.BufferedReader(
+                new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = err.readLine()) != null; ) {
+                lines.add(line);
+                if (line.startsWith("nbench: still building: ")) {
+                    Files.writeString(go, "");
+                }
+            }
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "launcher did not end");
+            assertEquals(0, p.exitValue(), lines + out);
+            assertTrue(out.startsWith("nbench "), out);
+        } finally {
+            p.destroyForcibly();
+        }
+        assertTrue(lines.get(0).startsWith("nbench: building target/nbench.jar once (usually 1-3 minutes"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.matches("nbench: still building: 0:\\d\\d so far, compiling")), lines.toString());
+        assertTrue(lines.get(lines.size() - 1).matches("nbench: built target/nbench.jar in 0:\\d\\d"), lines.toString());
+    }
+
     private record Result(int exit, String output) {
     }
 
