@@ -60,9 +60,6 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--run-owns-files", hidden = true)
     boolean runOwnsFiles;
 
-    /** Set by {@code nbench run}, which runs its clients in this JVM: the user's options and run's typed choices. */
-    ChildClientPlan plan;
-
     /**
      * Set by {@code nbench run}: hears the typed result and document of this client run, or of each fork (its
      * rounds are joined into one result per server from these); null otherwise.
@@ -97,11 +94,20 @@ final class ClientCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        if (!ChildClientPlan.applyGiven(this, err)) {
+        if (planFile != null && !ChildClientPlan.applyFile(this, spec.commandLine().getErr())) {
             return ExitCode.COULD_NOT_RUN;
         }
+        return measure();
+    }
+
+    /**
+     * Checks the options, builds the plan from them and runs it: what {@code nbench client} does once its options
+     * are set, parsed or set by {@code nbench run} from a {@link ChildClientPlan}. A usage error is a
+     * {@link ParameterException}.
+     */
+    int measure() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         if (this.load.forks < 1) {
             throw usage("--forks must be at least 1");
         }
