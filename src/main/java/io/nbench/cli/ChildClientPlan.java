@@ -1,9 +1,7 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.type.TypeFactory;
 import io.nbench.protocol.Protocol;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -173,24 +171,11 @@ final class ChildClientPlan {
                 throw new Unreadable("the plan names option " + e.getKey() + ", which nbench client does not have");
             }
             try {
-                o.setValue(ClientPlanFile.JSON.convertValue(e.getValue(), typeOf(o)));
+                o.setValue(ClientPlanFile.JSON.convertValue(e.getValue(), ClientPlanFile.typeOf(o)));
             } catch (IllegalArgumentException | CommandLine.PicocliException ex) {
                 throw new Unreadable("the plan's value of " + e.getKey() + " is not one it takes: " + e.getValue());
             }
         }
-    }
-
-    /** The Java type an option holds: a list or map of its element types, or its own type. */
-    private static JavaType typeOf(OptionSpec o) {
-        TypeFactory types = ClientPlanFile.JSON.getTypeFactory();
-        Class<?>[] aux = o.typeInfo().getAuxiliaryTypes();
-        if (o.typeInfo().isMap()) {
-            return types.constructMapType(LinkedHashMap.class, aux[0], aux[1]);
-        }
-        if (o.typeInfo().isCollection()) {
-            return types.constructCollectionType(ArrayList.class, aux[0]);
-        }
-        return types.constructType(o.typeInfo().getType());
     }
 
     /**
