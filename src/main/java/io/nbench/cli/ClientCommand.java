@@ -13,7 +13,6 @@ import io.nbench.client.output.Outputs;
 import io.nbench.client.output.RunRecord;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
