@@ -1,9 +1,7 @@
 package io.nbench.cli;
 
-import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.type.TypeFactory;
 import io.nbench.protocol.Protocol;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,8 +23,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * and, typed, what {@code nbench run} and {@code --forks} choose for this client ({@link ChildClientChoices}:
  * the port, the result files, the iterations of a round, the {@code -O} options, the monitor...). The user's
  * values are never edited; a choice is a typed setter here and a typed field of the client there. {@code run}
- * hands its clients a plan in this JVM and {@code --forks} hands each fork one as a JSON file
- * ({@link ClientPlanFile}, {@code nbench client --plan FILE}, hidden).
+ * runs its clients from a plan in this JVM without parsing anything ({@link #execute}), and {@code --forks}
+ * hands each fork one as a JSON file ({@link ClientPlanFile}, {@code nbench client --plan FILE}, hidden).
  */
 final class ChildClientPlan {
 
@@ -173,45 +171,34 @@ final class ChildClientPlan {
                 throw new Unreadable("the plan names option " + e.getKey() + ", which nbench client does not have");
             }
             try {
-                o.setValue(ClientPlanFile.JSON.convertValue(e.getValue(), typeOf(o)));
+                o.setValue(ClientPlanFile.JSON.convertValue(e.getValue(), ClientPlanFile.typeOf(o)));
             } catch (IllegalArgumentException | CommandLine.PicocliException ex) {
                 throw new Unreadable("the plan's value of " + e.getKey() + " is not one it takes: " + e.getValue());
             }
         }
     }
 
-    /** The Java type an option holds: a list or map of its element types, or its own type. */
-    private static JavaType typeOf(OptionSpec o) {
-        TypeFactory types = ClientPlanFile.JSON.getTypeFactory();
-        Class<?>[] aux = o.typeInfo().getAuxiliaryTypes();
-        if (o.typeInfo().isMap()) {
-            return types.constructMapType(LinkedHashMap.class, aux[0], aux[1]);
-        }
-        if (o.typeInfo().isCollection()) {
-            return types.constructCollectionType(ArrayList.class, aux[0]);
-        }
-        return types.constructType(o.typeInfo().getType());
+    /**
+     * Sets {@code client}'s options to the plan: the user's values, then the choices, each on the client's own
+     * typed field; the result document then records them as the client's options, under their names.
+     */
+    void applyTo(ClientCommand client) throws Unreadable {
+        applyTo(client.spec);
+        choices.applyTo(client);
+        client.output.givenArguments = arguments;
     }
 
     /**
-     * Applies the plan {@code nbench run} set, or the one {@code --plan} names, to the client's options: the
-     * user's values, then the choices; false, with the reason printed, when a plan file cannot be used.
+     * Applies the plan {@code --plan} names (a fork's) to the client's options; false, with the reason printed,
+     * when it cannot be used.
      */
-    static boolean applyGiven(ClientCommand client, PrintWriter err) {
-        ChildClientPlan plan = client.plan;
+    static boolean applyFile(ClientCommand client, PrintWriter err) {
+        if (client.spec.commandLine().getParseResult().matchedOptions().size() > 1) {
+            throw new CommandLine.ParameterException(client.spec.commandLine(),
+                    "--plan gives every option: leave the others out");
+        }
         try {
-            if (plan == null && client.planFile != null) {
-                if (client.spec.commandLine().getParseResult().matchedOptions().size() > 1) {
-                    throw new CommandLine.ParameterException(client.spec.commandLine(),
-                            "--plan gives every option: leave the others out");
-                }
-                plan = read(client.planFile);
-            }
-            if (plan != null) {
-                plan.applyTo(client.spec);
-                plan.choices.applyTo(client);
-                client.output.givenArguments = plan.arguments();
-            }
+            read(client.planFile).applyTo(client);
             return true;
         } catch (Unreadable e) {
             err.println("nbench client: " + e.getMessage());
@@ -221,14 +208,20 @@ final class ChildClientPlan {
 
     /**
      * Runs {@code nbench client} with this plan in this JVM and returns its exit code; {@code listener} (may be
-     * null) hears what it measured (not after a usage error).
+     * null) hears what it measured (not after a usage error). Nothing is parsed: the plan's values are set on a
+     * client command's fields, which build its {@link io.nbench.client.ClientPlan} and name its options in
+     * the result document, and the client runs as a method call ({@link ClientCommand#measure}).
      */
     int execute(PrintWriter out, PrintWriter err, ChildClientListener listener) {
-        CommandLine cl = Main.commandLine(out, err);
-        ClientCommand client = (ClientCommand) cl.getSubcommands().get("client").getCommand();
-        client.plan = this;
+        CommandLine cl = Main.commandLine(out, err).getSubcommands().get("client");
+        ClientCommand client = cl.getCommand();
+        try {
+            applyTo(client);
+        } catch (Unreadable e) { // a plan made in this JVM from a parsed client: its values fit
+            throw new IllegalStateException(e.getMessage(), e);
+        }
         client.listener = listener;
-        return cl.execute("client");
+        return Main.callWithoutParsing(cl, client::measure);
     }
 
     void write(Path file) throws IOException {

@@ -1,20 +1,18 @@
 package io.nbench.cli;
 
 import io.nbench.client.ClientPlan;
+import io.nbench.client.ClientPlanBuilder;
 import io.nbench.client.ClientRun;
 import io.nbench.client.CouldNotRun;
 import io.nbench.client.ExitCode;
+import io.nbench.client.InvalidClientPlan;
 import io.nbench.client.Verdict;
 import io.nbench.client.output.CannotWrite;
 import io.nbench.client.output.OutputContext;
 import io.nbench.client.output.Outputs;
 import io.nbench.client.output.RunRecord;
-import io.nbench.sweep.Combination;
-import io.nbench.sweep.Sweep;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,9 +59,6 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--run-owns-files", hidden = true)
     boolean runOwnsFiles;
 
-    /** Set by {@code nbench run}, which runs its clients in this JVM: the user's options and run's typed choices. */
-    ChildClientPlan plan;
-
     /**
      * Set by {@code nbench run}: hears the typed result and document of this client run, or of each fork (its
      * rounds are joined into one result per server from these); null otherwise.
@@ -96,38 +91,35 @@ final class ClientCommand implements Callable<Integer> {
                     + "Their clocks must agree (NTP). Default: at once.")
     java.time.Instant startAt;
 
-    /** With {@code --start-at}: when the first (warmup) iteration starts, so the first measured one starts on it. */
-    private java.time.Instant firstIterationAt;
-
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        if (!ChildClientPlan.applyGiven(this, err)) {
+        if (planFile != null && !ChildClientPlan.applyFile(this, spec.commandLine().getErr())) {
             return ExitCode.COULD_NOT_RUN;
         }
+        return measure();
+    }
+
+    /**
+     * Checks the options, builds the plan from them and runs it: what {@code nbench client} does once its options
+     * are set, parsed or set by {@code nbench run} from a {@link ChildClientPlan}. A usage error is a
+     * {@link ParameterException}.
+     */
+    int measure() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         if (this.load.forks < 1) {
             throw usage("--forks must be at least 1");
         }
         transport.checkIoThreads(spec, "--io-threads");
-        if (this.load.host.isBlank()) {
-            throw usage("--host is empty: name the server, e.g. --host 127.0.0.1");
-        }
         if (startAt != null && this.load.forks > 1) {
             throw usage("--start-at aligns one run's first iteration across hosts; --forks runs several one after "
                     + "another: use one of them");
         }
-        if (startAt != null) {
-            if (this.load.iterationTime == null) {
-                throw usage("--start-at needs --iteration-time: count-based iterations end at different times on each "
-                        + "host, so only time-based ones can cover the same windows");
-            }
-            // Warmup iterations run back to back before the instant, so the first measured one starts on it.
-            firstIterationAt = startAt.minus(this.load.iterationTime.multipliedBy(this.load.warmup));
-            if (!firstIterationAt.isAfter(java.time.Instant.now())) {
-                throw usage("--start-at " + startAt + " leaves no time for connecting and the warmup (" + this.load.warmup
-                        + " x " + io.nbench.units.Durations.format(this.load.iterationTime) + "): give a later instant");
-            }
+        ClientPlanBuilder planned = planBuilder();
+        try {
+            planned.checkTarget();
+        } catch (InvalidClientPlan e) {
+            throw usage(e.getMessage());
         }
         if (output.hostLabel != null && output.hostLabel.isBlank()) {
             throw usage("--host-label is empty: give the name this host goes by, e.g. --host-label client-1");
@@ -135,19 +127,13 @@ final class ClientCommand implements Callable<Integer> {
         if (this.load.forks > 1) {
             return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles, listener).run(out, err);
         }
-        List<Double> percentiles = output.percentiles(spec);
-        Verdict verdict = new Verdict(output.maxErrors(spec), output.thresholds(spec));
-        ClientSteps planned = new ClientSteps(spec, transport, load, allowInJvm);
-        Sweep sweep = planned.sweep();
-        List<Combination> combinations = planned.combinations(sweep);
         ClientPlan plan;
         try {
-            List<ClientPlan.Step> steps = new ArrayList<>();
-            for (Combination c : combinations) {
-                steps.add(planned.step(c, percentiles));
-            }
-            plan = new ClientPlan(this.load.host, ClientPlan.address(this.load.host, transport.port), steps,
-                    sweep.keys(), transport.socket(), this.load.connectTimeout, verdict, firstIterationAt);
+            plan = planned.percentiles(output.percentiles(spec))
+                    .verdict(new Verdict(output.maxErrors(spec), output.thresholds(spec)))
+                    .build();
+        } catch (InvalidClientPlan e) {
+            throw usage(e.getMessage());
         } catch (CouldNotRun e) {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
@@ -164,7 +150,7 @@ final class ClientCommand implements Callable<Integer> {
         }
         Outputs outputs;
         try {
-            outputs = Outputs.open(new OutputContext(output.settings(), out, err, sweep.keys(), combinations.size(),
+            outputs = Outputs.open(new OutputContext(output.settings(), out, err, plan.keys(), plan.steps().size(),
                     record));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
@@ -192,6 +178,22 @@ final class ClientCommand implements Callable<Integer> {
             closeStats();
             interruption.close();
         }
+    }
+
+    /**
+     * The options onto a plan builder: what the client runs, typed. The percentiles and the verdict, which
+     * {@code --forks} leaves to each fork, are added by {@link #call}.
+     */
+    private ClientPlanBuilder planBuilder() {
+        ClientPlanBuilder plan = ClientPlan.builder()
+                .impls(transport.impls())
+                .transportOptions(transport.transportOptionLists())
+                .port(transport.port)
+                .socket(transport.socket())
+                .allowInJvm(allowInJvm)
+                .startAt(startAt);
+        load.mapOnto(plan, transport.protocol);
+        return plan;
     }
 
     private void closeStats() {

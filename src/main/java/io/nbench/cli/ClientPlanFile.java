@@ -3,6 +3,7 @@ package io.nbench.cli;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * A {@link ChildClientPlan} as the JSON file {@code --forks} hands each fork ({@code nbench client --plan FILE}):
@@ -91,6 +93,19 @@ final class ClientPlanFile {
             }
         }
         return new ChildClientPlan(arguments, values, choices);
+    }
+
+    /** The Java type an option holds: a list or map of its element types, or its own type. */
+    static JavaType typeOf(OptionSpec o) {
+        com.fasterxml.jackson.databind.type.TypeFactory types = JSON.getTypeFactory();
+        Class<?>[] aux = o.typeInfo().getAuxiliaryTypes();
+        if (o.typeInfo().isMap()) {
+            return types.constructMapType(LinkedHashMap.class, aux[0], aux[1]);
+        }
+        if (o.typeInfo().isCollection()) {
+            return types.constructCollectionType(ArrayList.class, aux[0]);
+        }
+        return types.constructType(o.typeInfo().getType());
     }
 
     private static <T> StdDeserializer<T> fromString(Class<T> type, Function<String, T> parse) {

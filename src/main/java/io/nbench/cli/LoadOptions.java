@@ -1,19 +1,15 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientPlanBuilder;
 import io.nbench.load.Driver;
-import io.nbench.load.InvalidLoadSpec;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.Verify;
-import io.nbench.sweep.Combination;
+import io.nbench.protocol.Protocol;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** The client's load options: target, threads, connections, messages, iterations, timing. */
 final class LoadOptions {
@@ -121,73 +117,28 @@ final class LoadOptions {
     Verify verify;
 
     /**
-     * The swept load options with their values, in column order: size (bytes), threads and window are
-     * dimensions of every sweep, even with one value, so every result names them; rate only when given.
-     * A window left to its default is named {@value #DEFAULT_WINDOW} here; the client renames it to the
-     * effective window (which depends on --batch and threads per connection) once each combination is resolved.
+     * The load options onto the plan: the swept ones (size, threads, window, rate), the timing, and what every
+     * combination's workload shares.
      */
-    Map<String, List<String>> sweepDimensions() {
-        Map<String, List<String>> d = new LinkedHashMap<>();
-        d.put("size", strings(size));
-        d.put("threads", strings(threads));
-        d.put("window", window == null ? List.of(DEFAULT_WINDOW) : strings(window));
-        if (rate != null) {
-            d.put("rate", rate.stream().map(LoadOptions::rateText).toList());
-        }
-        return d;
-    }
-
-    static final String DEFAULT_WINDOW = "default";
-
-    private static List<String> strings(List<Integer> values) {
-        return values.stream().map(String::valueOf).toList();
-    }
-
-    /** 50000 rather than 50000.0: rates are keys of combinations and columns of CSV. */
-    private static String rateText(double r) {
-        return r == Math.rint(r) && r < 1e15 ? Long.toString((long) r) : Double.toString(r);
-    }
-
-    /**
-     * The resolved workload of one sweep combination; bad combinations are usage errors, with the
-     * message the spec itself gives a library caller.
-     */
-    LoadSpec toSpec(CommandSpec spec, TransportOptions transport, List<Double> percentiles, Combination combination) {
-        if (transport.port < 1 || transport.port > 65535) {
-            throw usage(spec, "--port " + transport.port + " is not a TCP port: use 1 to 65535");
-        }
-        Double rate = combination.get("rate") == null ? null : Double.valueOf(combination.get("rate"));
-        try {
-            return LoadSpec.builder()
-                    .threads(combination.intValue("threads"))
-                    .connections(connections)
-                    .msgs(msgs)
-                    .iterationTime(iterationTime)
-                    .warmup(warmup)
-                    .iterations(iterations)
-                    .size(combination.intValue("size"))
-                    .responseSize(responseSize)
-                    .window(DEFAULT_WINDOW.equals(combination.get("window")) ? null : combination.intValue("window"))
-                    .batch(batch)
-                    .requestsPerConnection(requestsPerConnection)
-                    .rate(rate == null ? 0 : rate)
-                    .maxInflight(maxInflight)
-                    .connectRate(connectRate == null ? 0 : connectRate)
-                    .pacing(pacer)
-                    .measure(measure)
-                    .driver(driver)
-                    .timeout(timeout)
-                    .connectTimeout(connectTimeout)
-                    .verify(verify)
-                    .protocol(transport.protocol)
-                    .percentiles(percentiles)
-                    .build();
-        } catch (InvalidLoadSpec e) {
-            throw usage(spec, e.getMessage());
-        }
-    }
-
-    private static ParameterException usage(CommandSpec spec, String message) {
-        return new ParameterException(spec.commandLine(), message);
+    void mapOnto(ClientPlanBuilder plan, Protocol protocol) {
+        plan.host(host)
+                .sweep(size, threads, window, rate)
+                .iterationTime(iterationTime)
+                .iterations(warmup, iterations)
+                .connectTimeout(connectTimeout)
+                .load(LoadSpec.builder()
+                        .connections(connections)
+                        .msgs(msgs)
+                        .responseSize(responseSize)
+                        .batch(batch)
+                        .requestsPerConnection(requestsPerConnection)
+                        .maxInflight(maxInflight)
+                        .connectRate(connectRate == null ? 0 : connectRate)
+                        .pacing(pacer)
+                        .measure(measure)
+                        .driver(driver)
+                        .timeout(timeout)
+                        .verify(verify)
+                        .protocol(protocol));
     }
 }

@@ -102,12 +102,28 @@ public final class Main {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> usageError(ex));
-        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            c.getErr().println("nbench: internal error: " + ex);
-            ex.printStackTrace(c.getErr());
-            c.getErr().flush();
-            return ExitCode.COULD_NOT_RUN;
-        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> internalError(ex, c));
         return cl;
+    }
+
+    private static int internalError(Exception ex, CommandLine c) {
+        c.getErr().println("nbench: internal error: " + ex);
+        ex.printStackTrace(c.getErr());
+        c.getErr().flush();
+        return ExitCode.COULD_NOT_RUN;
+    }
+
+    /**
+     * Runs a command whose options were set in code rather than parsed (nbench run's own clients), with the
+     * exit codes and messages {@code execute} gives: a usage error, an internal error, or the command's code.
+     */
+    static int callWithoutParsing(CommandLine command, java.util.concurrent.Callable<Integer> call) {
+        try {
+            return call.call();
+        } catch (CommandLine.ParameterException e) {
+            return usageError(e);
+        } catch (Exception e) {
+            return internalError(e, command);
+        }
     }
 }

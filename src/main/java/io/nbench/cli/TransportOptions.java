@@ -110,32 +110,17 @@ final class TransportOptions {
         }
     }
 
-    /**
-     * Every {@code -O} key must belong to a transport in use: a key of another transport would be silently
-     * ignored, and the run would not measure what the command line says. Unknown keys are left to the
-     * registry's check, which lists the known ones.
-     *
-     * @param fix what to do instead, with {@code %s} for the key's transport
-     */
+    /** Every {@code -O} key must belong to a transport in use ({@link ResolvedTransport#optionNotInUse}). */
     void checkOptionsInUse(CommandSpec spec, TransportRegistry registry, List<String> impls, String fix) {
-        for (String key : transportOptions.keySet()) {
-            Transport owner = owner(registry, key);
-            if (owner != null && impls.stream().noneMatch(owner.name()::equals)) {
-                throw new ParameterException(spec.commandLine(), "-O " + key + " is an option of transport "
-                        + owner.name() + ", which this command does not use (--impl " + String.join(",", impls)
-                        + "): leave it out or " + String.format(fix, owner.name()));
-            }
+        String problem = ResolvedTransport.optionNotInUse(registry, transportOptions.keySet(), impls, fix);
+        if (problem != null) {
+            throw new ParameterException(spec.commandLine(), problem);
         }
     }
 
     /** The transport that declares this {@code -O} key, or null if none does. */
     static Transport owner(TransportRegistry registry, String key) {
-        for (Transport t : registry.all()) {
-            if (t.options().stream().anyMatch(o -> o.key().equals(key))) {
-                return t;
-            }
-        }
-        return null;
+        return ResolvedTransport.owner(registry, key);
     }
 
     SocketSettings socket() {

@@ -37,6 +37,11 @@ public record ClientPlan(String host, InetSocketAddress remote, List<Step> steps
         keys = List.copyOf(keys);
     }
 
+    /** A plan from typed values: the sweep expanded and every combination resolved by its {@code build()}. */
+    public static ClientPlanBuilder builder() {
+        return new ClientPlanBuilder();
+    }
+
     /** {@code host:port}, as the results name the server. */
     public String target() {
         return host + ":" + remote.getPort();

@@ -4,6 +4,7 @@ import io.nbench.transport.Availability;
 import io.nbench.transport.OptionValues;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -34,5 +35,36 @@ public record ResolvedTransport(Transport transport, OptionValues options) {
                     + "server or client (use it through the in-process tests or nbench run --in-process)");
         }
         return new ResolvedTransport(transport, options);
+    }
+
+    /** The transport that declares this {@code -O} key, or null if none does. */
+    public static Transport owner(TransportRegistry registry, String key) {
+        for (Transport t : registry.all()) {
+            if (t.options().stream().anyMatch(o -> o.key().equals(key))) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Every {@code -O} key must belong to a transport in use: a key of another transport would be silently
+     * ignored, and the run would not measure what the command line says. Unknown keys are left to the
+     * registry's check, which lists the known ones.
+     *
+     * @param fix what to do instead, with {@code %s} for the key's transport
+     * @return what is wrong with the first key that does not belong, or null when every one does
+     */
+    public static String optionNotInUse(TransportRegistry registry, Iterable<String> keys, List<String> impls,
+                                        String fix) {
+        for (String key : keys) {
+            Transport owner = owner(registry, key);
+            if (owner != null && impls.stream().noneMatch(owner.name()::equals)) {
+                return "-O " + key + " is an option of transport " + owner.name() + ", which this command does not "
+                        + "use (--impl " + String.join(",", impls) + "): leave it out or " + String.format(fix,
+                        owner.name());
+            }
+        }
+        return null;
     }
 }

@@ -5,7 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
 /**
- * This JVM's memory limits as the checks before a run see them: the client's plan (the CLI's ClientMemory)
+ * This JVM's memory limits as the checks before a run see them: the client's plan (client.ClientMemory)
  * and the server's default connection limit ({@code io.nbench.server.ServerConnectionLimit}) each use at most
  * {@link #USABLE} of a limit, leaving the rest to everything they do not model.
  */

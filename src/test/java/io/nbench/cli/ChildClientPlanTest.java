@@ -154,8 +154,7 @@ class ChildClientPlanTest {
         plan.write(file);
 
         ClientCommand client = freshClient();
-        client.plan = ChildClientPlan.read(file);
-        assertTrue(ChildClientPlan.applyGiven(client, new PrintWriter(new StringWriter())));
+        ChildClientPlan.read(file).applyTo(client);
         assertEquals(4321, client.transport.port);
         assertEquals(dir.resolve("r.json"), client.output.out);
         assertEquals(dir.resolve("r.hlog"), client.output.hdrLog);
@@ -188,8 +187,7 @@ class ChildClientPlanTest {
         Files.writeString(file, json.writeValueAsString(old));
 
         ClientCommand client = freshClient();
-        client.plan = ChildClientPlan.read(file);
-        assertTrue(ChildClientPlan.applyGiven(client, new PrintWriter(new StringWriter())));
+        ChildClientPlan.read(file).applyTo(client);
         assertEquals(1234, client.transport.port);
         assertEquals(List.of(5), client.load.threads);
     }

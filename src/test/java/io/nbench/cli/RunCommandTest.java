@@ -153,4 +153,17 @@ class RunCommandTest {
         assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());
         assertEquals(1, o.err().strip().lines().count(), o.err());
     }
+
+    /**
+     * A client option that only the client's plan refuses is found once the servers run: run's client, called
+     * in this JVM without parsing, reports it as the client command would, one line and exit 2.
+     */
+    @Test
+    void aUsageErrorOfRunsClientIsTheClientsOneLineAndExit2() {
+        CliTest.Outcome o = CliTest.run("run", "--servers", "nio", "--batch", "2", "--driver", "io", "--warmup", "0",
+                "--iterations", "1");
+        assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());
+        assertEquals("nbench: --batch needs sender threads that wait or reconnect: use --driver threads (or leave "
+                + "--driver out) (see 'nbench client --help')\n", o.err());
+    }
 }

@@ -1,4 +1,4 @@
-package io.nbench.cli;
+package io.nbench.client;
 
 import static io.nbench.resources.JvmMemory.bytes;
 
@@ -6,8 +6,6 @@ import io.nbench.load.LoadSpec;
 import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.resources.JvmMemory;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /**
  * What a client plan needs in memory, checked before anything is allocated, so that {@code --size 1g}
@@ -30,7 +28,8 @@ import picocli.CommandLine.ParameterException;
  * In flight means the window in the closed loop and {@code --max-inflight} in the open loop. Everything
  * is counted against the heap (a transport may keep it all there) and the transport part also against
  * the direct-memory limit (Netty and NIO keep it there); each may be used up to 3/4, the rest being left
- * to histograms, recorders and the transports' own pools.
+ * to histograms, recorders and the transports' own pools. Checked by {@link ClientPlanBuilder#build} for each
+ * combination: a plan that does not fit is {@link InvalidClientPlan} (the command line's usage error).
  */
 final class ClientMemory {
 
@@ -48,7 +47,7 @@ final class ClientMemory {
     private ClientMemory() {
     }
 
-    static void check(CommandSpec command, LoadSpec spec) {
+    static void check(LoadSpec spec) throws InvalidClientPlan {
         ClientCodec codec = spec.protocol().client();
         long request = spec.size() + (long) codec.requestOverhead();
         long responseFrame = spec.responseSize() == 0 ? 0 : spec.responseSize() + (long) codec.payloadOffset();
@@ -67,7 +66,7 @@ final class ClientMemory {
         long heapLimit = JvmMemory.heapLimit();
         double heapNeed = heapPerConnection * connections;
         if (heapNeed > USABLE * heapLimit) {
-            throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(heapNeed)
+            throw new InvalidClientPlan("the plan needs about " + bytes(heapNeed)
                     + " of client heap (" + connections + " connections x " + bytes(heapPerConnection) + ": request "
                     + bytes(request) + " kept twice, response check " + bytes(check) + ", " + permits + " request"
                     + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", response buffer " + bytes(response)
@@ -78,7 +77,7 @@ final class ClientMemory {
         long directLimit = JvmMemory.directLimit(heapLimit);
         double directNeed = transport * connections;
         if (directNeed > USABLE * directLimit) {
-            throw new ParameterException(command.commandLine(), "the plan needs about " + bytes(directNeed)
+            throw new InvalidClientPlan("the plan needs about " + bytes(directNeed)
                     + " of direct memory (" + connections + " connections x " + bytes(transport) + ": " + permits
                     + " request" + (permits == 1 ? "" : "s") + " in flight " + bytes(inFlight) + ", response buffer "
                     + bytes(response) + "), more than 3/4 of the " + bytes(directLimit) + " direct-memory limit "
