@@ -93,6 +93,8 @@ public final class Main {
         CommandLine cl = new CommandLine(new NbenchCommand());
         for (String name : subcommands) {
             cl.addSubcommand(name, built ? NbenchCommand.build(name) : new CommandLine(NbenchCommand.summary(name)));
+            // Every command's --version and man page header name the version, not only the top command's.
+            cl.getSubcommands().get(name).getCommandSpec().versionProvider(new VersionProvider());
         }
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // @-files are expanded by ArgumentFiles, which lets the command line replace a file's options

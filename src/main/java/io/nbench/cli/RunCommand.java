@@ -55,6 +55,7 @@ final class RunCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--servers", paramLabel = "LIST", split = ",",
+            completionCandidates = TransportOptions.TransportNames.class,
             description = "Server transports to compare, in this order (default: every available one; with "
                     + "--in-process every in-JVM one).")
     List<String> servers;

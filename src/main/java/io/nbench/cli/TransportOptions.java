@@ -6,12 +6,13 @@ import io.nbench.protocol.Protocol;
 import io.nbench.protocol.ProtocolRegistry;
 import io.nbench.transport.IoThreads;
 import io.nbench.transport.SocketSettings;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportOption;
+import io.nbench.transport.TransportRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.nbench.transport.Transport;
-import io.nbench.transport.TransportRegistry;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -21,6 +22,7 @@ final class TransportOptions {
 
     @ArgumentFiles.CommaList
     @Option(names = "--impl", paramLabel = "NAME", defaultValue = TransportRegistry.DEFAULT,
+            completionCandidates = TransportNames.class,
             description = "Transport (default: ${DEFAULT-VALUE}); see nbench list. The client sweeps a list: netty,mina.")
     String impl;
 
@@ -53,6 +55,7 @@ final class TransportOptions {
     int rcvbuf;
 
     @Option(names = "-O", paramLabel = "KEY=VALUE", mapFallbackValue = "",
+            completionCandidates = TransportOptionKeys.class,
             description = "Transport-specific option, repeatable, e.g. -O netty.io=epoll (default: none; nbench list shows "
                     + "each option and its default).")
     Map<String, String> transportOptions = new LinkedHashMap<>();
@@ -154,6 +157,38 @@ final class TransportOptions {
         @Override
         public java.util.Iterator<String> iterator() {
             return ProtocolRegistry.load().names().iterator();
+        }
+    }
+
+    /** {@code --impl}'s (and run's {@code --servers}') values for shell completion: the registry's transports. */
+    static final class TransportNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return TransportRegistry.load().names().iterator();
+        }
+    }
+
+    /**
+     * {@code -O}'s values for shell completion: {@code key=value} for each value of an option with a fixed set
+     * ({@code netty.io=epoll}), {@code key=} for the others, of every transport in the registry.
+     */
+    static final class TransportOptionKeys implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            List<String> keys = new ArrayList<>();
+            for (Transport t : TransportRegistry.load().all()) {
+                for (TransportOption o : t.options()) {
+                    String values = o.values();
+                    if (values != null && values.matches("[a-z0-9_-]+(\\|[a-z0-9_-]+)+")) {
+                        for (String v : values.split("\\|")) {
+                            keys.add(o.key() + "=" + v);
+                        }
+                    } else {
+                        keys.add(o.key() + "=");
+                    }
+                }
+            }
+            return keys.iterator();
         }
     }
 }

@@ -40,6 +40,13 @@ class CompletionTest {
         assertEquals("client compare completion console", complete(script, "nbench", "c"));
         assertEquals("--threads --threshold", complete(script, "nbench", "client", "--thr"));
         assertEquals("--server-io-threads --server-stats --servers", complete(script, "nbench", "run", "--serv"));
+        // Transport names and -O keys come from the registry (a transport a jar adds is completed too).
+        String names = String.join(" ", new java.util.TreeSet<>(io.nbench.transport.TransportRegistry.load().names()));
+        assertEquals(names, complete(script, "nbench", "client", "--impl", ""));
+        assertEquals(names, complete(script, "nbench", "run", "--servers", ""));
+        assertEquals("netty.io=auto netty.io=epoll netty.io=io_uring netty.io=nio",
+                complete(script, "nbench", "server", "-O", "netty.io"));
+        assertEquals("nio.buffer= nio.direct=false nio.direct=true", complete(script, "nbench", "client", "-O", "nio."));
     }
 
     @Test

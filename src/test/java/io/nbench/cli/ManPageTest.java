@@ -29,6 +29,10 @@ class ManPageTest {
             String text = Files.readString(page);
             assertTrue(text.contains(":doctype: manpage") && text.contains("= nbench-" + c.getCommandName() + "(1)"), page
                     + " is not a man page");
+            // The page says which nbench it describes (the version line --version prints first).
+            String version = new VersionProvider().getVersion()[0];
+            assertTrue(text.contains(":revnumber: " + version + "\n") && text.contains(":mansource: " + version + "\n"),
+                    page + " names no version");
             for (OptionSpec option : c.getCommandSpec().options()) {
                 String name = option.longestName();
                 if (!option.hidden()) { // a negatable option is written --[no-]name
