@@ -1,5 +1,6 @@
 package io.nbench.report;
 
+import io.nbench.load.LoadSpec;
 import io.nbench.load.RunListener;
 import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
@@ -36,22 +37,55 @@ public final class ProgressLine {
         this.columns = width > 0 ? Math.max(1, width - 1) : Integer.MAX_VALUE;
     }
 
-    /** The status text of one update: the figures first, so a narrow terminal cuts the combination's name. */
-    static String text(IntervalResult i, int number, int combinations, Combination c) {
+    /**
+     * The status text of one update: the figures first, so a narrow terminal cuts the combination's name, then
+     * the time since the combination started and an estimate of what is left: the planned iterations' time for
+     * a time-based run, the messages still to send at the rate so far for a counted one.
+     */
+    static String text(IntervalResult i, int number, int combinations, Combination c, LoadSpec spec, long done) {
+        int of = i.warmup() ? spec.warmup() : spec.iterations();
         return (combinations > 1 ? "[" + number + "/" + combinations + "] " : "")
-                + (i.warmup() ? "warmup " : "iteration ") + i.iteration() + ": "
+                + (i.warmup() ? "warmup " : "iteration ") + i.iteration() + "/" + of + ": "
                 + Units.rate(i.messagesPerSecond()) + " msg/s, p50 "
                 + Units.micros(Percentiles.valueAt(i.latency(), 50)) + " µs, p99 "
                 + Units.micros(Percentiles.valueAt(i.latency(), 99)) + " µs, errors " + i.errors().total()
+                + " | " + clock(i.endNanos()) + " elapsed" + left(spec, i.endNanos(), done)
                 + (combinations > 1 ? " | " + c.name() : "");
     }
 
-    public RunListener forCombination(Combination c, int number) {
+    /** ", 1:40 left", "" when nothing can be said yet (no message completed). */
+    private static String left(LoadSpec spec, long elapsedNanos, long done) {
+        int all = spec.warmup() + spec.iterations();
+        long leftNanos;
+        if (spec.timeBased()) {
+            leftNanos = all * spec.iterationNanos() - elapsedNanos;
+        } else {
+            long planned = all * spec.messagesPerIteration();
+            if (done <= 0 || elapsedNanos <= 0) {
+                return "";
+            }
+            leftNanos = (long) ((planned - done) * ((double) elapsedNanos / done));
+        }
+        return ", " + (spec.timeBased() ? "" : "~") + clock(Math.max(0, leftNanos)) + " left";
+    }
+
+    /** m:ss, or h:mm:ss from an hour on. */
+    static String clock(long nanos) {
+        long s = nanos / 1_000_000_000L;
+        return s >= 3600 ? String.format(java.util.Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+                : String.format(java.util.Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    }
+
+    public RunListener forCombination(Combination c, int number, LoadSpec spec) {
         return new RunListener() {
+            /** Messages completed so far in this combination (the listener is called on one thread). */
+            private long done;
+
             @Override
             public void onInterval(IntervalResult i) {
-                String line = columns == Integer.MAX_VALUE ? text(i, number, combinations, c)
-                        : Tty.fit(text(i, number, combinations, c), columns);
+                done += i.latency().getTotalCount();
+                String text = text(i, number, combinations, c, spec, done);
+                String line = columns == Integer.MAX_VALUE ? text : Tty.fit(text, columns);
                 if (rewrite) {
                     err.print(ERASE + line);
                 } else {

@@ -91,7 +91,7 @@ class TerminalOutputTest {
     void progressOnAnEightyColumnTerminalNeverWraps(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("out.txt");
         String screen = terminal(client("> " + quote(out.toString())), Map.of());
-        assertTrue(screen.contains("\r\033[K[2/2] iteration 1: "), screen);
+        assertTrue(screen.contains("\r\033[K[2/2] iteration 1/1: "), screen);
         for (String row : rows(screen)) {
             assertTrue(Tty.columns(row) <= 80, "over 80 columns: " + row);
         }
@@ -112,17 +112,17 @@ class TerminalOutputTest {
     void jsonIntoAFileShowsProgressOnTheTerminalOnly(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("r.json");
         String screen = terminal(client("--format json > " + quote(json.toString())), Map.of());
-        assertTrue(screen.contains("\r\033[K[1/2] iteration 1: "), screen);
+        assertTrue(screen.contains("\r\033[K[1/2] iteration 1/1: "), screen);
         String document = Files.readString(json);
         assertTrue(document.startsWith("{") && document.contains("\"schema\" : \"nbench-result/1\""), document);
-        assertFalse(document.contains("iteration 1:"), document);
+        assertFalse(document.contains("iteration 1/1:"), document);
     }
 
     @Test
     void aDumbTerminalGetsPlainLines(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("out.txt");
         String screen = terminal(client("> " + quote(out.toString())), Map.of("TERM", "dumb"));
-        assertTrue(screen.contains("[2/2] iteration 1: "), screen);
+        assertTrue(screen.contains("[2/2] iteration 1/1: "), screen);
         assertFalse(screen.contains("\033"), "escape codes on a dumb terminal: " + screen);
         for (String row : rows(screen)) {
             assertTrue(Tty.columns(row) <= 80, "over 80 columns: " + row);
@@ -163,8 +163,17 @@ class TerminalOutputTest {
         assertFalse(o.err().contains("\033") || o.err().contains("\r"), o.err());
         List<String> lines = o.err().lines().toList();
         assertTrue(lines.size() >= 1, o.err());
-        lines.forEach(l -> assertTrue(l.startsWith("iteration 1: ") && l.contains(" msg/s, p50 "), l));
+        lines.forEach(l -> assertTrue(l.startsWith("iteration 1/1: ") && l.contains(" msg/s, p50 "), l));
+        // Elapsed and left: a time-based run of 2.2 s, so the two add up to the planned 2 s (whole seconds cut).
+        for (String l : lines) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\| (\\d+):(\\d\\d) elapsed, (\\d+):(\\d\\d) left$")
+                    .matcher(l);
+            assertTrue(m.find(), l);
+            int elapsed = Integer.parseInt(m.group(1)) * 60 + Integer.parseInt(m.group(2));
+            int left = Integer.parseInt(m.group(3)) * 60 + Integer.parseInt(m.group(4));
+            assertTrue(elapsed + left >= 1 && elapsed + left <= 2, l);
+        }
         assertFalse(CliTest.run("client", "--port", Integer.toString(port), "--msgs", "10", "--warmup", "0",
-                "--iterations", "1").err().contains("iteration 1:"), "auto: no progress into a pipe");
+                "--iterations", "1").err().contains("iteration 1/1:"), "auto: no progress into a pipe");
     }
 }

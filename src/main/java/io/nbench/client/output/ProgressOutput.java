@@ -29,6 +29,6 @@ final class ProgressOutput implements Output {
 
     @Override
     public RunListener start(CombinationStart start) {
-        return line.forCombination(start.combination(), start.number());
+        return line.forCombination(start.combination(), start.number(), start.load());
     }
 }
