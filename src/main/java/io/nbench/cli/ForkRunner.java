@@ -9,8 +9,10 @@ import io.nbench.report.TextReport;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultReader;
+import io.nbench.report.merge.ResultMerge;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,9 +100,10 @@ final class ForkRunner {
     private int runForks(ChildClientPlan plan, Path dir, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
         List<ResultFile> results = new ArrayList<>();
+        List<ResultMerge.Input> documents = new ArrayList<>();
         List<Path> kept = new ArrayList<>();
         for (int k = 1; k <= forks && !stopRequested.get(); k++) {
-            Path file = output.out != null ? forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
+            Path file = output.out != null ? ForkFiles.forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
             out.println("=== fork " + k + "/" + forks + " ===");
             out.flush();
             int code = runFork(plan.resultFiles(file, output.hdrLog, output.hgrm, !nameFiles),
@@ -112,6 +115,7 @@ final class ForkRunner {
                     // The fork's result crosses into this JVM here, once: its document, read by the one reader.
                     ResultDoc document = ResultFile.document(file, ResultReader.DEFAULT_MAX_BYTES);
                     results.add(ResultFile.of(file, document));
+                    documents.add(new ResultMerge.Input(file.getFileName().toString(), document));
                     if (listener != null) {
                         listener.forked(k, file, document);
                     }
@@ -125,8 +129,13 @@ final class ForkRunner {
             }
         }
         summarize(results, out);
+        boolean joined = output.out != null && !documents.isEmpty();
+        if (joined) {
+            worst = ExitCode.first(worst, ForkFiles.writeJoined(output.out, documents, err));
+        }
         if (output.out != null && nameFiles && !kept.isEmpty()) {
-            out.println("Result documents: " + kept.get(0) + (kept.size() > 1 ? " ... " + kept.get(kept.size() - 1) : ""));
+            out.println("Result documents: " + (joined ? output.out + " (every fork), " : "") + kept.get(0)
+                    + (kept.size() > 1 ? " ... " + kept.get(kept.size() - 1) : ""));
         }
         out.flush();
         return worst;
@@ -144,7 +153,7 @@ final class ForkRunner {
                     + "out --out");
         }
         for (int k = 1; k <= forks; k++) {
-            Path f = forkFile(output.out, k);
+            Path f = ForkFiles.forkFile(output.out, k);
             try {
                 AtomicFiles.checkWritable(f);
             } catch (IOException e) {
@@ -152,12 +161,6 @@ final class ForkRunner {
             }
         }
         return null;
-    }
-
-    static Path forkFile(Path out, int k) {
-        String name = out.getFileName().toString();
-        String stem = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
-        return out.resolveSibling(stem + ".fork" + k + ".json");
     }
 
     /** Copies lines from a child's stream to a writer; on a new thread unless {@code threadName} is null. */

@@ -1,10 +1,12 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.TestServers;
 import java.io.PrintWriter;
@@ -146,7 +148,8 @@ class CliTest {
     }
 
     @Test
-    void forksRepeatTheClientInFreshJvmsAndSummarizeOverAllOfThem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    void forksRepeatTheClientInFreshJvmsAndSummarizeOverAllOfThem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
         java.nio.file.Path out = dir.resolve("r.json");
         Outcome o = run("client", "--port", port(Protocol.FRAMED), "--forks", "2", "--threads", "2", "--msgs", "100",
                 "--warmup", "0", "--iterations", "2", "--out", out.toString());
@@ -156,6 +159,29 @@ class CliTest {
         assertTrue(o.out().contains("(99.9% CI, N=4)"), o.out());
         assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("r.fork1.json")));
         assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("r.fork2.json")));
+        // --out holds every fork: their measured iterations one after another, the summary over all four, and
+        // compare can read it (the README's "one summary over all").
+        JsonNode all = ResultDocs.read(out);
+        JsonNode fork1 = ResultDocs.read(dir.resolve("r.fork1.json"));
+        JsonNode fork2 = ResultDocs.read(dir.resolve("r.fork2.json"));
+        JsonNode its = all.get("combinations").get(0).get("iterations");
+        assertEquals(4, its.size(), all.toString());
+        for (int i = 0; i < 4; i++) {
+            JsonNode from = (i < 2 ? fork1 : fork2).get("combinations").get(0).get("iterations").get(i % 2);
+            assertEquals(i + 1, its.get(i).get("index").asInt());
+            assertEquals(from.get("histogram").asText(), its.get(i).get("histogram").asText(), "iteration " + (i + 1));
+            assertEquals(from.get("msgPerSec").asDouble(), its.get(i).get("msgPerSec").asDouble());
+        }
+        JsonNode summary = all.get("combinations").get(0).get("summary");
+        assertEquals(800, summary.get("messages").asLong());
+        assertEquals(4, summary.get("throughput").get("n").asInt());
+        double mean = 0;
+        for (JsonNode it : its) {
+            mean += it.get("msgPerSec").asDouble() / 4;
+        }
+        assertEquals(mean, summary.get("throughput").get("mean").asDouble(), mean * 1e-9);
+        assertEquals(ExitCode.OK, run("compare", out.toString(), dir.resolve("r.fork1.json").toString()).code());
+        assertTrue(o.out().contains("Result documents: " + out + " (every fork), "), o.out());
         assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count());
         assertEquals(ExitCode.USAGE, run("client", "--forks", "2", "--format", "json").code());
     }

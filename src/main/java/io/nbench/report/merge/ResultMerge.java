@@ -150,7 +150,7 @@ public final class ResultMerge {
      * The fields a merge reads beyond what the schema checks (statuses, counts and histograms are checked when
      * the document is read): start times, well formed.
      */
-    private static void checkReadable(Input input) throws Refused {
+    static void checkReadable(Input input) throws Refused {
         for (CombinationDoc c : input.document().combinations()) {
             try {
                 Instant.parse(c.startTime() == null ? "" : c.startTime());
@@ -163,6 +163,11 @@ public final class ResultMerge {
 
     /** Same combinations, each with the same workload, transport and iterations; else the first difference. */
     private static void checkSameConfiguration(Input a, Input b) throws Refused {
+        checkSameConfiguration(a, b, true);
+    }
+
+    /** As {@link #checkSameConfiguration(Input, Input)}; the iterations' number only when {@code sameIterations}. */
+    static void checkSameConfiguration(Input a, Input b, boolean sameIterations) throws Refused {
         List<CombinationDoc> ca = a.document().combinations();
         List<CombinationDoc> cb = b.document().combinations();
         if (ca.size() != cb.size()) {
@@ -188,6 +193,9 @@ public final class ResultMerge {
             if (difference != null) {
                 throw new Refused(b.name() + " is not of " + a.name() + "'s configuration: " + difference
                         + "; merge only documents of the same client options, one per client host");
+            }
+            if (!sameIterations) {
+                continue; // forks joined one after another: one may have been cut short
             }
             if (x.iterations().size() != y.iterations().size()) {
                 throw refused(a, b, where + ": the number of iterations (one was cut short?)",
@@ -230,7 +238,7 @@ public final class ResultMerge {
     }
 
     /** The first of the worst status (a tie keeps the earlier). */
-    private static <T> T worst(List<T> parts, Function<T, Status> status) {
+    static <T> T worst(List<T> parts, Function<T, Status> status) {
         T worst = parts.get(0);
         for (T p : parts) {
             Status w = status.apply(worst);
@@ -285,7 +293,7 @@ public final class ResultMerge {
      * Iteration {@code i} of combination {@code c} of every host: histograms added, counts summed (exactly: a
      * sum beyond a long is refused), the longest wall time. {@code measured} sums the measured iterations.
      */
-    private static IterationResult iteration(List<Input> inputs, int c, int i, int payload, Counts measured)
+    static IterationResult iteration(List<Input> inputs, int c, int i, int payload, Counts measured)
             throws Overflow {
         IterationDoc base = inputs.get(0).document().combinations().get(c).iterations().get(i);
         String at = "combinations[" + c + "].iterations[" + i + "].";
@@ -365,7 +373,7 @@ public final class ResultMerge {
     }
 
     /** Exact sums of counts by name; an addition beyond a long names the file and field of the value added. */
-    private static final class Counts {
+    static final class Counts {
         private final Map<String, Long> sums = new HashMap<>();
 
         void add(String name, long value, String file, String field) throws Overflow {
@@ -384,7 +392,7 @@ public final class ResultMerge {
     }
 
     /** The whole run's errors (warmup included) of every host, by class; each host's first message of a class. */
-    private static CombinationDoc.RunErrors runErrors(List<Input> inputs, int c) throws Overflow {
+    static CombinationDoc.RunErrors runErrors(List<Input> inputs, int c) throws Overflow {
         Counts sums = new Counts();
         Map<String, String> first = new LinkedHashMap<>();
         for (Input input : inputs) {
