@@ -26,9 +26,9 @@ final class ForkFiles {
     }
 
     /** The forks' documents joined ({@link ForksJoin}: one after another) at {@code --out}; 1 if it cannot be. */
-    static int writeJoined(Path out, List<ResultMerge.Input> documents, PrintWriter err) {
+    static int writeJoined(Path out, int forks, List<ResultMerge.Input> documents, PrintWriter err) {
         try {
-            String text = ResultDocument.pretty(ResultDocWriter.document(ForksJoin.join(documents))) + "\n";
+            String text = ResultDocument.pretty(ResultDocWriter.document(ForksJoin.join(documents, forks, out.toString()))) + "\n";
             AtomicFiles.write(out, text.getBytes(StandardCharsets.UTF_8));
             return ExitCode.OK;
         } catch (ResultMerge.Refused | ResultMerge.Overflow e) {

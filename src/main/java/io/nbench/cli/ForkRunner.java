@@ -131,7 +131,7 @@ final class ForkRunner {
         summarize(results, out);
         boolean joined = output.out != null && !documents.isEmpty();
         if (joined) {
-            worst = ExitCode.first(worst, ForkFiles.writeJoined(output.out, documents, err));
+            worst = ExitCode.first(worst, ForkFiles.writeJoined(output.out, forks, documents, err));
         }
         if (output.out != null && nameFiles && !kept.isEmpty()) {
             out.println("Result documents: " + (joined ? output.out + " (every fork), " : "") + kept.get(0)

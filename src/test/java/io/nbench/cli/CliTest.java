@@ -172,6 +172,8 @@ class CliTest {
             assertEquals(from.get("histogram").asText(), its.get(i).get("histogram").asText(), "iteration " + (i + 1));
             assertEquals(from.get("msgPerSec").asDouble(), its.get(i).get("msgPerSec").asDouble());
         }
+        assertEquals(2, all.get("configuration").get("options").get("forks").asInt());
+        assertEquals(out.toString(), all.get("configuration").get("options").get("out").asText());
         JsonNode summary = all.get("combinations").get(0).get("summary");
         assertEquals(800, summary.get("messages").asLong());
         assertEquals(4, summary.get("throughput").get("n").asInt());

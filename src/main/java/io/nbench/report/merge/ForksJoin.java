@@ -1,6 +1,8 @@
 package io.nbench.report.merge;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.json.CombinationDoc;
+import io.nbench.report.json.ConfigurationDoc;
 import io.nbench.report.json.IterationDoc;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocument;
@@ -22,8 +24,13 @@ public final class ForksJoin {
     private ForksJoin() {
     }
 
-    /** {@code forks} in the order they ran, named (their files) for the reasons they give. */
-    public static ResultDoc join(List<ResultMerge.Input> forks) throws ResultMerge.Refused, ResultMerge.Overflow {
+    /**
+     * {@code forks} in the order they ran, named (their files) for the reasons they give; {@code planned} forks
+     * were asked for and the join goes to {@code out}, which its options record (each fork's say 1 and its own
+     * file, as it ran).
+     */
+    public static ResultDoc join(List<ResultMerge.Input> forks, int planned, String out)
+            throws ResultMerge.Refused, ResultMerge.Overflow {
         for (ResultMerge.Input f : forks) {
             ResultMerge.checkReadable(f);
         }
@@ -44,8 +51,13 @@ public final class ForksJoin {
             sources.add(new ResultDoc.Source(f.name(), f.document().runId(), f.document().environment().get("host"),
                     f.document().status()));
         }
+        ObjectNode options = base.configuration().options().deepCopy();
+        options.put("forks", planned);
+        options.put("out", out);
+        ConfigurationDoc configuration = new ConfigurationDoc(base.configuration().target(),
+                base.configuration().arguments(), options, base.configuration().keys());
         return new ResultDoc(base.nbench(), UUID.randomUUID().toString(), worst.status(), worst.exitCode(), error,
-                base.environment(), base.configuration(), combinations, sources);
+                base.environment(), configuration, combinations, sources);
     }
 
     private static CombinationDoc combination(List<ResultMerge.Input> forks, int c) throws ResultMerge.Overflow {
