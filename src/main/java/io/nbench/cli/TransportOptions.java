@@ -56,8 +56,9 @@ final class TransportOptions {
 
     @Option(names = "-O", paramLabel = "KEY=VALUE", mapFallbackValue = "",
             completionCandidates = TransportOptionKeys.class,
-            description = "Transport-specific option, repeatable, e.g. -O netty.io=epoll (default: none; nbench list shows "
-                    + "each option and its default).")
+            description = "Transport-specific option, repeatable, e.g. -O netty.io=io_uring (netty's I/O: auto, nio, "
+                    + "epoll or io_uring) or -O mina.executor=4 (default: none; nbench list shows each option, its "
+                    + "default and what this machine has, e.g. whether io_uring is available).")
     Map<String, String> transportOptions = new LinkedHashMap<>();
 
     /**
