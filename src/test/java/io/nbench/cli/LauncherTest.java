@@ -37,11 +37,7 @@ class LauncherTest {
 
     @Test
     void aSymlinkOnPathBuildsAndRunsInTheCheckoutWithItsOwnWrapper() throws Exception {
-        Path checkout = Files.createDirectories(tmp.resolve("checkout"));
-        Files.copy(Path.of("nbench"), checkout.resolve("nbench"));
-        Files.setPosixFilePermissions(checkout.resolve("nbench"), PosixFilePermissions.fromString("rwxr-xr-x"));
-        Files.createDirectories(checkout.resolve("src/main"));
-        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        Path checkout = checkout();
         Path jar = classPathJar(tmp.resolve("prepared.jar"));
         executable(checkout.resolve("mvnw"), "#!/bin/sh\n"
                 + "pwd -P > mvnw-ran\n"
@@ -73,11 +69,7 @@ class LauncherTest {
      */
     @Test
     void theFirstBuildSaysHowLongItHasTakenAndWhatItIsDoing() throws Exception {
-        Path checkout = Files.createDirectories(tmp.resolve("checkout"));
-        Files.copy(Path.of("nbench"), checkout.resolve("nbench"));
-        Files.setPosixFilePermissions(checkout.resolve("nbench"), PosixFilePermissions.fromString("rwxr-xr-x"));
-        Files.createDirectories(checkout.resolve("src/main"));
-        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        Path checkout = checkout();
         Path jar = classPathJar(tmp.resolve("prepared.jar"));
         Path go = tmp.resolve("go");
         // A build that says it compiles, then waits until the test has seen the progress line.
@@ -110,6 +102,16 @@ class LauncherTest {
         assertTrue(lines.get(0).startsWith("nbench: building target/nbench.jar once (usually 1-3 minutes"), lines.toString());
         assertTrue(lines.stream().anyMatch(l -> l.matches("nbench: still building: 0:\\d\\d so far, compiling")), lines.toString());
         assertTrue(lines.get(lines.size() - 1).matches("nbench: built target/nbench.jar in 0:\\d\\d"), lines.toString());
+    }
+
+    /** A checkout with the real launcher, sources and a pom, but no wrapper yet (each test writes its own). */
+    private Path checkout() throws IOException {
+        Path checkout = Files.createDirectories(tmp.resolve("checkout"));
+        Files.copy(Path.of("nbench"), checkout.resolve("nbench"));
+        Files.setPosixFilePermissions(checkout.resolve("nbench"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createDirectories(checkout.resolve("src/main"));
+        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        return checkout;
     }
 
     private record Result(int exit, String output) {
