@@ -75,6 +75,7 @@ final class ReportData {
             }
             ObjectNode i = iterations.addObject();
             i.put("index", it.index());
+            i.put("messages", it.messages());
             i.put("msgPerSec", it.msgPerSec());
             i.put("partial", it.partial());
             micros(i, "p50", h, 50);
