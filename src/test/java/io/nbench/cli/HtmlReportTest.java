@@ -215,8 +215,9 @@ class HtmlReportTest {
         String base = label(inputs.get(0));
         for (int k = 1; k < 3; k++) {
             JsonNode cell = metric(block, "throughput").path("others").get(k - 1);
-            Matcher v = Pattern.compile(Pattern.quote(label(inputs.get(k))) + ": throughput ([\\d.,]+)× "
-                    + Pattern.quote(base) + " \\[([\\d.,]+), ([\\d.,]+)\\], (.+)").matcher(String.join("\n", texts(page.path("verdicts"))));
+            String n = "([\\d.,]+(?:e[+-]\\d+)?)";
+            Matcher v = Pattern.compile(Pattern.quote(label(inputs.get(k))) + ": throughput " + n + "× "
+                    + Pattern.quote(base) + " \\[" + n + ", " + n + "\\], (.+)").matcher(String.join("\n", texts(page.path("verdicts"))));
             assertTrue(v.find(), "a verdict for " + inputs.get(k) + ": " + page.path("verdicts"));
             assertClose(cell.path("ratio").asDouble(), number(v.group(1)), 0.005, v.group());
             assertClose(cell.path("low").asDouble(), number(v.group(2)), 0.005, v.group());
