@@ -113,6 +113,14 @@ class HtmlReportTest {
             }
             assertEquals(h.getValueAtPercentile(99) / 1000.0, y.get(20).asDouble(), "x = 100 is p99");
             assertEquals(3, drawn.path("iterations").size(), "the measured iterations, not the warmup");
+            int measured = 0;
+            for (JsonNode it : c.path("iterations")) {
+                if (!it.path("warmup").asBoolean()) { // the page says which iterations completed no message by these
+                    JsonNode shown = drawn.path("iterations").get(measured++);
+                    assertEquals(it.path("messages").asLong(), shown.path("messages").asLong());
+                    assertEquals(it.path("errors").path("total").asLong(), shown.path("errors").asLong());
+                }
+            }
             JsonNode seconds = c.path("intervals");
             assertEquals(seconds.size(), drawn.path("overTime").path("t").size(), "every second of the run");
             assertEquals(seconds.get(0).path("p99Ns").asLong() / 1000.0, drawn.path("overTime").path("p99").get(0).asDouble());
