@@ -12,6 +12,8 @@ import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.ScriptedServer;
+import io.nbench.testkit.ScriptedServer.Action;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,6 +113,14 @@ class HtmlReportTest {
             }
             assertEquals(h.getValueAtPercentile(99) / 1000.0, y.get(20).asDouble(), "x = 100 is p99");
             assertEquals(3, drawn.path("iterations").size(), "the measured iterations, not the warmup");
+            int measured = 0;
+            for (JsonNode it : c.path("iterations")) {
+                if (!it.path("warmup").asBoolean()) { // the page says which iterations completed no message by these
+                    JsonNode shown = drawn.path("iterations").get(measured++);
+                    assertEquals(it.path("messages").asLong(), shown.path("messages").asLong());
+                    assertEquals(it.path("errors").path("total").asLong(), shown.path("errors").asLong());
+                }
+            }
             JsonNode seconds = c.path("intervals");
             assertEquals(seconds.size(), drawn.path("overTime").path("t").size(), "every second of the run");
             assertEquals(seconds.get(0).path("p99Ns").asLong() / 1000.0, drawn.path("overTime").path("p99").get(0).asDouble());
@@ -141,19 +151,202 @@ class HtmlReportTest {
         Matcher charts = Pattern.compile("<body data-charts=\"(\\d+)\"").matcher(dom);
         assertTrue(charts.find(), "the script ran to its end: " + dom.substring(0, Math.min(400, dom.length())));
         // Per combination: spectrum, throughput per iteration, throughput and latency over time; and the
-        // comparison's overlaid spectra and throughputs.
-        assertEquals(Integer.toString(3 * 4 + 2), charts.group(1));
+        // comparison's same four with every file overlaid.
+        assertEquals(Integer.toString(3 * 4 + 4), charts.group(1));
+    }
+
+    /**
+     * What a reader sees, read in headless Chromium from the rendered page (report-probe.js, put on a copy of it,
+     * reads the DOM and the charts' laid-out axes): the issue 30.2 defects. Before, the comparison showed latency
+     * in ns under a µs header, charts were a third of the page wide, latency axes linear, iteration ticks
+     * fractional, legends '– µs', and a file with an iteration that measured nothing a table of "n/a".
+     */
+    @Test
+    @EnabledIf("chromium")
+    void aReaderSeesUnitsForTheValuesVerdictsInWordsAndPageWideCharts() throws Exception {
+        Path gap = dir.resolve("gap.json");
+        // The first 20 requests rejected: the first measured iteration completes no message, the others do.
+        try (ScriptedServer rejectFirst = new ScriptedServer(i -> i < 20 ? Action.REJECT : Action.ANSWER)) {
+            CliTest.run("client", "--port", Integer.toString(rejectFirst.address().getPort()), "--threads", "1", "--msgs", "20",
+                    "--warmup", "0", "--iterations", "3", "--out", gap.toString());
+        }
+        JsonNode gapDoc = ResultDocs.read(gap);
+        assertEquals(0, gapDoc.path("combinations").get(0).path("iterations").get(0).path("messages").asLong(), gapDoc.toString());
+        List<Path> inputs = List.of(closed, netty, open, gap);
+        Path html = dir.resolve("reader.html");
+        List<String> args = new ArrayList<>(List.of("report"));
+        inputs.forEach(p -> args.add(p.toString()));
+        args.addAll(List.of("--html", html.toString()));
+        assertEquals(ExitCode.OK, CliTest.run(args.toArray(new String[0])).code());
+        JsonNode comparison = data(Files.readString(html)).path("comparison");
+        JsonNode files = data(Files.readString(html)).path("files");
+        JsonNode probe = probe(html);
+        JsonNode page = probe.path("before");
+
+        // Charts at the page's width: each as wide as the page's content (not a third of it).
+        double content = page.path("contentWidth").asDouble();
+        assertTrue(content > 900, "a 1280 px window: " + content);
+        for (JsonNode c : page.path("charts")) {
+            double width = c.path("width").asDouble();
+            assertTrue(width >= 0.95 * content && width <= content + 1, c.path("title") + ": " + width + " px of " + content);
+            // The y-axis title stands beside the tick labels, not over them.
+            assertTrue(c.path("yTickLabelSpace").asDouble() >= c.path("yWidestTickLabel").asDouble(), c.toString());
+            for (JsonNode v : c.path("legend")) {
+                assertFalse(v.asText().contains("–"), "a legend shows a value or nothing, no placeholder: " + c);
+            }
+            String kind = c.path("kind").asText();
+            if (kind.equals("spectrum") || kind.equals("latency-over-time")) {
+                assertEquals(3, c.path("yDistr").asInt(), "latency on a log axis: " + c);
+                for (JsonNode tick : c.path("yValues")) {
+                    assertTrue(tick.asText().matches("[\\d.,]+ (µs|ms|s)"), "a latency tick carries its unit: " + c);
+                }
+            }
+            if (kind.equals("iterations")) {
+                assertFalse(c.path("xValues").isEmpty(), c.toString());
+                for (JsonNode tick : c.path("xValues")) {
+                    assertTrue(tick.asText().matches("\\d+"), "iterations are whole numbers: " + c);
+                }
+            }
+        }
+        assertEquals(4 * 4 + 4, page.path("charts").size(), "four per combination and four for the comparison");
+        // The switch: latency axes linear, the other charts as they were.
+        JsonNode after = probe.path("afterToggle").path("charts");
+        assertEquals(page.path("charts").size(), after.size());
+        for (JsonNode c : after) {
+            if (c.path("kind").asText().matches("spectrum|latency-over-time")) {
+                assertEquals(1, c.path("yDistr").asInt(), "the switch makes it linear: " + c);
+            }
+        }
+
+        // The verdicts in words, at the top: "netty: throughput 1.23× nio [1.10, 1.37], faster", the figures nbench compare's.
+        JsonNode block = comparison.path("combinations").get(0);
+        String base = label(inputs.get(0));
+        for (int k = 1; k < 3; k++) {
+            JsonNode cell = metric(block, "throughput").path("others").get(k - 1);
+            String n = "([\\d.,]+(?:e[+-]\\d+)?)";
+            Matcher v = Pattern.compile(Pattern.quote(label(inputs.get(k))) + ": throughput " + n + "× "
+                    + Pattern.quote(base) + " \\[" + n + ", " + n + "\\], (.+)").matcher(String.join("\n", texts(page.path("verdicts"))));
+            assertTrue(v.find(), "a verdict for " + inputs.get(k) + ": " + page.path("verdicts"));
+            assertClose(cell.path("ratio").asDouble(), number(v.group(1)), 0.005, v.group());
+            assertClose(cell.path("low").asDouble(), number(v.group(2)), 0.005, v.group());
+            assertClose(cell.path("high").asDouble(), number(v.group(3)), 0.005, v.group());
+            assertEquals(cell.path("verdictText").asText(), v.group(4));
+        }
+        // What could not be compared, and why, instead of rows of n/a.
+        assertFalse(page.path("summaryText").asText().contains("n/a"), page.path("summaryText").asText());
+        assertFalse(page.path("comparisonText").asText().contains("n/a"), page.path("comparisonText").asText());
+        String notCompared = String.join("\n", texts(page.path("notCompared")));
+        assertTrue(notCompared.startsWith(label(gap) + ": throughput, latency"), notCompared);
+        assertTrue(notCompared.contains(" not compared with " + base + ": in " + label(gap)
+                + ", measured iteration 1 of 3 completed no message (20 errors)."), notCompared);
+
+        // The comparison table: a row per metric whose header names the unit its values are shown in, a unit
+        // chosen for them (the largest shown between 1 and 1000), the values nbench compare's (ns) in that unit.
+        JsonNode rows = page.path("comparisonTables").get(0);
+        List<String> columns = texts(rows.get(0)).subList(1, rows.get(0).size());
+        assertEquals(List.of(base + " (baseline)", label(netty), label(open)), columns, "the file not compared has no column");
+        for (int r = 1; r < rows.size(); r++) {
+            JsonNode row = rows.get(r);
+            JsonNode m = block.path("metrics").get(r - 1);
+            Matcher header = Pattern.compile("(.+) \\((.+)\\)").matcher(row.get(0).path("text").asText());
+            assertTrue(header.matches(), row.toString());
+            String unit = header.group(2);
+            double max = 0;
+            for (int col = 1; col < row.size(); col++) {
+                double nanos = col == 1 ? m.path("baseline").path("mean").asDouble() : m.path("others").get(col - 2).path("mean").asDouble();
+                double shown = number(row.get(col).path("mean").asText());
+                max = Math.max(max, shown);
+                if (m.path("unit").asText().equals("ns")) {
+                    assertClose(nanos, shown * NANOS_PER.get(unit), 0.005, row.toString());
+                } else {
+                    assertEquals(m.path("unit").asText(), unit, row.toString());
+                }
+                if (col > 1) {
+                    assertFalse(row.get(col).path("ratio").asText().isEmpty(), "a ratio under each figure: " + row);
+                }
+            }
+            if (m.path("unit").asText().equals("ns")) {
+                assertTrue(max < 1000 && (max >= 1 || unit.equals("µs")), "a unit for the values: " + row);
+            }
+        }
+        // Each file's own table: p50 ... max in the unit its header names, the page's data (µs) in that unit.
+        for (int f = 0; f < inputs.size(); f++) {
+            JsonNode t = page.path("fileTables").get(f);
+            List<String> head = texts(t.get(0));
+            JsonNode summary = files.get(f).path("combinations").get(0).path("summary");
+            String[] fields = {"p50", "p99", "p999", "max"};
+            for (int i = 0; i < fields.length; i++) {
+                String name = fields[i].replace("p999", "p99.9") + " (";
+                int col = head.indexOf(head.stream().filter(h -> h.startsWith(name)).findFirst()
+                        .orElseThrow(() -> new AssertionError("a " + name + "unit) column: " + head)));
+                String unit = head.get(col).replaceAll(".*\\((.+)\\)", "$1");
+                String shown = t.get(1).get(col).path("text").asText();
+                if (summary.path(fields[i]).isNull()) {
+                    assertEquals("–", shown);
+                } else {
+                    assertClose(summary.path(fields[i]).asDouble() * 1000, number(shown) * NANOS_PER.get(unit), 0.005, head + " " + t.get(1));
+                    assertTrue(number(shown) < 1000 && (number(shown) >= 1 || unit.equals("µs")), head + " " + t.get(1));
+                }
+            }
+        }
+    }
+
+    private static final java.util.Map<String, Double> NANOS_PER = java.util.Map.of("µs", 1e3, "ms", 1e6, "s", 1e9);
+
+    private static String label(Path p) {
+        return p.getFileName().toString().replaceAll("\\.json$", "");
+    }
+
+    private static JsonNode metric(JsonNode block, String name) {
+        for (JsonNode m : block.path("metrics")) {
+            if (m.path("metric").asText().equals(name)) {
+                return m;
+            }
+        }
+        throw new AssertionError("no metric " + name + " in " + block);
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.isObject() ? n.path("text").asText() : n.asText()));
+        return out;
+    }
+
+    private static double number(String shown) {
+        return Double.parseDouble(shown.replace(",", ""));
+    }
+
+    /** Within the rounding of a figure shown to three significant digits. */
+    private static void assertClose(double expected, double shown, double relative, String where) {
+        assertTrue(Math.abs(expected - shown) <= relative * Math.abs(expected) + 1e-9, "expected " + expected + ", shown " + shown + ": " + where);
+    }
+
+    /** The page as {@code report-probe.js} reads it in headless Chromium, before and after the latency-axis switch. */
+    static JsonNode probe(Path html) throws Exception {
+        String script;
+        try (var in = HtmlReportTest.class.getResourceAsStream("report-probe.js")) {
+            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        Path probed = html.resolveSibling("probed-" + html.getFileName());
+        Files.writeString(probed, Files.readString(html).replaceFirst("<head>", java.util.regex.Matcher.quoteReplacement(
+                "<head><script>" + script + "</script>")));
+        Matcher m = Pattern.compile("<script type=\"application/json\" id=\"nbench-probe\">(.*?)</script>", Pattern.DOTALL)
+                .matcher(dom(probed, "--window-size=1280,2400"));
+        assertTrue(m.find(), "the probe ran after the page drew its charts");
+        return ResultDocument.MAPPER.readTree(m.group(1));
     }
 
     static final String CHROMIUM = "/usr/bin/chromium";
 
     /** The page as headless Chromium leaves it after its script ran, asserting the script logged nothing. */
-    static String dom(Path html) throws Exception {
+    static String dom(Path html, String... options) throws Exception {
         // --enable-logging=stderr: the page's console messages (a script error among them) go to stderr.
         Path console = html.resolveSibling(html.getFileName() + ".console.log");
-        Process p = new ProcessBuilder(CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-                "--v=0", "--virtual-time-budget=5000", "--dump-dom", html.toUri().toString())
-                .redirectError(console.toFile()).start();
+        List<String> command = new ArrayList<>(List.of(CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
+                "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000"));
+        command.addAll(List.of(options));
+        command.addAll(List.of("--dump-dom", html.toUri().toString()));
+        Process p = new ProcessBuilder(command).redirectError(console.toFile()).start();
         String dom = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "chromium ended");
         List<String> errors = Files.readAllLines(console).stream().filter(l -> l.contains("CONSOLE")

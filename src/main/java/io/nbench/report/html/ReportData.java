@@ -75,6 +75,8 @@ final class ReportData {
             }
             ObjectNode i = iterations.addObject();
             i.put("index", it.index());
+            i.put("messages", it.messages());
+            i.put("errors", it.errors() == null ? 0 : it.errors().total());
             i.put("msgPerSec", it.msgPerSec());
             i.put("partial", it.partial());
             micros(i, "p50", h, 50);
