@@ -121,6 +121,15 @@ class LayeringTest {
     }
 
     @Test
+    void theReportsWritersKnowNoClientRun() {
+        noClasses().that().resideInAPackage("io.nbench.report..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.nbench.client..", "io.nbench.cli..")
+                .because("the client library writes its results through report (documents, text, CSV); report "
+                        + "writes what it is given and never calls back up")
+                .check(MAIN);
+    }
+
+    @Test
     void theMonitorsWireDependsOnNeitherHalf() {
         noClasses().that().resideInAPackage("io.nbench.monitor..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.nbench.server..", "io.nbench.client..",

@@ -1,9 +1,9 @@
 package io.nbench.client.output;
 
 import io.nbench.client.ExitCode;
+import io.nbench.load.CompositeListener;
 import io.nbench.load.RunListener;
 import io.nbench.report.CombinationResult;
-import io.nbench.report.CompositeListener;
 import io.nbench.report.Status;
 import io.nbench.report.SweepResult;
 import io.nbench.report.json.IntervalDoc;

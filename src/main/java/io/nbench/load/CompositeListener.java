@@ -1,6 +1,5 @@
-package io.nbench.report;
+package io.nbench.load;
 
-import io.nbench.load.RunListener;
 import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
 import java.util.List;
