@@ -10,8 +10,9 @@ import java.util.TreeSet;
  * The comparison laid out for a terminal of a given width ({@code nbench run}'s): per combination, A's figures,
  * then one block per other file against A, as hyperfine's summary puts each command against the fastest. Each
  * row is a metric with the file's figure, its ratio to A with the 99.9% interval and the verdict; the columns
- * are as wide in every block, so A's figures sit above the others'. More files make it longer, never wider: a
- * row that would still pass the width (a long verdict) continues on the next line in its own column.
+ * of the metric and the figure are as wide in every block, so A's figures sit above the others'. More files make
+ * it longer, never wider: a row that would still pass the width (a long verdict) continues on the next line in its
+ * own column.
  */
 public final class CompareBlocks {
 
@@ -65,10 +66,15 @@ public final class CompareBlocks {
             String as = matched.equals(b.name()) ? "" : " (as " + matched + ")";
             tables.add(new Table(x + ": " + files.get(i + 1).path() + as + " against A", rows));
         }
-        int[] widths = widths(tables);
+        int[] shared = widths(tables);
         for (Table t : tables) {
             out.println();
             wrapped(out, t.title(), width, "    ");
+            // The metric and the figure as wide in every table; the ratio as its own table needs, so that one
+            // hopeless interval (1.2e+05 [3.4e-300, Infinity]) does not push every other table's verdict along.
+            int[] widths = widths(List.of(t));
+            widths[0] = shared[0];
+            widths[1] = shared[1];
             t.rows().forEach(r -> row(out, r, widths, width));
         }
         if (!missing.isEmpty()) {
@@ -113,11 +119,15 @@ public final class CompareBlocks {
         last.subList(1, last.size()).forEach(l -> out.println(indent + l));
     }
 
-    /** The verdict in a few words; the long ones are explained once under the blocks. */
+    /**
+     * The verdict in a few words, so that a row keeps to 80 columns; the long ones are explained once under the
+     * blocks.
+     */
     private static String verdict(Comparison.Cell c) {
         return switch (c.verdict()) {
             case TOO_FEW -> tooFew(c.smallerN());
             case NO_VALUE -> "n/a";
+            case SAME -> "not significant";
             default -> c.verdictText();
         };
     }
