@@ -176,10 +176,11 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                 double clientCpu = it.resources() == null ? Double.NaN : orNaN(it.resources().cpuPercent());
                 ServerStatsDoc.Iteration s = server.get(it.index());
                 double serverCpu = s == null ? Double.NaN : orNaN(s.cpuPercent());
-                // The server's CPU over its own window, divided among the requests it served in that window.
+                // The server's CPU over its own window, divided among the requests it counted in that window (it
+                // may have served other clients too); an echo server counts bytes, not requests: the client's messages.
                 iterations.add(new IterationData(it.msgPerSec(), latency, clientCpu, serverCpu,
-                        cpuPerMessage(clientCpu, it.wallNs(), it.messages()),
-                        s == null ? Double.NaN : cpuPerMessage(serverCpu, s.nanos(), s.requests())));
+                        cpuPerMessage(clientCpu, it.wallNs(), it.messages()), s == null ? Double.NaN
+                        : cpuPerMessage(serverCpu, s.nanos(), s.requests() > 0 ? s.requests() : it.messages())));
             }
             combinations.add(new CombinationData(c.name(), c.keys(), iterations, notSteady(c.summary().steadyState())));
         }
