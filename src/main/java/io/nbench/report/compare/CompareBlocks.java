@@ -16,7 +16,7 @@ import java.util.TreeSet;
  */
 public final class CompareBlocks {
 
-    /** The figures of one file against A: the rows of its block, one list of cells per metric. */
+    /** One file's block: its title, the header row and one row of cells per metric. */
     private record Table(String title, List<List<String>> rows) {
     }
 
@@ -32,16 +32,18 @@ public final class CompareBlocks {
         for (Comparison.Block b : blocks) {
             out.println();
             wrapped(out, b.name(), width, "    ");
-            print(out, files, b, width);
+            combination(out, files, b, width);
         }
         out.flush();
     }
 
-    private static void print(PrintWriter out, List<ResultFile> files, Comparison.Block b, int width) {
+    /** A's table, one table per other file that has the combination, then what the short verdicts mean. */
+    private static void combination(PrintWriter out, List<ResultFile> files, Comparison.Block b, int width) {
         List<Table> tables = new ArrayList<>();
         List<List<String>> baseline = new ArrayList<>();
         baseline.add(List.of("metric", "A"));
-        b.rows().forEach(r -> baseline.add(List.of(r.metric().name(), value(r.metric(), r.baseline()))));
+        b.rows().forEach(r -> baseline.add(List.of(r.metric().name(),
+                CompareTable.value(r.metric(), r.baseline()))));
         tables.add(new Table("A: " + files.get(0).path() + " (the baseline)", baseline));
         List<String> missing = new ArrayList<>();
         TreeSet<Integer> tooFew = new TreeSet<>();
@@ -57,7 +59,8 @@ public final class CompareBlocks {
             rows.add(List.of("metric", x, x + "/A [99.9% CI]", "verdict"));
             for (Comparison.Row r : b.rows()) {
                 Comparison.Cell c = r.others().get(i);
-                rows.add(List.of(r.metric().name(), value(r.metric(), c.mean()), CompareTable.ratio(c), verdict(c)));
+                rows.add(List.of(r.metric().name(), CompareTable.value(r.metric(), c.mean()), CompareTable.ratio(c),
+                        verdict(c)));
                 if (c.verdict() == Comparison.Verdict.TOO_FEW) {
                     tooFew.add(c.smallerN());
                 }
@@ -134,10 +137,6 @@ public final class CompareBlocks {
 
     private static String tooFew(int n) {
         return "too few (N=" + n + ")";
-    }
-
-    private static String value(CompareMetric m, double v) {
-        return Double.isNaN(v) ? "-" : m.format().apply(v);
     }
 
     private static void wrapped(PrintWriter out, String text, int width, String rest) {

@@ -10,7 +10,7 @@ import java.util.stream.DoubleStream;
 
 /**
  * A figure {@code nbench compare} puts side by side, read from each measured iteration. The table is the
- * whole list; adding a metric (CPU per message, allocation) is one more entry.
+ * whole list; adding a metric (allocation per message) is one more entry.
  *
  * @param name           row label
  * @param higherIsBetter throughput: higher is faster; latency: lower is faster

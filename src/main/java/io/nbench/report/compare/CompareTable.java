@@ -83,7 +83,8 @@ public final class CompareTable {
         return warnings;
     }
 
-    private static String value(CompareMetric m, double v) {
+    /** A figure as its metric shows it, "-" when there is none. */
+    static String value(CompareMetric m, double v) {
         return Double.isNaN(v) ? "-" : m.format().apply(v);
     }
 
