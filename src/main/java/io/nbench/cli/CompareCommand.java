@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Result files (nbench client --out) side by side: per combination and metric (throughput, "
-                + "p50, p90, p99, p99.9, max) the per-iteration means, the ratio to the first file with its 99.9%% "
+                + "mean latency, p50, p90, p99, p99.9, max; the client's and the server's CPU and CPU per message "
+                + "when the documents have them) the per-iteration means, the ratio to the first file with its 99.9%% "
                 + "confidence interval (Welch's t on the logarithms of the measured iterations' values: always "
                 + "positive) and a verdict: faster, slower, no significant difference, or too few iterations to "
                 + "decide (fewer than 5 on a side).",
@@ -65,7 +66,7 @@ final class CompareCommand implements Callable<Integer> {
     String failIfSlower;
 
     @Option(names = "--fail-if-higher", paramLabel = "METRIC:PCT",
-            description = "Exit 3 if a file's latency METRIC (p50, p90, p99, p99.9, max) is significantly more than "
+            description = "Exit 3 if a file's latency METRIC (mean, p50, p90, p99, p99.9, max) is significantly more than "
                     + "PCT%% above the first file's (the ratio's whole 99.9%% interval over 1 + PCT/100). Repeatable; "
                     + "default: no latency gate.")
     List<String> failIfHigher = new ArrayList<>();

@@ -5,8 +5,8 @@ import io.nbench.client.ExitCode;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.Environment;
 import io.nbench.report.Tty;
+import io.nbench.report.compare.CompareBlocks;
 import io.nbench.report.compare.CompareFormats;
-import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.report.hdr.IntervalLogMerge;
@@ -16,7 +16,6 @@ import io.nbench.report.json.ResultDocument;
 import io.nbench.transport.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +28,7 @@ import java.util.stream.Collectors;
 /**
  * What {@code nbench run} keeps and shows once every server is measured, from the documents its clients handed
  * over (none is read back from a file): each kept in {@code --results-dir}, the interval logs joined into
- * {@code --hdr-log}, the comparison table over every server, the {@code --report} page.
+ * {@code --hdr-log}, the comparison over every server, the {@code --report} page.
  */
 final class RunResults {
 
@@ -127,22 +126,32 @@ final class RunResults {
         return ExitCode.OK;
     }
 
-    /** The comparison table of two servers or more. */
+    /**
+     * The comparison of two servers or more, one block per server against the first, fitted to the terminal
+     * (120 columns at most, as the rest of the text output).
+     */
     private static void compare(List<ResultFile> results, List<String> compared, PrintWriter out) {
         if (results.size() >= 2) {
             out.println("=== comparison of the servers (A = " + compared.get(0) + ") ===");
-            // The table fits 120 columns: a longer line (the legend) wraps, its continuation indented.
-            StringWriter table = new StringWriter();
-            CompareTable.print(new PrintWriter(table), results, Comparison.compare(results));
-            table.toString().lines().forEach(line -> {
-                if (Tty.columns(line) <= Tty.TEXT_COLUMNS) {
-                    out.println(line);
-                } else {
-                    Tty.wrap(line, Tty.TEXT_COLUMNS, "", "    ").forEach(out::println);
-                }
-            });
+            CompareBlocks.print(out, results, Comparison.compare(results), width());
         } else if (results.size() == 1) {
             out.println("One server measured: nothing to compare.");
+        }
+    }
+
+    /**
+     * The terminal's width on a terminal (what stty says, else $COLUMNS), $COLUMNS in a pipe or a file when set,
+     * else 120; never more than {@link Tty#TEXT_COLUMNS}.
+     */
+    private static int width() {
+        if (Tty.stdout()) {
+            return Math.min(Tty.TEXT_COLUMNS, Tty.stderrWidth());
+        }
+        try {
+            int columns = Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "").trim());
+            return columns > 0 ? Math.min(Tty.TEXT_COLUMNS, columns) : Tty.TEXT_COLUMNS;
+        } catch (NumberFormatException e) {
+            return Tty.TEXT_COLUMNS;
         }
     }
 

@@ -254,11 +254,15 @@ class CompareGateTest {
         assertEquals("--fail-if-slower 10", gate.get("expression").asText());
         assertTrue(gate.get("breached").asBoolean());
         assertEquals(0.9, gate.get("bound").asDouble(), 1e-12);
-        // throughput, five latencies, and the client's CPU (these files have no server CPU: no row for it)
+        // throughput, the mean and five percentiles of latency, the client's CPU and its CPU per message (these
+        // files have no server CPU: no rows for it)
         JsonNode metrics = doc.get("combinations").get(0).get("metrics");
-        assertEquals(7, metrics.size(), metrics.toString());
-        assertEquals("client CPU", metrics.get(6).get("metric").asText());
-        assertEquals("%", metrics.get(6).get("unit").asText());
+        assertEquals(9, metrics.size(), metrics.toString());
+        assertEquals("mean", metrics.get(1).get("metric").asText());
+        assertEquals("client CPU", metrics.get(7).get("metric").asText());
+        assertEquals("%", metrics.get(7).get("unit").asText());
+        assertEquals("client CPU/msg", metrics.get(8).get("metric").asText());
+        assertEquals("ns", metrics.get(8).get("unit").asText());
     }
 
     @Test

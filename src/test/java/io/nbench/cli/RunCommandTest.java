@@ -65,8 +65,10 @@ class RunCommandTest {
                         .count(),
                 "one server line per measured iteration and server: " + o.out());
         String table = o.out().substring(o.out().indexOf("=== comparison"));
-        assertTrue(table.contains("\nclient CPU "), table);
-        assertTrue(table.contains("\nserver CPU "), table);
+        assertTrue(table.contains("\n  client CPU "), table);
+        assertTrue(table.contains("\n  server CPU "), table);
+        assertTrue(table.contains("\n  client CPU/msg "), table);
+        assertTrue(table.contains("\n  server CPU/msg "), table);
         for (String server : new String[] {"netty", "mina"}) {
             JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER
                     .readTree(dir.resolve(server + ".json").toFile()).get("combinations").get(0).get("serverStats");
@@ -77,6 +79,7 @@ class RunCommandTest {
         }
         assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
                 "every child server stopped");
+        cpuPerMessageAndMeanLatencyAsTheDocumentsGiveThem(dir.resolve("netty.json"), dir.resolve("mina.json"));
 
         CliTest.Outcome off = CliTest.run("run", "--servers", "nio,blocking", "--no-server-stats", "--threads", "1",
                 "--msgs", "100", "--warmup", "0", "--iterations", "1");
@@ -84,6 +87,51 @@ class RunCommandTest {
         assertFalse(off.out().contains("  server: "), off.out());
         assertFalse(off.out().contains("server CPU"), off.out());
         assertFalse(off.out().contains("monitor on"), off.out());
+    }
+
+    /**
+     * {@code compare --format json} on run's documents: the mean latency and the CPU per message of the client
+     * and of the server (issue 30.6), each the mean over the measured iterations of what the document holds
+     * (the latency histogram's mean; cpuPercent / 100 x wall time / messages, the server's over its own window
+     * and requests, or the client's messages when an echo server counts none), worked out here from the fields.
+     */
+    private static void cpuPerMessageAndMeanLatencyAsTheDocumentsGiveThem(Path a, Path b) throws Exception {
+        CliTest.Outcome o = CliTest.run("compare", "--format", "json", a.toString(), b.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        JsonNode metrics = io.nbench.report.json.ResultDocument.MAPPER.readTree(o.out()).get("combinations").get(0)
+                .get("metrics");
+        java.util.Map<String, JsonNode> byName = new java.util.HashMap<>();
+        metrics.forEach(m -> byName.put(m.get("metric").asText(), m));
+        JsonNode[] docs = {ResultDocs.read(a), ResultDocs.read(b)};
+        for (int f = 0; f < 2; f++) {
+            JsonNode combination = docs[f].get("combinations").get(0);
+            java.util.Map<Integer, JsonNode> server = new java.util.HashMap<>();
+            combination.get("serverStats").get("iterations").forEach(s -> server.put(s.get("index").asInt(), s));
+            double client = 0;
+            double serverCpu = 0;
+            double mean = 0;
+            int n = 0;
+            for (JsonNode it : combination.get("iterations")) {
+                if (it.get("warmup").asBoolean()) {
+                    continue;
+                }
+                n++;
+                client += it.get("resources").get("cpuPercent").asDouble() / 100 * it.get("wallNs").asLong()
+                        / it.get("messages").asLong();
+                JsonNode s = server.get(it.get("index").asInt());
+                long served = s.get("requests").asLong() > 0 ? s.get("requests").asLong() : it.get("messages").asLong();
+                serverCpu += s.get("cpuPercent").asDouble() / 100 * s.get("nanos").asLong() / served;
+                mean += io.nbench.stats.HistogramCodec.decode(it.get("histogram").asText()).getMean();
+            }
+            String side = f == 0 ? "baseline" : "others";
+            java.util.function.Function<String, Double> shown = name -> side.equals("baseline")
+                    ? byName.get(name).get("baseline").get("mean").asDouble()
+                    : byName.get(name).get("others").get(0).get("mean").asDouble();
+            assertEquals(client / n, shown.apply("client CPU/msg"), 1e-6 * client / n, side);
+            assertEquals(serverCpu / n, shown.apply("server CPU/msg"), 1e-6 * serverCpu / n, side);
+            assertEquals(mean / n, shown.apply("mean"), 1e-6 * mean / n, side);
+            assertEquals("ns", byName.get("client CPU/msg").get("unit").asText());
+        }
     }
 
     /**

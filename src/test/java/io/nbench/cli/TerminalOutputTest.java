@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.Tty;
+import io.nbench.testkit.AlignedTables;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.TestServers;
 import java.io.File;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The client in a real JVM under a real pseudo-terminal of 80 columns (util-linux {@code script}): the
@@ -62,7 +65,14 @@ class TerminalOutputTest {
      * iteration of an open loop) when only the layout is under test.
      */
     private static String terminal(String command, Map<String, String> env, boolean verdictAside) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("script", "-qfec", "stty cols 80 rows 40; " + command, "/dev/null")
+        return terminal(80, command, env, verdictAside);
+    }
+
+    /** As {@link #terminal(String, Map, boolean)} on a terminal of {@code columns}. */
+    private static String terminal(int columns, String command, Map<String, String> env, boolean verdictAside)
+            throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("script", "-qfec", "stty cols " + columns + " rows 40; " + command,
+                "/dev/null")
                 .redirectInput(ProcessBuilder.Redirect.PIPE).redirectErrorStream(true);
         pb.environment().put("TERM", "xterm");
         pb.environment().remove("COLUMNS");
@@ -153,6 +163,35 @@ class TerminalOutputTest {
         }
         assertEquals(3, iterations, screen);
         assertTrue(openLoopLine, "the open-loop figures on an indented line: " + screen);
+    }
+
+    /**
+     * {@code nbench run}'s comparison of three servers on a terminal of 80 columns and of 120 (issue 30.1: rows
+     * over 120 columns were re-wrapped word by word): within the width, every row's cells under its header's, the
+     * figures of every server under A's, and each server's row of every metric a figure, a ratio and a verdict.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {80, 120})
+    void runsComparisonOfThreeServersFitsTheTerminal(int columns) throws Exception {
+        String screen = terminal(columns, NbenchProcess.shellCommand() + " run --servers netty,nio,mina"
+                + " --iteration-time 200ms --warmup 1 --iterations 2", Map.of(), true);
+        // Nothing rewrites a line once the comparison starts: the terminal's lines, their carriage returns dropped.
+        List<String> lines = screen.lines().map(l -> l.replace("\r", "")).toList();
+        int from = lines.indexOf("=== comparison of the servers (A = netty) ===");
+        assertTrue(from >= 0, screen);
+        List<String> comparison = lines.subList(from, lines.size());
+        AlignedTables.assertFits(comparison, columns);
+        List<AlignedTables.Table> tables = AlignedTables.tables(comparison);
+        assertEquals(3, tables.size(), "A's figures and a block for each other server: " + screen);
+        AlignedTables.assertSameColumns(tables, 2);
+        List<String> metrics = tables.get(0).rows().stream().map(r -> tables.get(0).cells(r).get(0)).toList();
+        assertTrue(metrics.containsAll(List.of("throughput", "mean", "p50", "p99.9", "max", "client CPU", "server CPU",
+                "client CPU/msg", "server CPU/msg")), metrics.toString());
+        for (AlignedTables.Table t : tables.subList(1, 3)) {
+            List<List<String>> rows = t.rows().stream().map(t::cells).filter(c -> !c.get(0).isEmpty()).toList();
+            assertEquals(metrics, rows.stream().map(c -> c.get(0)).toList());
+            rows.forEach(c -> assertTrue(c.stream().noneMatch(String::isEmpty), "a cell missing: " + c));
+        }
     }
 
     @Test

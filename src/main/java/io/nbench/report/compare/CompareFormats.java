@@ -149,10 +149,7 @@ public final class CompareFormats {
                         continue;
                     }
                     row.add(Double.isNaN(c.mean()) ? "-" : r.metric().format().apply(c.mean()));
-                    row.add(c.ratio() == null || Double.isNaN(c.ratio().ratio()) ? "-"
-                            : c.ratio().hasInterval() ? CompareTable.number(c.ratio().ratio()) + " ["
-                            + CompareTable.number(c.ratio().low()) + ", " + CompareTable.number(c.ratio().high()) + "]"
-                            : CompareTable.number(c.ratio().ratio()));
+                    row.add(CompareTable.ratio(c));
                     String verdict = c.verdictText();
                     row.add(c.verdict() == Comparison.Verdict.SLOWER ? "**" + verdict + "**" : verdict);
                 }

@@ -11,9 +11,12 @@ public final class CompareTable {
     private CompareTable() {
     }
 
+    /** What the figures are, above the table (and above {@link CompareBlocks}'). */
+    static final String LEGEND = "nbench compare: per-iteration means of measured iterations; ratio to A (of geometric "
+            + "means) with its 99.9% CI (Welch's t on log values); latency: lower is faster";
+
     public static void print(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks) {
-        out.println("nbench compare: per-iteration means of measured iterations; ratio to A (of geometric means) "
-                + "with its 99.9% CI (Welch's t on log values); latency: lower is faster");
+        out.println(LEGEND);
         for (int i = 0; i < files.size(); i++) {
             out.println("  " + letter(i) + ": " + files.get(i).path());
         }
@@ -80,11 +83,13 @@ public final class CompareTable {
         return warnings;
     }
 
-    private static String value(CompareMetric m, double v) {
+    /** A figure as its metric shows it, "-" when there is none. */
+    static String value(CompareMetric m, double v) {
         return Double.isNaN(v) ? "-" : m.format().apply(v);
     }
 
-    private static String ratio(Comparison.Cell c) {
+    /** The ratio to A with its interval, "-" when undefined. */
+    static String ratio(Comparison.Cell c) {
         if (c.ratio() == null || Double.isNaN(c.ratio().ratio())) {
             return "-";
         }

@@ -5,6 +5,7 @@ import io.nbench.report.json.IterationDoc;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocReader;
 import io.nbench.report.json.ResultReader;
+import io.nbench.report.json.ServerStatsDoc;
 import io.nbench.report.json.SummaryDoc;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.SteadyState;
@@ -32,15 +33,32 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
     }
 
     /**
-     * What compare needs of an iteration: throughput, the latency histogram (ns), and the CPU (% of one core)
-     * of the client and of the server (from {@code --server-stats}); NaN when the document has none.
+     * What compare needs of an iteration: throughput, the latency histogram (ns), the CPU (% of one core) of the
+     * client and of the server (from {@code --server-stats}), and that CPU time per message (ns); NaN when the
+     * document has none ({@link #cpuPerMessage} says when it cannot be computed).
      */
     public record IterationData(double msgPerSec, Histogram latency, double clientCpuPercent,
-                                double serverCpuPercent) {
+                                double serverCpuPercent, double clientCpuNsPerMessage, double serverCpuNsPerMessage) {
 
         public IterationData(double msgPerSec, Histogram latency) {
             this(msgPerSec, latency, Double.NaN, Double.NaN);
         }
+
+        public IterationData(double msgPerSec, Histogram latency, double clientCpuPercent, double serverCpuPercent) {
+            this(msgPerSec, latency, clientCpuPercent, serverCpuPercent, Double.NaN, Double.NaN);
+        }
+    }
+
+    /**
+     * CPU time per message in ns: the process's CPU (% of one core) over {@code wallNs}, divided among the
+     * {@code messages} of that window. NaN when it cannot be computed: no CPU figure (the platform gives none, or
+     * no {@code --server-stats} for the server), or nothing measured (no message, no time).
+     */
+    static double cpuPerMessage(double cpuPercent, long wallNs, long messages) {
+        if (Double.isNaN(cpuPercent) || messages <= 0 || wallNs <= 0) {
+            return Double.NaN;
+        }
+        return cpuPercent / 100.0 * wallNs / messages;
     }
 
     /**
@@ -143,9 +161,9 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
             CombinationDoc c = doc.combinations().get(ci);
             // The server's figures of a measured iteration carry its index (none: no --server-stats, or
             // stopped part way).
-            Map<Integer, Double> serverCpu = new HashMap<>();
+            Map<Integer, ServerStatsDoc.Iteration> server = new HashMap<>();
             if (c.serverStats() != null) {
-                c.serverStats().iterations().forEach(s -> serverCpu.put(s.index(), orNaN(s.cpuPercent())));
+                c.serverStats().iterations().forEach(s -> server.put(s.index(), s));
             }
             List<IterationData> iterations = new ArrayList<>();
             for (int i = 0; i < c.iterations().size(); i++) {
@@ -155,9 +173,14 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                 }
                 String field = "combinations[" + ci + "].iterations[" + i + "].histogram";
                 Histogram latency = histogram(path, field, it.histogram());
-                iterations.add(new IterationData(it.msgPerSec(), latency,
-                        it.resources() == null ? Double.NaN : orNaN(it.resources().cpuPercent()),
-                        serverCpu.getOrDefault(it.index(), Double.NaN)));
+                double clientCpu = it.resources() == null ? Double.NaN : orNaN(it.resources().cpuPercent());
+                ServerStatsDoc.Iteration s = server.get(it.index());
+                double serverCpu = s == null ? Double.NaN : orNaN(s.cpuPercent());
+                // The server's CPU over its own window, divided among the requests it counted in that window (it
+                // may have served other clients too); an echo server counts bytes, not requests: the client's messages.
+                iterations.add(new IterationData(it.msgPerSec(), latency, clientCpu, serverCpu,
+                        cpuPerMessage(clientCpu, it.wallNs(), it.messages()), s == null ? Double.NaN
+                        : cpuPerMessage(serverCpu, s.nanos(), s.requests() > 0 ? s.requests() : it.messages())));
             }
             combinations.add(new CombinationData(c.name(), c.keys(), iterations, notSteady(c.summary().steadyState())));
         }

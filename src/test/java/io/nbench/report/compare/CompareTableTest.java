@@ -83,6 +83,7 @@ class CompareTableTest {
                 "impl=netty,size=1  (C: renamed)",
                 "metric      A              B              B/A [99.9% CI]        verdict  C              C/A [99.9% CI]        verdict",
                 "throughput  100,000 msg/s  120,160 msg/s  1.202 [1.172, 1.232]  faster   100,020 msg/s  1.000 [0.977, 1.024]  no significant difference",
+                "mean        100 µs         150 µs         1.500 [1.455, 1.547]  slower   100 µs         1.000 [0.976, 1.025]  no significant difference",
                 "p50         100 µs         150 µs         1.500 [1.455, 1.547]  slower   100 µs         1.000 [0.976, 1.025]  no significant difference",
                 "p90         100 µs         150 µs         1.500 [1.455, 1.547]  slower   100 µs         1.000 [0.976, 1.025]  no significant difference",
                 "p99         100 µs         150 µs         1.500 [1.455, 1.547]  slower   100 µs         1.000 [0.976, 1.025]  no significant difference",
@@ -92,6 +93,7 @@ class CompareTableTest {
                 "impl=netty,size=2  (not in B)",
                 "metric      A        B  B/A [99.9% CI]  verdict  C  C/A [99.9% CI]  verdict",
                 "throughput  3 msg/s  -  -               -        -  -               n/a: an iteration measured nothing",
+                "mean        7.5 µs   -  -               -        -  -               N=0: too few iterations to decide; use --iterations ≥ 5 or --forks",
                 "p50         7.5 µs   -  -               -        -  -               N=0: too few iterations to decide; use --iterations ≥ 5 or --forks",
                 "p90         7.5 µs   -  -               -        -  -               N=0: too few iterations to decide; use --iterations ≥ 5 or --forks",
                 "p99         7.5 µs   -  -               -        -  -               N=0: too few iterations to decide; use --iterations ≥ 5 or --forks",
@@ -119,7 +121,7 @@ class CompareTableTest {
         Comparison.Block block = Comparison.compare(List.of(fa, fb)).get(0);
         assertEquals(List.of("b"), block.matched());
         Comparison.Row throughput = block.rows().get(0);
-        Comparison.Row p50 = block.rows().get(1);
+        Comparison.Row p50 = block.rows().get(2);
         // Throughput is better higher, latency lower: the same values give opposite verdicts.
         Comparison.Verdict t = throughput.others().get(0).verdict();
         Comparison.Verdict l = p50.others().get(0).verdict();

@@ -95,10 +95,10 @@ class GateTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99")).getMessage()
                 .contains("expected METRIC:PCT"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Gate.higher("throughput:5")).getMessage()
-                .contains("one of p50, p90, p99, p99.9, max"));
+                .contains("one of mean, p50, p90, p99, p99.9, max"));
         assertEquals("--fail-if-higher p99:x: 'x' is not a percentage",
                 assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99:x")).getMessage());
-        assertEquals("--fail-if-higher :10: unknown metric '' (one of p50, p90, p99, p99.9, max)",
+        assertEquals("--fail-if-higher :10: unknown metric '' (one of mean, p50, p90, p99, p99.9, max)",
                 assertThrows(IllegalArgumentException.class, () -> Gate.higher(":10")).getMessage());
         assertThrows(IllegalArgumentException.class, () -> Gate.higher("p99:-1"));
         assertThrows(IllegalArgumentException.class, () -> Gate.slower(Double.NaN));
@@ -140,7 +140,7 @@ class GateTest {
         assertEquals(List.of("base.json", "new.json"), List.of(doc.get("files").get(0).asText(),
                 doc.get("files").get(1).asText()));
         assertEquals(0.999, doc.get("level").asDouble());
-        JsonNode p50 = doc.get("combinations").get(0).get("metrics").get(1);
+        JsonNode p50 = doc.get("combinations").get(0).get("metrics").get(2);
         assertEquals("p50", p50.get("metric").asText());
         assertEquals("ns", p50.get("unit").asText());
         assertFalse(p50.get("higherIsBetter").asBoolean());
@@ -218,6 +218,7 @@ class GateTest {
             | metric | A | B | B/A [99.9% CI] | verdict | C | C/A [99.9% CI] | verdict | D | D/A [99.9% CI] | verdict |
             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
             | throughput | 120,160 msg/s | 100,000 msg/s | 0.832 [0.812, 0.853] | **slower** | 60,000 msg/s | 0.499 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
+            | mean | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
             | p50 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
             | p90 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
             | p99 | 100 µs | 150 µs | 1.500 [1.455, 1.547] | **slower** | 200 µs | 2.000 | N=1: too few iterations to decide; use --iterations ≥ 5 or --forks | - | - | - |
@@ -256,6 +257,31 @@ class GateTest {
                     "mean" : 60000.0,
                     "n" : 1,
                     "ratio" : 0.49934600574421006,
+                    "low" : null,
+                    "high" : null,
+                    "verdict" : "too_few",
+                    "verdictText" : "N=1: too few iterations to decide; use --iterations ≥ 5 or --forks"
+                  }, null ]
+                }, {
+                  "metric" : "mean",
+                  "unit" : "ns",
+                  "higherIsBetter" : false,
+                  "baseline" : {
+                    "mean" : 100000.0,
+                    "n" : 5
+                  },
+                  "others" : [ {
+                    "mean" : 150003.2,
+                    "n" : 5,
+                    "ratio" : 1.5000065387386312,
+                    "low" : 1.4548384202743028,
+                    "high" : 1.5465769840161483,
+                    "verdict" : "slower",
+                    "verdictText" : "slower"
+                  }, {
+                    "mean" : 200000.0,
+                    "n" : 1,
+                    "ratio" : 2.0000524318238786,
                     "low" : null,
                     "high" : null,
                     "verdict" : "too_few",

@@ -1,0 +1,146 @@
+package io.nbench.report.compare;
+
+import io.nbench.report.Tty;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The comparison laid out for a terminal of a given width ({@code nbench run}'s): per combination, A's figures,
+ * then one block per other file against A, as hyperfine's summary puts each command against the fastest. Each
+ * row is a metric with the file's figure, its ratio to A with the 99.9% interval and the verdict; the columns
+ * of the metric and the figure are as wide in every block, so A's figures sit above the others'. More files make
+ * it longer, never wider: a row that would still pass the width (a long verdict) continues on the next line in its
+ * own column.
+ */
+public final class CompareBlocks {
+
+    /** One file's block: its title, the header row and one row of cells per metric. */
+    private record Table(String title, List<List<String>> rows) {
+    }
+
+    private CompareBlocks() {
+    }
+
+    public static void print(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks, int width) {
+        wrapped(out, CompareTable.LEGEND, width, "    ");
+        for (int i = 0; i < files.size(); i++) {
+            wrapped(out, "  " + CompareTable.letter(i) + ": " + files.get(i).path(), width, "      ");
+        }
+        CompareTable.steadyStateWarnings(files).forEach(w -> wrapped(out, "  Warning: " + w.text(), width, "    "));
+        for (Comparison.Block b : blocks) {
+            out.println();
+            wrapped(out, b.name(), width, "    ");
+            combination(out, files, b, width);
+        }
+        out.flush();
+    }
+
+    /** A's table, one table per other file that has the combination, then what the short verdicts mean. */
+    private static void combination(PrintWriter out, List<ResultFile> files, Comparison.Block b, int width) {
+        List<Table> tables = new ArrayList<>();
+        List<List<String>> baseline = new ArrayList<>();
+        baseline.add(List.of("metric", "A"));
+        b.rows().forEach(r -> baseline.add(List.of(r.metric().name(),
+                CompareTable.value(r.metric(), r.baseline()))));
+        tables.add(new Table("A: " + files.get(0).path() + " (the baseline)", baseline));
+        List<String> missing = new ArrayList<>();
+        TreeSet<Integer> tooFew = new TreeSet<>();
+        boolean noValue = false;
+        for (int i = 0; i < b.matched().size(); i++) {
+            String x = CompareTable.letter(i + 1);
+            String matched = b.matched().get(i);
+            if (matched == null) {
+                missing.add(x);
+                continue;
+            }
+            List<List<String>> rows = new ArrayList<>();
+            rows.add(List.of("metric", x, x + "/A [99.9% CI]", "verdict"));
+            for (Comparison.Row r : b.rows()) {
+                Comparison.Cell c = r.others().get(i);
+                rows.add(List.of(r.metric().name(), CompareTable.value(r.metric(), c.mean()), CompareTable.ratio(c),
+                        verdict(c)));
+                if (c.verdict() == Comparison.Verdict.TOO_FEW) {
+                    tooFew.add(c.smallerN());
+                }
+                noValue |= c.verdict() == Comparison.Verdict.NO_VALUE;
+            }
+            String as = matched.equals(b.name()) ? "" : " (as " + matched + ")";
+            tables.add(new Table(x + ": " + files.get(i + 1).path() + as + " against A", rows));
+        }
+        int[] shared = widths(tables);
+        for (Table t : tables) {
+            out.println();
+            wrapped(out, t.title(), width, "    ");
+            // The metric and the figure as wide in every table; the ratio as its own table needs, so that one
+            // hopeless interval (1.2e+05 [3.4e-300, Infinity]) does not push every other table's verdict along.
+            int[] widths = widths(List.of(t));
+            widths[0] = shared[0];
+            widths[1] = shared[1];
+            t.rows().forEach(r -> row(out, r, widths, width));
+        }
+        if (!missing.isEmpty()) {
+            out.println();
+            wrapped(out, "Not in " + String.join(", ", missing) + ": no figures to compare.", width, "    ");
+        }
+        if (!tooFew.isEmpty() || noValue) {
+            out.println();
+        }
+        for (int n : tooFew) {
+            wrapped(out, tooFew(n) + ": not significant, and " + n + " measured iterations (the fewer of the two "
+                    + "files) are too few to tell a difference from noise; use --iterations ≥ " + Comparison.DECISIVE_N
+                    + " or --forks", width, "    ");
+        }
+        if (noValue) {
+            wrapped(out, "n/a: " + Comparison.Verdict.NO_VALUE.toString().replaceFirst("^n/a: ", ""), width, "    ");
+        }
+    }
+
+    /** The widest cell of each column over every table, so a column starts at the same place in each. */
+    private static int[] widths(List<Table> tables) {
+        int[] w = new int[4];
+        for (Table t : tables) {
+            for (List<String> r : t.rows()) {
+                for (int i = 0; i < r.size(); i++) {
+                    w[i] = Math.max(w[i], Tty.columns(r.get(i)));
+                }
+            }
+        }
+        return w;
+    }
+
+    /** One row, indented by two; the last cell broken at spaces within what the width leaves it. */
+    private static void row(PrintWriter out, List<String> cells, int[] widths, int width) {
+        StringBuilder sb = new StringBuilder("  ");
+        for (int i = 0; i < cells.size() - 1; i++) {
+            sb.append(cells.get(i)).append(" ".repeat(widths[i] - Tty.columns(cells.get(i)) + 2));
+        }
+        String indent = " ".repeat(sb.length());
+        List<String> last = Tty.wrap(cells.get(cells.size() - 1), Math.max(1, width - sb.length()), "", "");
+        out.println((sb + last.get(0)).stripTrailing());
+        last.subList(1, last.size()).forEach(l -> out.println(indent + l));
+    }
+
+    /**
+     * The verdict in a few words, so that a row keeps to 80 columns; the long ones are explained once under the
+     * blocks.
+     */
+    private static String verdict(Comparison.Cell c) {
+        return switch (c.verdict()) {
+            case TOO_FEW -> tooFew(c.smallerN());
+            case NO_VALUE -> "n/a";
+            case SAME -> "not significant";
+            default -> c.verdictText();
+        };
+    }
+
+    private static String tooFew(int n) {
+        return "too few (N=" + n + ")";
+    }
+
+    private static void wrapped(PrintWriter out, String text, int width, String rest) {
+        String indent = text.substring(0, text.length() - text.stripLeading().length());
+        Tty.wrap(text, width, indent, rest).forEach(out::println);
+    }
+}
