@@ -153,6 +153,9 @@ class HtmlReportTest {
         // Per combination: spectrum, throughput per iteration, throughput and latency over time; and the
         // comparison's same four with every file overlaid.
         assertEquals(Integer.toString(3 * 4 + 4), charts.group(1));
+        // compare's CPU time per message is in ns like the latencies, scaled like them, but is no latency.
+        assertTrue(dom.contains("client CPU/msg (µs)") || dom.contains("client CPU/msg (ms)"), "the CPU/msg row");
+        assertFalse(dom.contains("CPU/msg latency"), "CPU per message named a latency");
     }
 
     /**
