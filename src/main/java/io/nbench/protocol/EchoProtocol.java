@@ -46,7 +46,7 @@ final class EchoProtocol implements Protocol {
 
     @Override
     public ServerCodec newServerCodec(int maxFrame, ServerCodec.Listener listener) {
-        return new EchoServerCodec();
+        return new EchoServerCodec(listener);
     }
 
     @Override

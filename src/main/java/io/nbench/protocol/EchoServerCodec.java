@@ -4,9 +4,16 @@ import java.nio.ByteBuffer;
 
 /**
  * The server side of echo over plain ByteBuffers: every byte read is written back, as it comes. Echo has no
- * requests, only bytes, so it reports none to a listener and never finds an error.
+ * requests, only bytes, so it reports the bytes it passed back ({@link Listener#bytesEchoed}) and never
+ * finds an error.
  */
 final class EchoServerCodec implements ServerCodec {
+
+    private final Listener listener;
+
+    EchoServerCodec(Listener listener) {
+        this.listener = listener;
+    }
 
     @Override
     public int parse(ByteBuffer in, ByteBuffer out) {
@@ -14,6 +21,9 @@ final class EchoServerCodec implements ServerCodec {
         out.put(out.position(), in, in.position(), n);
         out.position(out.position() + n);
         in.position(in.position() + n);
+        if (n > 0) {
+            listener.bytesEchoed(n);
+        }
         return in.hasRemaining() ? OUTPUT_FULL : NEED_INPUT;
     }
 

@@ -39,13 +39,18 @@ final class FramedProtocol implements Protocol {
     }
 
     @Override
+    public boolean framedLayout() {
+        return true;
+    }
+
+    @Override
     public ClientCodec client() {
         return client;
     }
 
     @Override
     public ServerCodec newServerCodec(int maxFrame, ServerCodec.Listener listener) {
-        return new FramedRequestParser(maxFrame, listener::requestServed);
+        return new FramedRequestParser(maxFrame, listener);
     }
 
     @Override

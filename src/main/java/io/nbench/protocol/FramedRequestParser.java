@@ -3,9 +3,9 @@ package io.nbench.protocol;
 import java.nio.ByteBuffer;
 
 /**
- * Server side of the framed protocol over plain {@link ByteBuffer}s, shared by the transports that
- * have no codec framework of their own (nio, blocking, vthreads), so they accept, reject and answer
- * exactly alike.
+ * Server side of the framed protocol over plain {@link ByteBuffer}s ({@link FramedProtocol}'s server codec),
+ * which every transport that takes a protocol's {@link ServerCodec} (nio, blocking, vthreads) drives, so they
+ * accept, reject and answer exactly alike.
  *
  * <p>One instance per connection; it carries the state of a request whose bytes are still arriving.
  * {@link #parse} reads requests from {@code in} and appends their responses to {@code out}. Each header
@@ -19,24 +19,13 @@ import java.nio.ByteBuffer;
  */
 public final class FramedRequestParser implements ServerCodec {
 
-    /** Receives one call per request whose last byte was consumed (its response, if any, is in {@code out}). */
-    public interface Listener extends ServerCodec.Listener {
-    }
-
-    /** Every byte of {@code in} was consumed; read more. Output produced so far is in {@code out}. */
-    public static final int NEED_INPUT = 0;
-    /** {@code out} has no room for the next bytes: write it out, then call again with the same {@code in}. */
-    public static final int OUTPUT_FULL = 1;
-    /** The peer broke the protocol: {@link #error()} says how; close the connection. */
-    public static final int PROTOCOL_ERROR = 2;
-
     /** Smallest output buffer that always has room for a response header. */
     public static final int MIN_OUTPUT = Framed.RESPONSE_HEADER;
 
     private static final byte[] ZEROS = new byte[4096];
 
     private final int maxFrame;
-    private final Listener listener;
+    private final ServerCodec.Listener listener;
 
     private boolean inBody;
     private int payloadLeft;
@@ -46,16 +35,11 @@ public final class FramedRequestParser implements ServerCodec {
     private int responseBytes;
     private String error;
 
-    public FramedRequestParser(int maxFrame, Listener listener) {
+    public FramedRequestParser(int maxFrame, ServerCodec.Listener listener) {
         this.maxFrame = maxFrame;
         this.listener = listener;
     }
 
-    /**
-     * Consumes requests from {@code in} (position to limit) and appends their responses to {@code out}
-     * (at its position); both positions advance. Returns {@link #NEED_INPUT}, {@link #OUTPUT_FULL} or
-     * {@link #PROTOCOL_ERROR}.
-     */
     @Override
     public int parse(ByteBuffer in, ByteBuffer out) {
         while (true) {
@@ -138,9 +122,13 @@ public final class FramedRequestParser implements ServerCodec {
         return -1;
     }
 
-    /** Why the last {@link #parse} returned {@link #PROTOCOL_ERROR}. */
     @Override
     public String error() {
         return error;
+    }
+
+    @Override
+    public int minOutput() {
+        return MIN_OUTPUT;
     }
 }

@@ -43,6 +43,15 @@ public interface Protocol {
      */
     boolean hasRequests();
 
+    /**
+     * Whether its frames are {@link Framed}'s layout, byte for byte: the server transports with a codec
+     * framework of their own (netty, mina) then answer it with their own decoder of that layout, tuned to the
+     * framework's buffers, instead of running {@link #newServerCodec} over copies (see NettyServer).
+     */
+    default boolean framedLayout() {
+        return false;
+    }
+
     /** The client side: request layout and response recognition, shared by every client transport. */
     ClientCodec client();
 

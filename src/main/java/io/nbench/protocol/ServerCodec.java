@@ -19,6 +19,13 @@ public interface ServerCodec {
     /** Receives one call per request whose last byte was consumed (its response, if any, is in {@code out}). */
     interface Listener {
         void requestServed(int requestBytes, int responseBytes);
+
+        /**
+         * Bytes consumed and written back as they came, by a protocol without requests (echo): counted as
+         * bytes in and out, since there is no request to count.
+         */
+        default void bytesEchoed(int bytes) {
+        }
     }
 
     /**
@@ -30,4 +37,12 @@ public interface ServerCodec {
 
     /** Why the last {@link #parse} returned {@link #PROTOCOL_ERROR}. */
     String error();
+
+    /**
+     * The smallest output buffer with which {@link #parse} always makes progress (framed: room for a
+     * response header); the transport sizes its output buffer at least this large.
+     */
+    default int minOutput() {
+        return 1;
+    }
 }

@@ -110,7 +110,6 @@ public record ServerPlan(Transport transport, OptionValues transportOptions, Ine
         ServerRules.executorThreads(business.coreThreads(), business.maxThreads());
         ServerRules.work(business.work());
         ServerRules.executorQueue(business.queue(), business.pool());
-        ServerRules.served(protocol);
         ServerRules.echoHasNoRequests(protocol, business.work(), business.pool());
     }
 

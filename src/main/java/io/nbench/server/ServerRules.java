@@ -77,19 +77,6 @@ final class ServerRules {
                 + "without it requests are processed on the I/O thread)");
     }
 
-    /**
-     * The protocols the server transports speak today. Why a list here: each server transport still has its
-     * own framed and echo paths; until they take a protocol's {@link io.nbench.protocol.ServerCodec}, a
-     * protocol added to the registry would be served as framed without this check.
-     */
-    private static final java.util.List<Protocol> SERVED = java.util.List.of(Protocol.FRAMED, Protocol.ECHO);
-
-    static void served(Protocol protocol) {
-        require(SERVED.contains(protocol), "--protocol " + protocol.label() + " has no server yet (the server "
-                + "speaks " + SERVED.stream().map(Protocol::label).collect(java.util.stream.Collectors.joining(" or "))
-                + "): serve it with a server of its own");
-    }
-
     static void echoHasNoRequests(Protocol protocol, Duration work, boolean pool) {
         require(protocol.hasRequests() || work == null && !pool, (work != null ? "--work" : "--executor-threads")
                 + " needs --protocol " + ProtocolRegistry.load().withRequests() + " (" + protocol.label()

@@ -5,44 +5,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.ProbeProtocol;
-import io.nbench.protocol.ServerCodec;
 import io.nbench.testkit.NbenchProcess;
-import java.io.File;
+import io.nbench.testkit.ServerProcess;
+import io.nbench.testkit.Transports;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The recipe for a new wire protocol (issue 26): one class ({@link ProbeProtocol}) and one registry line (a
  * services file in {@code probe-protocol/}, on the class path of a child nbench only, as a user would add a
  * jar). Without any other change, {@code --protocol probe} parses, shows in the help and in shell completion,
- * and the real client drives it end to end through every client transport against a server that speaks it.
- * The server end is a plain {@link ServerSocket} on the probe's own server codec: the server transports do not
- * take a protocol's server codec yet, and {@code nbench server --protocol probe} says so.
+ * and the real client drives it end to end through every client transport against a real
+ * {@code nbench server --protocol probe} on every server transport, which answer it with the probe's own
+ * server codec.
  */
 class ProbeProtocolTest {
 
-    private static final int RESPONSE = 40;
+    private static final int MSGS = 200;
+    private static final List<String> CLIENT_IMPLS = List.of("nio", "netty", "mina", "blocking");
+
+    /** The directory whose services file registers the probe. */
+    private static Path registryLine() {
+        Path services = Path.of("target", "test-classes", "probe-protocol");
+        assertTrue(Files.isDirectory(services), services + " (copied from src/test/resources)");
+        return services.toAbsolutePath();
+    }
 
     /** nbench's Main on this build's class path plus the directory that registers the probe. */
     private static List<String> nbench(String... args) throws IOException {
-        Path services = Path.of("target", "test-classes", "probe-protocol");
-        assertTrue(Files.isDirectory(services), services + " (copied from src/test/resources)");
-        List<String> command = new ArrayList<>(NbenchProcess.command(List.of()));
-        int cp = command.indexOf("-cp") + 1;
-        command.set(cp, command.get(cp) + File.pathSeparator + services.toAbsolutePath());
+        List<String> command = new ArrayList<>(NbenchProcess.command(List.of(), "io.nbench.cli.Main",
+                List.of(registryLine())));
         command.addAll(List.of(args));
         return command;
     }
@@ -51,19 +54,39 @@ class ProbeProtocolTest {
         return NbenchProcess.run(dir, nbench(args));
     }
 
-    @Test
-    void theRealClientSpeaksTheProbeThroughEveryClientTransport(@TempDir Path dir) throws Exception {
-        try (ProbeServer server = new ProbeServer()) {
-            // 3 iterations (1 warmup) x 200 messages x 2 threads per transport, checked byte for byte.
-            NbenchProcess.Result r = run(dir, "client", "--protocol", "probe", "--port", Integer.toString(server.port()),
-                    "--impl", "nio,netty,mina,blocking", "--threads", "2", "--connections", "2", "--window", "4",
-                    "--msgs", "200", "--warmup", "1", "--iterations", "2", "--size", "100",
-                    "--response-size", Integer.toString(RESPONSE), "--verify", "full");
+    /**
+     * Every server transport this JVM can run (vthreads from JDK 21), answering on the I/O thread and on
+     * nbench's business pool (whole responses taken out of the codec's output).
+     */
+    static Stream<Arguments> servers() {
+        return Transports.network().stream().flatMap(impl -> Stream.of(Arguments.of(impl, List.of()),
+                Arguments.of(impl, List.of("--executor-threads", "2:2"))));
+    }
+
+    @ParameterizedTest(name = "server {0} {1}")
+    @MethodSource("servers")
+    void theRealClientSpeaksTheProbeThroughEveryClientTransportToARealServer(String impl, List<String> runtime,
+                                                                             @TempDir Path dir) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--protocol", "probe", "--impl", impl, "--port", "0"));
+        args.addAll(runtime);
+        String accounts;
+        try (ServerProcess server = ServerProcess.start(List.of(registryLine()), Map.of(),
+                args.toArray(new String[0]))) {
+            // 3 iterations (1 warmup) x 200 messages x 2 threads per client transport, checked byte for byte.
+            NbenchProcess.Result r = run(dir, "client", "--protocol", "probe", "--port", Integer.toString(server.port),
+                    "--impl", String.join(",", CLIENT_IMPLS), "--threads", "2", "--connections", "2", "--window", "4",
+                    "--msgs", Integer.toString(MSGS), "--warmup", "1", "--iterations", "2", "--size", "100",
+                    "--response-size", "40", "--verify", "full");
             assertEquals(0, r.exit(), r.all());
             assertEquals("", r.err());
             assertTrue(r.out().contains("protocol probe"), r.out());
-            assertEquals(4 * 3 * 200 * 2, server.responses(), r.out());
+            assertEquals(0, server.terminate(), server.stderr()); // then it prints its report
+            accounts = server.awaitLine(l -> l.startsWith("  requests received "));
+            assertEquals("", server.stderr());
         }
+        long messages = (long) CLIENT_IMPLS.size() * 3 * MSGS * 2;
+        assertEquals(String.format(Locale.ROOT, "  requests received %,d: answered %,d, rejected 0, dropped at shutdown "
+                + "0, dropped on close 0, in progress 0", messages, messages), accounts);
     }
 
     @Test
@@ -81,85 +104,5 @@ class ProbeProtocolTest {
         assertEquals(ExitCode.USAGE, unknown.exit(), unknown.all());
         assertEquals(1, unknown.err().strip().lines().count(), unknown.err());
         assertTrue(unknown.err().contains("unknown protocol 'nosuch': use framed, echo or probe"), unknown.err());
-    }
-
-    @Test
-    void theServerSaysItHasNoProbeYet(@TempDir Path dir) throws Exception {
-        NbenchProcess.Result r = run(dir, "server", "--protocol", "probe", "--port", "0", "--duration", "1s");
-        assertEquals(ExitCode.USAGE, r.exit(), r.all());
-        assertEquals(1, r.err().strip().lines().count(), r.err());
-        assertTrue(r.err().contains("--protocol probe has no server yet"), r.err());
-    }
-
-    /** A blocking server on the probe's server codec: one thread per connection, buffers of its own. */
-    private static final class ProbeServer implements AutoCloseable {
-        private final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-        private final AtomicLong responseBytes = new AtomicLong();
-        private final Thread acceptor = new Thread(this::accept, "probe-accept");
-
-        ProbeServer() throws IOException {
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        int port() {
-            return listener.getLocalPort();
-        }
-
-        /** Responses written, counted from their bytes (each is the 13-byte header and the payload asked for). */
-        long responses() {
-            return responseBytes.get() / (13 + RESPONSE);
-        }
-
-        private void accept() {
-            while (true) {
-                try {
-                    Socket s = listener.accept();
-                    sockets.add(s);
-                    Thread t = new Thread(() -> serve(s), "probe-conn");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return; // closed
-                }
-            }
-        }
-
-        private void serve(Socket s) {
-            ServerCodec codec = new ProbeProtocol().newServerCodec(1 << 20, (req, resp) -> { });
-            ByteBuffer in = ByteBuffer.allocate(64 * 1024);
-            ByteBuffer out = ByteBuffer.allocate(64 * 1024);
-            try (s; InputStream is = s.getInputStream(); OutputStream os = s.getOutputStream()) {
-                while (true) {
-                    int n = is.read(in.array(), in.position(), in.remaining());
-                    if (n < 0) {
-                        return;
-                    }
-                    in.position(in.position() + n).flip();
-                    int result;
-                    do {
-                        result = codec.parse(in, out);
-                        if (result == ServerCodec.PROTOCOL_ERROR) {
-                            return;
-                        }
-                        responseBytes.addAndGet(out.position()); // before the client can have them all
-                        os.write(out.array(), 0, out.position());
-                        out.clear();
-                    } while (result == ServerCodec.OUTPUT_FULL);
-                    in.compact();
-                }
-            } catch (IOException e) {
-                // the client closed: done
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            listener.close();
-            for (Socket s : sockets) {
-                s.close();
-            }
-        }
     }
 }

@@ -13,14 +13,26 @@ import java.nio.ByteBuffer;
  * response: 'p' | u64 id | u32 payloadLength | payload (the request's, truncated or zero-padded)
  * </pre>
  *
- * One instance serves as the protocol, its client codec and its server codec: the server side answers
- * whole requests only (it leaves a partial one in the input for the caller to complete), so it keeps no
- * state per connection.
+ * The class serves as the protocol, its client codec and its server codec: the server side answers whole
+ * requests only (it leaves a partial one in the input for the caller to complete), so its only state per
+ * connection is the listener it reports each request to.
  */
 public final class ProbeProtocol implements Protocol, ClientCodec, ServerCodec {
 
     private static final int REQUEST_HEADER = 17;
     private static final int RESPONSE_HEADER = 13;
+
+    private final Listener listener;
+
+    /** The protocol, as the registry line makes it. */
+    public ProbeProtocol() {
+        this((requestBytes, responseBytes) -> { });
+    }
+
+    /** A connection's server codec, reporting its requests to {@code listener}. */
+    private ProbeProtocol(Listener listener) {
+        this.listener = listener;
+    }
 
     @Override
     public String label() {
@@ -59,7 +71,7 @@ public final class ProbeProtocol implements Protocol, ClientCodec, ServerCodec {
 
     @Override
     public ServerCodec newServerCodec(int maxFrame, Listener listener) {
-        return this;
+        return new ProbeProtocol(listener);
     }
 
     // ---- client side ----
@@ -147,6 +159,7 @@ public final class ProbeProtocol implements Protocol, ClientCodec, ServerCodec {
                 out.put((byte) 0);
             }
             in.position(p + REQUEST_HEADER + payloadLength);
+            listener.requestServed(REQUEST_HEADER + payloadLength, RESPONSE_HEADER + responseLength);
         }
         return NEED_INPUT;
     }

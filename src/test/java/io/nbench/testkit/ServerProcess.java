@@ -146,6 +146,15 @@ public final class ServerProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * SIGTERM, as a user's Ctrl-C or kill, and its exit code once it has ended: its report stays readable with
+     * {@link #awaitLine} ({@link #close} closes its output, as {@link Process#destroy} does).
+     */
+    public int terminate() throws InterruptedException {
+        process.toHandle().destroy();
+        return waitFor();
+    }
+
     /** SIGTERM, then SIGKILL if it has not ended within 10 s. */
     @Override
     public void close() {

@@ -1,14 +1,14 @@
 package io.nbench.transport.blocking;
 
 import io.nbench.transport.support.Failures;
-import io.nbench.protocol.FramedRequestParser;
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ServerCodec;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.support.RequestPipeline;
-import io.nbench.transport.support.ResponseCapture;
+import io.nbench.transport.support.CodecRequests;
 import io.nbench.transport.support.Threads;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Each decoded request goes to the connection's {@link RequestPipeline}, which does its work and counts
  * it. With nbench's business pool ({@code --executor-threads}) the connection's thread only reads and
- * decodes: each request's whole response is taken out of the parser's output ({@link ResponseCapture})
+ * decodes: each request's whole response is taken out of the parser's output ({@link CodecRequests})
  * and handed to the pipeline, and the pool thread that completes it writes it to the socket itself (under
  * the connection's order lock, so responses stay in request order).
  */
@@ -121,11 +121,7 @@ final class BlockingServer implements RunningServer {
         try (socket) {
             InputStream in = socket.getInputStream();
             OutputStream out = socket.getOutputStream();
-            if (settings.protocol() == Protocol.ECHO) {
-                echo(in, out, watch);
-            } else {
-                framed(socket, in, out, watch);
-            }
+            serve(socket, in, out, watch);
         } catch (IOException e) {
             // Reset, broken pipe or closed by close(): this connection only.
         } finally {
@@ -136,41 +132,24 @@ final class BlockingServer implements RunningServer {
         }
     }
 
-    private void echo(InputStream in, OutputStream out, IdleConnections.Watch watch) throws IOException {
-        byte[] buffer = new byte[config.bufferSize];
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-            events.echoed(n);
-            watch.progress();
-            out.write(buffer, 0, n);
-        }
-    }
-
-    private void framed(Socket socket, InputStream input, OutputStream output, IdleConnections.Watch watch)
+    /** Reads, parses with the protocol's server codec and writes the responses of each read with one write. */
+    private void serve(Socket socket, InputStream input, OutputStream output, IdleConnections.Watch watch)
             throws IOException {
+        Protocol protocol = settings.protocol();
         ByteBuffer in = ByteBuffer.allocate(config.bufferSize);
-        ByteBuffer out = ByteBuffer.allocate(Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize));
-        RequestPipeline<ByteBuffer> requests = RequestPipeline.of(settings.runtime(), events,
-                RequestPipeline.heapResponses(response -> {
+        RequestPipeline<ByteBuffer> requests = RequestPipeline.of(CodecRequests.runtime(protocol, settings.runtime()),
+                events, RequestPipeline.heapResponses(response -> {
                     try {
                         output.write(response.array(), 0, response.limit());
                     } catch (IOException e) {
                         closeQuietly(socket); // the peer is gone; the reading thread ends too
                     }
                 }));
-        boolean pooled = requests.pooled();
-        ResponseCapture capture = pooled ? new ResponseCapture() : null;
-        FramedRequestParser parser = new FramedRequestParser(settings.maxFrame(), (requestBytes, responseBytes) -> {
-            watch.progress();
-            if (pooled) {
-                ByteBuffer response = capture.take(out);
-                requests.decoded(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
-                        response);
-            } else {
-                // Its response went into out, which is written after the parse.
-                requests.decoded(0, requestBytes, responseBytes, null);
-            }
-        });
+        CodecRequests served = new CodecRequests(requests, events, watch::progress);
+        boolean pooled = served.pooled();
+        ServerCodec parser = protocol.newServerCodec(settings.maxFrame(), served);
+        ByteBuffer out = ByteBuffer.allocate(Math.max(parser.minOutput(), config.bufferSize));
+        served.output(out);
         try {
             while (true) {
                 int n = input.read(in.array(), in.position(), in.remaining());
@@ -181,7 +160,7 @@ final class BlockingServer implements RunningServer {
                 in.flip();
                 while (true) {
                     int result = parser.parse(in, out);
-                    if (result == FramedRequestParser.PROTOCOL_ERROR) {
+                    if (result == ServerCodec.PROTOCOL_ERROR) {
                         if (!pooled) {
                             // Answer what came before the bad frame, then drop the connection.
                             write(output, out);
@@ -190,11 +169,11 @@ final class BlockingServer implements RunningServer {
                         events.protocolError(String.valueOf(socket.getRemoteSocketAddress()), parser.error());
                         return;
                     }
-                    if (result == FramedRequestParser.NEED_INPUT) {
+                    if (result == ServerCodec.NEED_INPUT) {
                         break;
                     }
                     if (pooled) {
-                        capture.spill(out); // a response larger than out: kept until its request is complete
+                        served.spill(); // a response larger than out: kept until its request is complete
                     } else {
                         write(output, out);
                     }

@@ -4,7 +4,7 @@
  * only difference).
  *
  * <p><b>Server.</b> An acceptor thread and one thread per connection that reads into a
- * {@code <name>.buffer} buffer, parses with the shared {@link io.nbench.protocol.FramedRequestParser}
+ * {@code <name>.buffer} buffer, parses with the protocol's {@link io.nbench.protocol.ServerCodec}
  * and writes the responses of each read with one write. A peer that does not read blocks that thread in
  * its write, which stops it reading: per-connection buffering is bounded by the two buffers.
  *

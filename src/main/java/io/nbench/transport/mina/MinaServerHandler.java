@@ -8,20 +8,24 @@ import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.session.IoSession;
 
 /**
- * The server's IoHandler: connection counts and backpressure for both protocols, and RFC 862 echo when
- * there is no codec in the chain (framed requests are answered by {@link FramedServerDecoder}).
+ * The server's IoHandler: connection counts and backpressure for every protocol, and RFC 862 echo when
+ * there is no codec in the chain (framed requests are answered by {@link FramedServerDecoder}, any other
+ * protocol's by its server codec in {@link CodecSessions}).
  */
 final class MinaServerHandler extends IoHandlerAdapter {
 
     private final ServerEvents events;
     /** The framed decoder, to answer requests buffered during a pause; null for echo. */
     private final FramedServerDecoder decoder;
+    /** Any other protocol's server codec, per session; null for framed and echo. */
+    private final CodecSessions codecs;
     private final IdleConnections idle;
     private final boolean idleOn;
 
-    MinaServerHandler(ServerEvents events, FramedServerDecoder decoder, IdleConnections idle) {
+    MinaServerHandler(ServerEvents events, FramedServerDecoder decoder, CodecSessions codecs, IdleConnections idle) {
         this.events = events;
         this.decoder = decoder;
+        this.codecs = codecs;
         this.idle = idle;
         this.idleOn = idle.enabled();
     }
@@ -48,6 +52,9 @@ final class MinaServerHandler extends IoHandlerAdapter {
             if (decoder != null) {
                 decoder.closed(session);
             }
+            if (codecs != null) {
+                codecs.closed(session);
+            }
             events.connectionClosed();
         }
         idle.forget((IdleConnections.Watch) session.getAttribute(WATCH));
@@ -72,6 +79,10 @@ final class MinaServerHandler extends IoHandlerAdapter {
         if (decoder != null) {
             // Framed with mina.executor: a request, handed on by the decoder.
             decoder.work(session, (RequestPipeline.HandOff<IoBuffer>) message);
+            return;
+        }
+        if (codecs != null) {
+            codecs.received(session, (IoBuffer) message);
             return;
         }
         // Echo: the processor gives every read a buffer of its own and never touches it after this

@@ -1,7 +1,6 @@
 package io.nbench.transport.nio;
 
 import io.nbench.transport.support.Failures;
-import io.nbench.protocol.Protocol;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
@@ -90,7 +89,6 @@ final class NioServer implements RunningServer {
     }
 
     private void accept() {
-        boolean echo = settings.protocol() == Protocol.ECHO;
         int next = 0;
         while (!closing) {
             SocketChannel channel;
@@ -115,7 +113,7 @@ final class NioServer implements RunningServer {
             SelectorLoop loop = loops[next];
             BufferPool pool = pools[next];
             next = (next + 1) % loops.length;
-            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), echo, events, idle, pool,
+            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), settings.protocol(), events, idle, pool,
                     settings.runtime());
             if (!loop.execute(() -> c.register(loop))) {
                 closeQuietly(channel);

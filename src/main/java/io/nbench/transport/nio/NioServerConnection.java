@@ -1,10 +1,11 @@
 package io.nbench.transport.nio;
 
-import io.nbench.protocol.FramedRequestParser;
+import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ServerCodec;
 import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.support.RequestPipeline;
-import io.nbench.transport.support.ResponseCapture;
+import io.nbench.transport.support.CodecRequests;
 import io.nbench.transport.ServerEvents;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,8 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One accepted connection, driven entirely by its selector loop (no other thread touches it, so it
  * has no locks).
  *
- * <p>Framed: each read is parsed at once and the responses of that read are gathered in {@code out}
- * and written with one write. Echo: the bytes read are written back from the same buffer.
+ * <p>Each read is parsed at once by the protocol's {@link ServerCodec} and the responses of that read are
+ * gathered in {@code out} and written with one write (echo's codec copies the bytes read to {@code out}).
  *
  * <p>Backpressure: when a write leaves bytes behind (the peer does not read its responses), the
  * connection stops reading and waits for OP_WRITE, so it never buffers more than its two fixed buffers
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Each decoded request goes to the connection's {@link RequestPipeline}, which does its work and
  * counts it. With nbench's business pool ({@code --executor-threads}) the parser's output is not written
- * with the read batch: each request's whole response is taken out of {@code out} ({@link ResponseCapture})
+ * with the read batch: each request's whole response is taken out of {@code out} ({@link CodecRequests})
  * and handed to the pipeline; the pool thread that completes it queues it on {@code outbound} and wakes
  * this connection's loop, which writes it. That queue is the one thing other
  * threads touch. Reading stops while the queue cannot be written (the peer does not read), as without
@@ -37,7 +38,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     private final SocketChannel channel;
     private final ServerEvents events;
-    private final FramedRequestParser parser;
+    private final ServerCodec parser;
     private final BufferPool buffers;
     private final int inCapacity;
     private final int outCapacity;
@@ -52,24 +53,25 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private final RequestPipeline<ByteBuffer> requests;
     /** Requests go to the business pool; then the fields below are used too. */
     private final boolean offloaded;
-    private final ResponseCapture capture = new ResponseCapture();
+    private final CodecRequests served;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
     private final Runnable writeOutbound = this::writeOutbound;
     private SelectorLoop loop;
 
-    NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, boolean echo, ServerEvents events,
+    NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, Protocol protocol, ServerEvents events,
                         IdleConnections idle, BufferPool buffers, ServerRuntime runtime) {
         this.channel = channel;
-        this.requests = RequestPipeline.of(echo ? ServerRuntime.INLINE : runtime, events,
+        this.requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
                 RequestPipeline.heapResponses(this::send));
         this.offloaded = requests.pooled();
         this.events = events;
         this.idle = idle;
         this.buffers = buffers;
         this.inCapacity = config.bufferSize;
-        this.parser = echo ? null : new FramedRequestParser(maxFrame, this::served);
-        this.outCapacity = echo ? 0 : Math.max(FramedRequestParser.MIN_OUTPUT, config.bufferSize);
+        this.served = new CodecRequests(requests, events, () -> watch.progress());
+        this.parser = protocol.newServerCodec(maxFrame, served);
+        this.outCapacity = Math.max(parser.minOutput(), config.bufferSize);
     }
 
     /** On the loop thread, which owns {@code buffers}. */
@@ -80,7 +82,8 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             return;
         }
         in = buffers.take(inCapacity);
-        out = parser == null ? in : buffers.take(outCapacity); // echo writes back from the buffer it read into
+        out = buffers.take(outCapacity);
+        served.output(out);
         try {
             key = channel.register(loop.selector(), SelectionKey.OP_READ, this);
         } catch (IOException | RuntimeException e) {
@@ -90,18 +93,6 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         // --idle-timeout closes from its own thread: the close is handed to this connection's loop.
         watch = idle.watch(() -> loop.execute(this::close));
-    }
-
-    private void served(int requestBytes, int responseBytes) {
-        watch.progress();
-        if (offloaded) {
-            ByteBuffer response = capture.take(out);
-            requests.decoded(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
-                    response);
-        } else {
-            // Its response went into out, which is written after the parse.
-            requests.decoded(0, requestBytes, responseBytes, null);
-        }
     }
 
     /** Puts a pooled response on {@code outbound} (from pool threads, or this loop for a rejection). */
@@ -175,14 +166,6 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         if (n == 0) {
             return;
         }
-        if (parser == null) {
-            events.echoed(n);
-            watch.progress();
-            if (!flush()) {
-                blockOnWrite();
-            }
-            return;
-        }
         in.flip();
         process();
     }
@@ -195,7 +178,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         while (true) {
             int result = parser.parse(in, out);
-            if (result == FramedRequestParser.PROTOCOL_ERROR) {
+            if (result == ServerCodec.PROTOCOL_ERROR) {
                 // Answer what came before the bad frame if the socket takes it now, then drop the connection.
                 out.flip();
                 channel.write(out);
@@ -206,7 +189,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
                 close();
                 return;
             }
-            if (result == FramedRequestParser.NEED_INPUT) {
+            if (result == ServerCodec.NEED_INPUT) {
                 break;
             }
             if (!flush()) {
@@ -225,15 +208,15 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private void processOffloaded() throws IOException {
         while (true) {
             int result = parser.parse(in, out);
-            if (result == FramedRequestParser.PROTOCOL_ERROR) {
+            if (result == ServerCodec.PROTOCOL_ERROR) {
                 events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
                 close();
                 return;
             }
-            if (result == FramedRequestParser.NEED_INPUT) {
+            if (result == ServerCodec.NEED_INPUT) {
                 break;
             }
-            capture.spill(out); // a response larger than out: keep its first part until the request is complete
+            served.spill(); // a response larger than out: keep its first part until the request is complete
         }
         in.compact();
     }
@@ -248,12 +231,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         blockedOnWrite = false;
         key.interestOps(SelectionKey.OP_READ);
-        if (parser != null) {
-            // Even with no input left the parser may owe output: the rest of a response it was
-            // streaming (zero padding, say) when the write blocked.
-            in.flip();
-            process();
-        }
+        // Even with no input left the parser may owe output: the rest of a response it was
+        // streaming (zero padding, say) when the write blocked.
+        in.flip();
+        process();
     }
 
     /** Writes {@code out} (fill mode); true when everything went. */
@@ -300,9 +281,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         if (in != null) {
             buffers.give(in);
-            if (out != in) {
-                buffers.give(out);
-            }
+            buffers.give(out);
             in = null;
             out = null;
         }

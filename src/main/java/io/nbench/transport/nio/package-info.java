@@ -8,12 +8,12 @@
  * {@code Selector.select(Consumer)}, which does not allocate per ready key.
  *
  * <p><b>Server.</b> Per connection a read buffer and a write buffer of {@code nio.buffer} bytes
- * (direct unless {@code nio.direct=false}), never grown: each read is parsed by the shared
- * {@link io.nbench.protocol.FramedRequestParser}, which checks headers as soon as their bytes arrive and
- * streams payloads into the responses, and the responses of one read go out with one write. A partial
- * write arms OP_WRITE and stops reading until the backlog is written, so a connection buffers at most
- * its two buffers whatever its peer does, and a 16 MiB frame passes through 64 KiB buffers. Echo writes
- * back each read from the same buffer, with the same backpressure.
+ * (direct unless {@code nio.direct=false}), never grown: each read is parsed by the protocol's
+ * {@link io.nbench.protocol.ServerCodec} (framed's checks headers as soon as their bytes arrive and
+ * streams payloads into the responses; echo's copies the bytes back), and the responses of one read go out
+ * with one write. A partial write arms OP_WRITE and stops reading until the backlog is written, so a
+ * connection buffers at most its two buffers whatever its peer does, and a 16 MiB frame passes through
+ * 64 KiB buffers.
  *
  * <p><b>Client.</b> All connections of a loop read into the loop's one read buffer
  * ({@link io.nbench.transport.nio.SharedReadBuffer}, {@code nio.buffer} bytes, grown only if the server sends a

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Takes the responses a {@link io.nbench.protocol.FramedRequestParser} writes into its output buffer
+ * Takes the responses a protocol's {@link io.nbench.protocol.ServerCodec} writes into its output buffer
  * out of it, one whole response per request, for the transports that offload requests to the business
  * pool: the response must wait for its request's work, so it cannot go out with the read batch. A
  * response larger than the output buffer arrives in pieces ({@code OUTPUT_FULL}): {@link #spill} keeps

@@ -1,0 +1,196 @@
+package io.nbench.transport.netty;
+
+import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ServerCodec;
+import io.nbench.transport.ServerEvents;
+import io.nbench.transport.ServerRuntime;
+import io.nbench.transport.support.IdleConnections;
+import io.nbench.transport.support.RequestPipeline;
+import io.nbench.transport.support.CodecRequests;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * Any protocol's server side on Netty: a {@link ByteToMessageDecoder} that runs the protocol's
+ * {@link ServerCodec} over NIO views of the cumulation (input) and of a pooled output buffer, so a protocol
+ * added to the registry is served by Netty with no code of its own. Each read batch's responses go out in
+ * output buffers of {@link #OUTPUT} bytes, flushed once per batch; backpressure as in
+ * {@link FramedServerDecoder} (no decoding while the channel is unwritable). Each request goes to the
+ * connection's {@link RequestPipeline}; with nbench's business pool its whole response is taken out of the
+ * output ({@link CodecRequests}) and written from the pool thread. {@code -O netty.executor} is not used
+ * here: its work runs on the event loop, or on nbench's pool.
+ */
+final class CodecServerDecoder extends ByteToMessageDecoder {
+
+    /** Output buffer size per batch (grown to the codec's minimum when it needs more). */
+    private static final int OUTPUT = 16 * 1024;
+
+    private final Protocol protocol;
+    private final int maxFrame;
+    private final ServerEvents events;
+    private final IdleConnections idle;
+    private final ServerRuntime runtime;
+    private IdleConnections.Watch watch;
+    private RequestPipeline<ByteBuffer> requests;
+    private ServerCodec codec;
+    private CodecRequests served;
+    private boolean pooled;
+    /** The output being filled by the current parse (fill mode), its ByteBuf and NIO view. */
+    private ByteBuf outBuf;
+    private ByteBuffer out;
+    private boolean refused;
+    private boolean paused;
+
+    CodecServerDecoder(Protocol protocol, int maxFrame, ServerEvents events, IdleConnections idle, ServerRuntime runtime) {
+        this.protocol = protocol;
+        this.maxFrame = maxFrame;
+        this.events = events;
+        this.idle = idle;
+        this.runtime = runtime;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        if (!events.connectionOpened()) {
+            refused = true; // over --max-connections
+            ctx.close();
+            return;
+        }
+        watch = idle.watch(ctx.channel()::close);
+        requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
+                RequestPipeline.heapResponses(r -> ctx.writeAndFlush(Unpooled.wrappedBuffer(r), ctx.voidPromise())));
+        served = new CodecRequests(requests, events, watch::progress);
+        pooled = served.pooled();
+        codec = protocol.newServerCodec(maxFrame, served);
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (!refused) {
+            requests.close();
+            events.connectionClosed();
+            idle.forget(watch);
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> decoded) {
+        while (true) {
+            if (!ctx.channel().isWritable()) {
+                // As FramedServerDecoder: read nothing more until the peer reads its responses.
+                paused = true;
+                ctx.channel().config().setAutoRead(false);
+                return;
+            }
+            if (outBuf == null) {
+                int size = Math.max(OUTPUT, codec.minOutput());
+                outBuf = ctx.alloc().ioBuffer(size, size);
+                // A view of its own, positions counted from 0 (an internal NIO buffer may be a window on a
+                // larger chunk, which the codec's flip and clear would leave).
+                out = outBuf.nioBuffer(0, size);
+                served.output(out);
+            }
+            ByteBuffer view = in.nioBuffer(in.readerIndex(), in.readableBytes());
+            int start = view.position();
+            int result = codec.parse(view, out);
+            in.skipBytes(view.position() - start);
+            if (result == ServerCodec.PROTOCOL_ERROR) {
+                writeOutput(ctx);
+                ctx.flush();
+                requests.flushed();
+                events.protocolError(String.valueOf(ctx.channel().remoteAddress()), codec.error());
+                in.skipBytes(in.readableBytes());
+                ctx.close();
+                return;
+            }
+            if (result == ServerCodec.NEED_INPUT) {
+                return;
+            }
+            writeOutput(ctx); // out is full: it joins the batch (pooled: kept for its request), a fresh one next
+        }
+    }
+
+    /**
+     * Writes what the parses put in the output buffer (none: releases it) and starts afresh. Pooled, the
+     * responses were taken out as their requests completed; what is left is the start of one still arriving.
+     */
+    private void writeOutput(ChannelHandlerContext ctx) {
+        if (outBuf == null) {
+            return;
+        }
+        int produced = out.position();
+        if (pooled) {
+            served.spill(); // the start of a response whose request is still arriving: kept for it
+            outBuf.release();
+        } else if (produced > 0) {
+            ctx.write(outBuf.writerIndex(produced), ctx.voidPromise());
+        } else {
+            outBuf.release();
+        }
+        outBuf = null;
+        out = null;
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        writeOutput(ctx);
+        ctx.flush();
+        if (requests != null) {
+            requests.flushed();
+        }
+        if (!ctx.channel().config().isAutoRead()) {
+            // Paused: as FramedServerDecoder, do not let the base class ask for another read.
+            discardSomeReadBytes();
+            ctx.fireChannelReadComplete();
+            return;
+        }
+        super.channelReadComplete(ctx);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        boolean writable = ctx.channel().isWritable();
+        ctx.channel().config().setAutoRead(writable);
+        if (writable && paused) {
+            paused = false;
+            ctx.executor().execute(() -> resume(ctx));
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    private void resume(ChannelHandlerContext ctx) {
+        try {
+            // Straight to decode, not channelRead: the codec may owe output with no input left (the rest of
+            // a streamed response), and the base class calls decode only while there is input.
+            decode(ctx, internalBuffer(), List.of());
+            writeOutput(ctx);
+            ctx.flush();
+            requests.flushed();
+        } catch (Throwable e) {
+            exceptionCaught(ctx, e);
+        }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (outBuf != null) {
+            outBuf.release();
+            outBuf = null;
+            out = null;
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+        if (cause instanceof Error) {
+            events.fatal(cause);
+        }
+    }
+}
