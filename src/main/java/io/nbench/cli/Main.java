@@ -69,15 +69,12 @@ public final class Main {
      * subcommand by name and description only.
      */
     static CommandLine commandLine(PrintWriter out, PrintWriter err, String[] args) {
-        for (String a : args) {
-            if (a.startsWith("-")) {
-                continue; // the top command's own options (-h, -V) before the subcommand
-            }
-            if (NbenchCommand.SUBCOMMANDS.containsKey(a)) {
-                boolean all = NbenchCommand.ABOUT_THE_OTHERS.contains(a);
-                return commandLine(out, err, all ? NbenchCommand.SUBCOMMANDS.keySet() : NbenchCommand.toRun(a), true);
-            }
-            break;
+        // Only a first word names the command run: after a top option (nbench -h client) the top command
+        // answers, and its help lists every subcommand.
+        String first = args.length > 0 ? args[0] : "";
+        if (NbenchCommand.SUBCOMMANDS.containsKey(first)) {
+            boolean all = NbenchCommand.ABOUT_THE_OTHERS.contains(first);
+            return commandLine(out, err, all ? NbenchCommand.SUBCOMMANDS.keySet() : NbenchCommand.toRun(first), true);
         }
         return commandLine(out, err, NbenchCommand.SUBCOMMANDS.keySet(), false);
     }

@@ -177,7 +177,7 @@ class ArgumentFilesTest {
         assertTrue(o.out().contains("read-buffer=2048"), "the file's mina key reaches the mina server: " + o.out());
         assertTrue(o.out().contains("executor=ExecutorFilter(OrderedThreadPoolExecutor(2))"), o.out());
         assertTrue(o.out().contains("executor=DefaultEventExecutorGroup(2)"), o.out());
-        assertTrue(o.out().contains("\nserver CPU "), "the servers' CPU in the comparison: " + o.out());
+        assertTrue(o.out().contains("\n  server CPU "), "the servers' CPU in the comparison (a row of each server's block): " + o.out());
         for (String server : List.of("mina", "netty")) {
             JsonNode doc = OutputFormatsTest.json(Files.readString(results.resolve(server + ".json")));
             JsonNode options = options(doc);

@@ -46,6 +46,9 @@ class HelpTextTest {
         CliTest.Outcome help = CliTest.run("--help");
         assertEquals(ExitCode.OK, help.code(), help.err());
         assertEquals(full, help.out().replace("\r\n", "\n"), "the top command's help, subcommands by summary");
+        // A top option first: the top command answers, with every subcommand (not only the one named after it).
+        CliTest.Outcome before = CliTest.run("-h", "client");
+        assertEquals(full, before.out().replace("\r\n", "\n"), before.err());
         String version = String.join("\n", new VersionProvider().getVersion()) + "\n";
         CliTest.Outcome v = CliTest.run("--version");
         assertEquals(ExitCode.OK, v.code());
