@@ -26,7 +26,7 @@ import picocli.CommandLine.Unmatched;
                 + "on 127.0.0.1 (port 0, reported by the child), warms the client (in this JVM) up against every "
                 + "server, then measures the servers in rounds, every server once per round and every other round "
                 + "in reverse (A B, B A, ...), so the order of --servers does not favour any; stops them and ends "
-                + "with a comparison table over every round (ratios to the first server with 99.9%% intervals). "
+                + "with a comparison over every round: a block per server against the first (ratios with 99.9%% intervals). "
                 + "With no options it compares every available transport on a short workload in about a minute on "
                 + "2 cores. Every client option (load, output, -O) is passed on to the client.",
         footer = {"", "Examples:",
