@@ -94,7 +94,10 @@ class ChildClientPlanTest {
                     json.getTypeFactory().constructCollectionType(List.class, String.class));
             assertEquals(List.of(line), arguments);
         }
-        assertTrue(Files.notExists(out), "each fork writes its own document, not --out itself");
+        // --out holds their join (CliTest's forks case checks its figures), with the user's command line too.
+        JsonNode joined = json.readTree(out.toFile());
+        assertEquals(List.of(line), json.convertValue(joined.at("/configuration/arguments"),
+                json.getTypeFactory().constructCollectionType(List.class, String.class)));
     }
 
     @Test

@@ -45,7 +45,8 @@ class FileModesTest {
         assertEquals(0, run.exit(), run.all());
 
         Map<String, String> expected = new TreeMap<>();
-        for (String f : new String[] {"r.json", "r.hgrm", "r.hlog", "f.fork1.json", "f.fork2.json",
+        // --forks: each fork's document and their join at --out.
+        for (String f : new String[] {"r.json", "r.hgrm", "r.hlog", "f.fork1.json", "f.fork2.json", "f.json",
             "results/netty-local.json"}) {
             expected.put(f, mode);
         }
