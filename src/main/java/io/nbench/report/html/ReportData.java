@@ -78,6 +78,8 @@ final class ReportData {
             i.put("messages", it.messages());
             i.put("errors", it.errors() == null ? 0 : it.errors().total());
             i.put("msgPerSec", it.msgPerSec());
+            // Null when unknown; 0 when the iteration's work took less than the OS's CPU clock tick.
+            i.put("cpuPercent", it.resources() == null ? null : it.resources().cpuPercent());
             i.put("partial", it.partial());
             micros(i, "p50", h, 50);
             micros(i, "p99", h, 99);
