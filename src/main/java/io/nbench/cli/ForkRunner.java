@@ -129,9 +129,11 @@ final class ForkRunner {
             }
         }
         summarize(results, out);
-        boolean joined = output.out != null && !documents.isEmpty();
-        if (joined) {
-            worst = ExitCode.first(worst, ForkFiles.writeJoined(output.out, forks, documents, err));
+        boolean joined = false;
+        if (output.out != null && !documents.isEmpty()) {
+            int written = ForkFiles.writeJoined(output.out, forks, documents, err);
+            worst = ExitCode.first(worst, written);
+            joined = written == ExitCode.OK; // a join refused writes no --out: the line below must not name it
         }
         if (output.out != null && nameFiles && !kept.isEmpty()) {
             out.println("Result documents: " + (joined ? output.out + " (every fork), " : "") + kept.get(0)

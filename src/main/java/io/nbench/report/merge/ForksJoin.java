@@ -60,11 +60,19 @@ public final class ForksJoin {
                 base.environment(), configuration, combinations, sources);
     }
 
-    private static CombinationDoc combination(List<ResultMerge.Input> forks, int c) throws ResultMerge.Overflow {
+    /**
+     * Combination {@code c} joined from the forks that ran it: an interrupted fork stops the sweep, so the forks
+     * after the first may lack the last combinations (the configuration check allows that only to an interrupted
+     * one); the combination then says which fork did not run it.
+     */
+    private static CombinationDoc combination(List<ResultMerge.Input> all, int c) throws ResultMerge.Overflow {
+        List<ResultMerge.Input> forks = all.stream().filter(f -> f.document().combinations().size() > c).toList();
         List<CombinationDoc> parts = forks.stream().map(f -> f.document().combinations().get(c)).toList();
         CombinationDoc base = parts.get(0);
         CombinationDoc worst = ResultMerge.worst(parts, CombinationDoc::status);
         List<String> reasons = new ArrayList<>();
+        all.stream().filter(f -> !forks.contains(f))
+                .forEach(f -> reasons.add(f.name() + ": not run (the forks were interrupted before it)"));
         List<IterationDoc> its = new ArrayList<>();
         List<IterationResult> results = new ArrayList<>();
         ResultMerge.Counts measured = new ResultMerge.Counts();
