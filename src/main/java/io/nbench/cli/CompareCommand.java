@@ -39,9 +39,9 @@ import picocli.CommandLine.Spec;
             "", "Combinations are matched by their keys (impl, size, threads, window, swept -O keys); two files of "
                 + "one combination each are compared whatever their keys.",
             "With --baseline and one sweep document, each combination that does not match the selector is compared "
-                + "with the one that does and has the same value of every other key both have: --baseline "
-                + "mina.stats=on compares every mode with mina.stats=on at its own size (add size=1k to compare them "
-                + "all with one size). A combination without such a baseline is named and, with a gate, not judged.",
+                + "with the one that does and has the same value of every other key both have: with --baseline "
+                + "mina.stats=on, each mode against the stats=on one of its own size (add size=1k to compare them all "
+                + "with one size). A combination without such a baseline is named and, with a gate, not judged.",
             "A gate is breached only by a significant regression beyond its bound: the whole 99.9%% interval of the "
                 + "ratio to the first file lies beyond it. A gate that cannot be judged (a combination of the first "
                 + "file missing from another, a file that measured nothing, fewer than 5 measured iterations on a "
@@ -60,10 +60,11 @@ final class CompareCommand implements Callable<Integer> {
             + "One sweep document with --baseline.")
     List<Path> files;
 
-    @Option(names = "--baseline", paramLabel = "KEY=VALUE[,KEY=VALUE...]",
-            description = "Compare the combinations of one sweep document: each with the combination matching these "
-                    + "keys (as the combinations' names have them: impl, size, threads, window, swept -O keys; a size "
-                    + "may be written 1k) that has the same value of every other key; e.g. mina.stats=on.")
+    @Option(names = "--baseline", paramLabel = "SELECTOR",
+            description = "KEY=VALUE[,KEY=VALUE...] (mina.stats=on): compare the combinations of one sweep "
+                    + "document, each with the combination that matches these keys (as the combinations' names have "
+                    + "them: impl, size, threads, window, swept -O keys; a size may be written 1k) and has the same "
+                    + "value of every other key. Default: none, the first file is the baseline.")
     String baseline;
 
     @Mixin
