@@ -155,6 +155,22 @@ class CompareBaselineTest {
         assertEquals(expected, throughput.get(NIO_100).get("ratio").asDouble(), expected * 1e-9);
     }
 
+    @Test
+    void everyKeyOfTheSelectorIsOneTheBaselineMayDifferIn() throws IOException {
+        CliTest.Outcome o = compare("--baseline", "size=1k,netty.allocator=adaptive", "--format", "json",
+                sweep.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        JsonNode compared = ResultDocument.MAPPER.readTree(o.out());
+        Map<String, JsonNode> throughput = new HashMap<>();
+        // Every netty combination against netty's 1k adaptive one; nio's impl differs from it: not compared.
+        assertEquals(Map.of(NETTY_100 + "adaptive", NETTY_1K + "adaptive", NETTY_100 + "pooled", NETTY_1K + "adaptive",
+                NETTY_1K + "pooled", NETTY_1K + "adaptive"), pairs(compared, throughput));
+        double expected = throughputRatio(doc, NETTY_100 + "pooled", NETTY_1K + "adaptive");
+        assertEquals(expected, throughput.get(NETTY_100 + "pooled").get("ratio").asDouble(), expected * 1e-9);
+        assertEquals(List.of(NIO_100, NIO_1K), List.of(compared.get("notCompared").get(0).get("combination").asText(),
+                compared.get("notCompared").get(1).get("combination").asText()));
+    }
+
     /** The sweep with each netty.allocator=adaptive combination's iterations FAST and every other's SLOW. */
     private static Path crafted(String name, int tooFew) throws IOException {
         JsonNode d = doc;
