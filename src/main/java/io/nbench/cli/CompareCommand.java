@@ -1,11 +1,15 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
+import io.nbench.report.compare.BaselineComparison;
+import io.nbench.report.compare.BaselineSelector;
+import io.nbench.report.compare.CompareBlocks;
 import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.Gate;
 import io.nbench.report.compare.ResultFile;
+import io.nbench.report.compare.Sides;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,23 +35,37 @@ import picocli.CommandLine.Spec;
             "  nbench compare netty.json mina.json nio.json",
             "  nbench compare --fail-if-slower 5 --fail-if-higher p99:10 base.json new.json",
             "  nbench compare --format markdown base.json new.json >> \"$GITHUB_STEP_SUMMARY\"",
+            "  nbench compare --baseline mina.stats=on --fail-if-slower 5 sweep.json",
             "", "Combinations are matched by their keys (impl, size, threads, window, swept -O keys); two files of "
                 + "one combination each are compared whatever their keys.",
+            "With --baseline and one sweep document, each combination that does not match the selector is compared "
+                + "with the one that does and has the same value of every other key both have: with --baseline "
+                + "mina.stats=on, each mode against the stats=on one of its own size (add size=1k to compare them all "
+                + "with one size). A combination without such a baseline is named and, with a gate, not judged.",
             "A gate is breached only by a significant regression beyond its bound: the whole 99.9%% interval of the "
                 + "ratio to the first file lies beyond it. A gate that cannot be judged (a combination of the first "
                 + "file missing from another, a file that measured nothing, fewer than 5 measured iterations on a "
                 + "side without a breach) does not pass: each is named on stderr and the exit code is 6, unless "
                 + "--allow-unjudged.",
             "Exit codes: 0 compared (and every gate judged and held), 1 a file is missing, unreadable, larger than "
-                + "--max-input or not a valid nbench-result/1 document, 2 usage error, 3 a gate was breached, 6 a gate "
-                + "could not be judged."})
+                + "--max-input or not a valid nbench-result/1 document, 2 usage error (also: a --baseline that matches "
+                + "no combination, every one, or several for one combination; a document of one combination), 3 a "
+                + "gate was breached, 6 a gate could not be judged."})
 final class CompareCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "2..*", paramLabel = "FILE", description = "Result documents; the first is the baseline.")
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Result documents; the first is the baseline. "
+            + "One sweep document with --baseline.")
     List<Path> files;
+
+    @Option(names = "--baseline", paramLabel = "SELECTOR",
+            description = "KEY=VALUE[,KEY=VALUE...] (mina.stats=on): compare the combinations of one sweep "
+                    + "document, each with the combination that matches these keys (as the combinations' names have "
+                    + "them: impl, size, threads, window, swept -O keys; a size may be written 1k) and has the same "
+                    + "value of every other key. Default: none, the first file is the baseline.")
+    String baseline;
 
     @Mixin
     InputLimitOption input = new InputLimitOption();
@@ -81,6 +99,7 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        BaselineSelector selector = selector();
         List<Gate> gates = gates();
         List<ResultFile> results = new ArrayList<>();
         for (Path f : files) {
@@ -91,10 +110,21 @@ final class CompareCommand implements Callable<Integer> {
                 return ExitCode.COULD_NOT_RUN;
             }
         }
-        List<Comparison.Block> blocks = Comparison.compare(results);
+        Sides sides;
+        List<Comparison.Block> blocks;
         List<Gate.Verdict> verdicts = new ArrayList<>();
-        for (Gate g : gates) {
-            verdicts.addAll(g.judge(blocks, results.size()));
+        if (selector == null) {
+            sides = new Sides.Files(results);
+            blocks = Comparison.compare(results);
+            gates.forEach(g -> verdicts.addAll(g.judge(blocks, results.size())));
+        } else {
+            BaselineComparison within = within(results.get(0), selector);
+            sides = new Sides.Baselines(within);
+            blocks = within.blocks();
+            for (Gate g : gates) {
+                verdicts.addAll(g.judge(blocks, 1));
+                within.unpaired().forEach(c -> verdicts.add(g.withoutBaseline(c)));
+            }
         }
         long unjudged = verdicts.stream().filter(v -> !v.judged()).count();
         int code = ExitCode.OK;
@@ -105,16 +135,21 @@ final class CompareCommand implements Callable<Integer> {
             code = ExitCode.first(code, ExitCode.UNJUDGED);
         }
         switch (format) {
-            case json -> CompareFormats.json(out, results, blocks, verdicts, code);
-            case markdown -> CompareFormats.markdown(out, results, blocks, verdicts);
-            default -> CompareTable.print(out, results, blocks);
+            case json -> CompareFormats.json(out, sides, blocks, verdicts, code);
+            case markdown -> CompareFormats.markdown(out, sides, blocks, verdicts);
+            default -> {
+                if (selector == null) {
+                    CompareTable.print(out, results, blocks);
+                } else { // a block per baseline combination, one table per combination against it, as run's
+                    CompareBlocks.print(out, sides, blocks, RunResults.width());
+                }
+            }
         }
         for (Gate.Verdict v : verdicts) {
-            String file = results.get(v.file()).path().toString();
             if (v.breached()) {
-                err.println("nbench compare: " + v.describe(file));
+                err.println("nbench compare: " + sides.breach(v));
             } else if (!v.judged()) {
-                err.println("nbench compare: " + v.describeNotJudged(file));
+                err.println("nbench compare: " + sides.notJudged(v));
             }
         }
         if (unjudged > 0 && !allowUnjudged) {
@@ -124,6 +159,36 @@ final class CompareCommand implements Callable<Integer> {
         }
         err.flush();
         return code;
+    }
+
+    /** --baseline's selector (null without it), checked against the number of files. */
+    private BaselineSelector selector() {
+        if (baseline == null) {
+            if (files.size() < 2) {
+                throw new ParameterException(spec.commandLine(), "one file: compare needs two files or more (the first "
+                        + "is the baseline), or one sweep document and --baseline KEY=VALUE to compare its combinations");
+            }
+            return null;
+        }
+        if (files.size() > 1) {
+            throw new ParameterException(spec.commandLine(), "--baseline picks the baseline among the combinations of "
+                    + "one document; with " + files.size() + " files the first file is the baseline: give one file, "
+                    + "or drop --baseline");
+        }
+        try {
+            return BaselineSelector.parse(baseline);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** The document's combinations paired with their baselines; a selector that cannot pair them is a usage error. */
+    private BaselineComparison within(ResultFile document, BaselineSelector selector) {
+        try {
+            return BaselineComparison.of(document, selector);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     private List<Gate> gates() {

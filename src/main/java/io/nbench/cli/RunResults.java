@@ -143,7 +143,7 @@ final class RunResults {
      * The terminal's width on a terminal (what stty says, else $COLUMNS), $COLUMNS in a pipe or a file when set,
      * else 120; never more than {@link Tty#TEXT_COLUMNS}.
      */
-    private static int width() {
+    static int width() {
         if (Tty.stdout()) {
             return Math.min(Tty.TEXT_COLUMNS, Tty.stderrWidth());
         }

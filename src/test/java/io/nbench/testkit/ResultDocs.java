@@ -92,9 +92,14 @@ public final class ResultDocs {
      * iterations kept. Still valid against the schema, so compare and report read it as any document.
      */
     public static ObjectNode withMeasured(JsonNode real, double[] msgPerSec, long[] latencyNs) {
+        return withMeasured(real, 0, msgPerSec, latencyNs);
+    }
+
+    /** {@link #withMeasured(JsonNode, double[], long[])} for the combination at {@code combination}. */
+    public static ObjectNode withMeasured(JsonNode real, int combination, double[] msgPerSec, long[] latencyNs) {
         ObjectNode doc = real.deepCopy();
-        com.fasterxml.jackson.databind.node.ArrayNode its =
-                (com.fasterxml.jackson.databind.node.ArrayNode) doc.path("combinations").get(0).path("iterations");
+        com.fasterxml.jackson.databind.node.ArrayNode its = (com.fasterxml.jackson.databind.node.ArrayNode)
+                doc.path("combinations").get(combination).path("iterations");
         JsonNode template = null;
         for (int i = its.size() - 1; i >= 0; i--) {
             if (!its.get(i).path("warmup").asBoolean()) {

@@ -12,7 +12,8 @@ import java.util.TreeSet;
  * row is a metric with the file's figure, its ratio to A with the 99.9% interval and the verdict; the columns
  * of the metric and the figure are as wide in every block, so A's figures sit above the others'. More files make
  * it longer, never wider: a row that would still pass the width (a long verdict) continues on the next line in its
- * own column.
+ * own column. {@code compare --baseline} lays out one document's combinations the same way, each against its
+ * baseline ({@link Sides}).
  */
 public final class CompareBlocks {
 
@@ -24,34 +25,40 @@ public final class CompareBlocks {
     }
 
     public static void print(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks, int width) {
+        print(out, new Sides.Files(files), blocks, width);
+    }
+
+    /** The blocks of files or of one document's combinations ({@code compare --baseline}), named as {@code sides} has them. */
+    public static void print(PrintWriter out, Sides sides, List<Comparison.Block> blocks, int width) {
         wrapped(out, CompareTable.LEGEND, width, "    ");
-        for (int i = 0; i < files.size(); i++) {
-            wrapped(out, "  " + CompareTable.letter(i) + ": " + files.get(i).path(), width, "      ");
-        }
-        CompareTable.steadyStateWarnings(files).forEach(w -> wrapped(out, "  Warning: " + w.text(), width, "    "));
+        sides.legend().forEach(l -> wrapped(out, "  " + l, width, "      "));
+        sides.notSteady().forEach(w -> wrapped(out, "  Warning: " + w.text(), width, "    "));
         for (Comparison.Block b : blocks) {
             out.println();
             wrapped(out, b.name(), width, "    ");
-            combination(out, files, b, width);
+            combination(out, sides, b, width);
         }
+        if (!sides.notCompared().isEmpty()) {
+            out.println();
+        }
+        sides.notCompared().forEach(l -> wrapped(out, "Not compared: " + l, width, "    "));
         out.flush();
     }
 
-    /** A's table, one table per other file that has the combination, then what the short verdicts mean. */
-    private static void combination(PrintWriter out, List<ResultFile> files, Comparison.Block b, int width) {
+    /** A's table, one table per other that has the combination, then what the short verdicts mean. */
+    private static void combination(PrintWriter out, Sides sides, Comparison.Block b, int width) {
         List<Table> tables = new ArrayList<>();
         List<List<String>> baseline = new ArrayList<>();
         baseline.add(List.of("metric", "A"));
         b.rows().forEach(r -> baseline.add(List.of(r.metric().name(),
                 CompareTable.value(r.metric(), r.baseline()))));
-        tables.add(new Table("A: " + files.get(0).path() + " (the baseline)", baseline));
+        tables.add(new Table("A: " + sides.baseline(b) + " (the baseline)", baseline));
         List<String> missing = new ArrayList<>();
         TreeSet<Integer> tooFew = new TreeSet<>();
         boolean noValue = false;
         for (int i = 0; i < b.matched().size(); i++) {
             String x = CompareTable.letter(i + 1);
-            String matched = b.matched().get(i);
-            if (matched == null) {
+            if (b.matched().get(i) == null) {
                 missing.add(x);
                 continue;
             }
@@ -66,8 +73,7 @@ public final class CompareBlocks {
                 }
                 noValue |= c.verdict() == Comparison.Verdict.NO_VALUE;
             }
-            String as = matched.equals(b.name()) ? "" : " (as " + matched + ")";
-            tables.add(new Table(x + ": " + files.get(i + 1).path() + as + " against A", rows));
+            tables.add(new Table(x + ": " + sides.other(b, i) + " against A", rows));
         }
         int[] shared = widths(tables);
         for (Table t : tables) {
@@ -89,7 +95,7 @@ public final class CompareBlocks {
         }
         for (int n : tooFew) {
             wrapped(out, tooFew(n) + ": not significant, and " + n + " measured iterations (the fewer of the two "
-                    + "files) are too few to tell a difference from noise; use --iterations ≥ " + Comparison.DECISIVE_N
+                    + "sides) are too few to tell a difference from noise; use --iterations ≥ " + Comparison.DECISIVE_N
                     + " or --forks", width, "    ");
         }
         if (noValue) {

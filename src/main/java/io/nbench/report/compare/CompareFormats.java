@@ -22,20 +22,35 @@ public final class CompareFormats {
      * ratio with its interval and verdict), the gates, those that could not be judged again in {@code unjudged} (a
      * script's one place to look), the combinations not at steady state ({@code notSteady}), and the exit code.
      */
-    public static void json(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks,
-                            List<Gate.Verdict> gates, int exitCode) {
-        out.println(ResultDocument.pretty(document(files, blocks, gates, exitCode)));
+    public static void json(PrintWriter out, Sides sides, List<Comparison.Block> blocks, List<Gate.Verdict> gates,
+                            int exitCode) {
+        out.println(ResultDocument.pretty(document(sides, blocks, gates, exitCode)));
         out.flush();
     }
 
-    /** The {@code nbench-compare/1} document itself, for {@link #json} and the HTML report. */
+    /** The {@code nbench-compare/1} document of files, for the HTML report and {@code run}. */
     public static ObjectNode document(List<ResultFile> files, List<Comparison.Block> blocks,
                                       List<Gate.Verdict> gates, int exitCode) {
+        return document(new Sides.Files(files), blocks, gates, exitCode);
+    }
+
+    /**
+     * The {@code nbench-compare/1} document itself. With {@code --baseline}, {@code baseline} is the selector,
+     * {@code files} the one document, each combination's {@code matched} the combinations compared with it, and
+     * {@code notCompared} those without a baseline.
+     */
+    public static ObjectNode document(Sides sides, List<Comparison.Block> blocks, List<Gate.Verdict> gates,
+                                      int exitCode) {
         ObjectNode doc = ResultDocument.MAPPER.createObjectNode();
         doc.put("schema", SCHEMA);
         doc.put("level", StudentT.LEVEL);
         ArrayNode f = doc.putArray("files");
-        files.forEach(r -> f.add(r.path().toString()));
+        sides.documents().forEach(r -> f.add(r.path().toString()));
+        if (sides instanceof Sides.Baselines b) {
+            doc.put("baseline", b.comparison().selector().text());
+        } else {
+            doc.putNull("baseline");
+        }
         ArrayNode combinations = doc.putArray("combinations");
         for (Comparison.Block b : blocks) {
             ObjectNode c = combinations.addObject();
@@ -70,27 +85,35 @@ public final class CompareFormats {
                 }
             }
         }
+        ArrayNode notCompared = doc.putArray("notCompared");
+        if (sides instanceof Sides.Baselines b) {
+            for (String c : b.comparison().unpaired()) {
+                notCompared.addObject().put("combination", c).put("reason", b.comparison().whyUnpaired(c));
+            }
+        }
         ArrayNode g = doc.putArray("gates");
         ArrayNode unjudged = doc.putArray("unjudged");
         for (Gate.Verdict v : gates) {
             ObjectNode o = g.addObject();
-            String file = files.get(v.file()).path().toString();
+            String file = sides.file(v);
             o.put("expression", v.gate().expression());
             o.put("metric", v.gate().metric());
             o.put("bound", v.gate().bound());
             o.put("combination", v.combination());
+            o.put("against", v.against());
             o.put("file", file);
             o.put("breached", v.breached());
             o.put("judged", v.judged());
-            o.put("reason", v.whyNotJudged(file));
+            o.put("reason", sides.reason(v));
             if (!v.judged()) {
                 unjudged.addObject().put("expression", v.gate().expression()).put("metric", v.gate().metric())
-                        .put("combination", v.combination()).put("file", file).put("reason", v.whyNotJudged(file));
+                        .put("combination", v.combination()).put("against", v.against()).put("file", file)
+                        .put("reason", sides.reason(v));
             }
         }
         // A combination whose own document found a trend: its ratios are of a system still changing.
         ArrayNode notSteady = doc.putArray("notSteady");
-        for (CompareTable.NotSteady w : CompareTable.steadyStateWarnings(files)) {
+        for (CompareTable.NotSteady w : sides.notSteady()) {
             notSteady.addObject().put("file", w.file()).put("combination", w.name()).put("warning", w.why());
         }
         doc.put("exitCode", exitCode);
@@ -106,34 +129,41 @@ public final class CompareFormats {
     }
 
     /** GitHub-flavoured Markdown: a heading and a table per combination, for a pull request comment or a job summary. */
-    public static void markdown(PrintWriter out, List<ResultFile> files, List<Comparison.Block> blocks,
+    public static void markdown(PrintWriter out, Sides sides, List<Comparison.Block> blocks,
                                 List<Gate.Verdict> gates) {
         out.println("### nbench compare");
         out.println();
         out.println("Per-iteration means of measured iterations; ratio to A (of geometric means) with its 99.9% CI "
                 + "(Welch's t on log values); latency: lower is faster.");
         out.println();
-        for (int i = 0; i < files.size(); i++) {
-            out.println("- " + CompareTable.letter(i) + ": " + MarkdownText.code(files.get(i).path().toString()));
+        Sides.Baselines within = sides instanceof Sides.Baselines b ? b : null;
+        if (within == null) {
+            List<ResultFile> files = sides.documents();
+            for (int i = 0; i < files.size(); i++) {
+                out.println("- " + CompareTable.letter(i) + ": " + MarkdownText.code(files.get(i).path().toString()));
+            }
+        } else {
+            out.println("- " + MarkdownText.code(within.comparison().file().path().toString()) + ": each combination "
+                    + "against A, the one matching " + MarkdownText.code("--baseline " + within.comparison().selector())
+                    + " with the same values of the other keys");
         }
-        CompareTable.steadyStateWarnings(files).forEach(w -> out.println("- :warning: " + w.letter() + " "
+        sides.notSteady().forEach(w -> out.println("- :warning: " + (w.letter() == null ? "" : w.letter() + " ")
                 + MarkdownText.code(w.name()) + ": " + w.why()));
         for (Comparison.Block b : blocks) {
             out.println();
-            StringBuilder title = new StringBuilder("#### " + MarkdownText.code(b.name()));
-            for (int i = 0; i < b.matched().size(); i++) {
-                String m = b.matched().get(i);
-                if (m == null) {
-                    title.append(" (not in ").append(CompareTable.letter(i + 1)).append(')');
-                } else if (!m.equals(b.name())) {
-                    title.append(" (").append(CompareTable.letter(i + 1)).append(": ").append(MarkdownText.code(m))
-                            .append(')');
-                }
-            }
-            out.println(title);
+            out.println(within == null ? fileTitle(b) : "#### " + MarkdownText.code(b.name()));
             out.println();
+            if (within != null) {
+                List<String> sideNames = new ArrayList<>(List.of("A: " + MarkdownText.code(sides.baseline(b))
+                        + " (the baseline)"));
+                for (int i = 0; i < b.matched().size(); i++) {
+                    sideNames.add(CompareTable.letter(i + 1) + ": " + MarkdownText.code(sides.other(b, i)));
+                }
+                out.println("- " + String.join(", ", sideNames));
+                out.println();
+            }
             List<String> head = new ArrayList<>(List.of("metric", "A"));
-            for (int i = 1; i < files.size(); i++) {
+            for (int i = 1; i <= b.matched().size(); i++) {
                 String x = CompareTable.letter(i);
                 head.addAll(List.of(x, x + "/A [99.9% CI]", "verdict"));
             }
@@ -156,15 +186,36 @@ public final class CompareFormats {
                 out.println(cells(row));
             }
         }
-        gateLines(out, gates);
+        if (within != null && !within.comparison().unpaired().isEmpty()) {
+            out.println();
+            for (String c : within.comparison().unpaired()) {
+                out.println("- Not compared: " + MarkdownText.code(c) + ": " + within.comparison().whyUnpaired(c));
+            }
+        }
+        gateLines(out, sides, gates);
         out.flush();
+    }
+
+    /** A combination of the first file's heading, with what the other files had instead or lack. */
+    private static String fileTitle(Comparison.Block b) {
+        StringBuilder title = new StringBuilder("#### " + MarkdownText.code(b.name()));
+        for (int i = 0; i < b.matched().size(); i++) {
+            String m = b.matched().get(i);
+            if (m == null) {
+                title.append(" (not in ").append(CompareTable.letter(i + 1)).append(')');
+            } else if (!m.equals(b.name())) {
+                title.append(" (").append(CompareTable.letter(i + 1)).append(": ").append(MarkdownText.code(m))
+                        .append(')');
+            }
+        }
+        return title.toString();
     }
 
     /**
      * Under the tables: "Gates passed" only when every gate was judged and none breached; each breached gate, and
      * each that could not be judged, on a line of its own.
      */
-    private static void gateLines(PrintWriter out, List<Gate.Verdict> gates) {
+    private static void gateLines(PrintWriter out, Sides sides, List<Gate.Verdict> gates) {
         if (gates.isEmpty()) {
             return;
         }
@@ -175,20 +226,32 @@ public final class CompareFormats {
             out.println(gates.stream().allMatch(Gate.Verdict::judged) ? "Gates passed: " + expressions + "."
                     : "No gate breached, but not every gate could be judged (below): " + expressions + ".");
         }
+        boolean within = sides instanceof Sides.Baselines;
         for (Gate.Verdict v : gates) {
-            String file = CompareTable.letter(v.file());
-            String combination = v.combination() == null ? "" : " for " + MarkdownText.code(v.combination());
+            String gate = MarkdownText.code(v.gate().expression());
             if (v.breached()) {
-                out.println("- :x: " + MarkdownText.code(v.gate().expression()) + " breached" + combination + ": "
-                        + file + " " + v.gate().metric() + " is " + CompareTable.number(v.cell().ratio().ratio())
-                        + " [" + CompareTable.number(v.cell().ratio().low()) + ", "
-                        + CompareTable.number(v.cell().ratio().high()) + "] times A's, beyond "
-                        + CompareTable.number(v.gate().bound()));
+                String ratio = CompareTable.number(v.cell().ratio().ratio()) + " [" + CompareTable.number(
+                        v.cell().ratio().low()) + ", " + CompareTable.number(v.cell().ratio().high()) + "]";
+                out.println(within
+                        ? "- :x: " + gate + " breached for " + MarkdownText.code(v.against()) + ": " + v.gate().metric()
+                                + " is " + ratio + " times that of its baseline " + MarkdownText.code(v.combination())
+                                + ", beyond " + CompareTable.number(v.gate().bound())
+                        : "- :x: " + gate + " breached" + forCombination(v) + ": " + CompareTable.letter(v.file()) + " "
+                                + v.gate().metric() + " is " + ratio + " times A's, beyond "
+                                + CompareTable.number(v.gate().bound()));
             } else if (!v.judged()) {
-                out.println("- :warning: " + MarkdownText.code(v.gate().expression()) + " not judged" + combination
-                        + " in " + file + ": " + v.whyNotJudged(file));
+                out.println(within
+                        ? "- :warning: " + gate + " not judged for " + MarkdownText.code(v.against())
+                                + (v.combination() == null ? "" : " against " + MarkdownText.code(v.combination()))
+                                + ": " + sides.reason(v)
+                        : "- :warning: " + gate + " not judged" + forCombination(v) + " in "
+                                + CompareTable.letter(v.file()) + ": " + v.whyNotJudged(CompareTable.letter(v.file())));
             }
         }
+    }
+
+    private static String forCombination(Gate.Verdict v) {
+        return v.combination() == null ? "" : " for " + MarkdownText.code(v.combination());
     }
 
     private static String cells(List<String> cells) {

@@ -65,9 +65,9 @@ public final class CompareTable {
      * and so is any ratio to it. {@code name} is as the document wrote it (each format escapes it for itself).
      */
     record NotSteady(String letter, String file, String name, String why) {
-        /** "B impl=nio: not at steady state: ...", for text. */
+        /** "B impl=nio: not at steady state: ...", for text; without a letter (one document), the name alone. */
         String text() {
-            return letter + " " + name + ": " + why;
+            return (letter == null ? "" : letter + " ") + name + ": " + why;
         }
     }
 

@@ -72,30 +72,37 @@ public final class Comparison {
         List<Block> blocks = new ArrayList<>();
         for (ResultFile.CombinationData base : first.combinations()) {
             List<ResultFile.CombinationData> partners = new ArrayList<>();
-            List<String> matched = new ArrayList<>();
             for (ResultFile other : files.subList(1, files.size())) {
-                ResultFile.CombinationData p = match(base, first, other);
-                partners.add(p);
-                matched.add(p == null ? null : p.name());
+                partners.add(match(base, first, other));
             }
-            List<Row> rows = new ArrayList<>();
-            for (CompareMetric m : CompareMetric.ALL) {
-                double[] a = m.values(base.iterations());
-                List<Cell> cells = new ArrayList<>();
-                boolean any = a.length > 0;
-                for (ResultFile.CombinationData p : partners) {
-                    double[] b = p == null ? null : m.values(p.iterations());
-                    any |= b != null && b.length > 0;
-                    cells.add(p == null ? null : cell(m, a, b));
-                }
-                if (m.cost() && !any) {
-                    continue; // e.g. server CPU without --server-stats: no row rather than a row of dashes
-                }
-                rows.add(new Row(m, a.length == 0 ? Double.NaN : StudentT.mean(a), a.length, cells));
-            }
-            blocks.add(new Block(base.name(), matched, rows));
+            blocks.add(block(base, partners));
         }
         return blocks;
+    }
+
+    /**
+     * One combination against its partners (another file's, or other combinations of its document): a row per
+     * metric, a cell per partner (null where the partner is null: missing).
+     */
+    static Block block(ResultFile.CombinationData base, List<ResultFile.CombinationData> partners) {
+        List<String> matched = new ArrayList<>();
+        partners.forEach(p -> matched.add(p == null ? null : p.name()));
+        List<Row> rows = new ArrayList<>();
+        for (CompareMetric m : CompareMetric.ALL) {
+            double[] a = m.values(base.iterations());
+            List<Cell> cells = new ArrayList<>();
+            boolean any = a.length > 0;
+            for (ResultFile.CombinationData p : partners) {
+                double[] b = p == null ? null : m.values(p.iterations());
+                any |= b != null && b.length > 0;
+                cells.add(p == null ? null : cell(m, a, b));
+            }
+            if (m.cost() && !any) {
+                continue; // e.g. server CPU without --server-stats: no row rather than a row of dashes
+            }
+            rows.add(new Row(m, a.length == 0 ? Double.NaN : StudentT.mean(a), a.length, cells));
+        }
+        return new Block(base.name(), matched, rows);
     }
 
     private static ResultFile.CombinationData match(ResultFile.CombinationData base, ResultFile baseFile, ResultFile other) {

@@ -80,9 +80,15 @@ public record Gate(String expression, String metric, double percent) {
 
     /**
      * One judged pair: a combination of the first file (null when it has none), another file, and whether it
-     * breached this gate; {@code cell} is null when that file lacks the combination.
+     * breached this gate; {@code cell} is null when that file lacks the combination. With {@code --baseline},
+     * {@code combination} is the baseline combination (null when {@code against} has none) and {@code file} the
+     * column of {@code against} in its block, plus one.
+     *
+     * @param against the combination compared with {@code combination}: the other file's (in compare A.json
+     *                B.json), or another combination of the document (--baseline); null when missing
      */
-    public record Verdict(Gate gate, String combination, int file, Comparison.Cell cell, boolean breached) {
+    public record Verdict(Gate gate, String combination, int file, String against, Comparison.Cell cell,
+                          boolean breached) {
 
         /**
          * Whether the gate was judged: breached, or not breached on enough evidence (an interval from at least
@@ -126,6 +132,26 @@ public record Gate(String expression, String metric, double percent) {
             return gate.expression() + " not judged" + (combination == null ? "" : " for " + combination) + " in "
                     + fileName + ": " + whyNotJudged(fileName);
         }
+
+        /** {@link #describe} for {@code --baseline}: the compared combination against its baseline. */
+        public String describeAgainstBaseline() {
+            return gate.expression() + " breached: " + against + ": " + gate.metric() + " is " + new LogRatioText(cell)
+                    + " times that of its baseline " + combination + ", beyond " + CompareTable.number(gate.bound());
+        }
+
+        /** {@link #describeNotJudged} for {@code --baseline}, with the reason {@code why}. */
+        public String describeNotJudgedAgainstBaseline(String why) {
+            return gate.expression() + " not judged for " + against + (combination == null ? ""
+                    : " against its baseline " + combination) + ": " + why;
+        }
+    }
+
+    /**
+     * The verdict on a combination that has no baseline to be compared with ({@code --baseline}): not judged, as a
+     * combination missing from a file is.
+     */
+    public Verdict withoutBaseline(String combination) {
+        return new Verdict(this, null, 0, combination, null, false);
     }
 
     /**
@@ -138,7 +164,7 @@ public record Gate(String expression, String metric, double percent) {
         List<Verdict> out = new ArrayList<>();
         if (blocks.isEmpty()) {
             for (int i = 1; i < files; i++) {
-                out.add(new Verdict(this, null, i, null, false));
+                out.add(new Verdict(this, null, i, null, null, false));
             }
         }
         for (Comparison.Block b : blocks) {
@@ -148,7 +174,7 @@ public record Gate(String expression, String metric, double percent) {
                 }
                 for (int i = 0; i < r.others().size(); i++) {
                     Comparison.Cell c = r.others().get(i);
-                    out.add(new Verdict(this, b.name(), i + 1, c, breachedBy(c)));
+                    out.add(new Verdict(this, b.name(), i + 1, b.matched().get(i), c, breachedBy(c)));
                 }
             }
         }

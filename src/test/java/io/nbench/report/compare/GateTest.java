@@ -69,18 +69,18 @@ class GateTest {
         java.util.function.BiFunction<Integer, double[], Gate.Verdict> verdict = (n, r) -> {
             Comparison.Cell c = new Comparison.Cell(1, n, n, new LogRatio.Ratio(r[0], r[1], r[2], 8),
                     Comparison.Verdict.SLOWER);
-            return new Gate.Verdict(g, "impl=netty", 1, c, g.breachedBy(c));
+            return new Gate.Verdict(g, "impl=netty", 1, "impl=netty", c, g.breachedBy(c));
         };
         assertTrue(verdict.apply(5, new double[] {0.95, 0.93, 0.97}).judged(), "held on N=5");
         assertFalse(verdict.apply(4, new double[] {0.95, 0.93, 0.97}).judged(), "significant, but N=4 and held");
         assertEquals("N=4: too few iterations to decide; use --iterations ≥ 5 or --forks",
                 verdict.apply(4, new double[] {0.95, 0.93, 0.97}).whyNotJudged("B"));
         assertTrue(verdict.apply(2, new double[] {0.5, 0.4, 0.6}).judged(), "a breach is a judgement whatever N");
-        Gate.Verdict missing = new Gate.Verdict(g, "impl=netty", 1, null, false);
+        Gate.Verdict missing = new Gate.Verdict(g, "impl=netty", 1, null, null, false);
         assertFalse(missing.judged());
         assertEquals("--fail-if-slower 10 not judged for impl=netty in b.json: the combination is not in b.json",
                 missing.describeNotJudged("b.json"));
-        Gate.Verdict nothing = new Gate.Verdict(g, "impl=netty", 1,
+        Gate.Verdict nothing = new Gate.Verdict(g, "impl=netty", 1, "impl=netty",
                 new Comparison.Cell(0, 5, 5, null, Comparison.Verdict.NO_VALUE), false);
         assertEquals("n/a: an iteration measured nothing", nothing.whyNotJudged("b.json"));
         // A first file without combinations: each other file's gate is there, unjudged.
@@ -135,7 +135,7 @@ class GateTest {
                 + "baseline's, beyond 0.900", verdicts.get(0).describe("B"));
 
         StringWriter json = new StringWriter();
-        CompareFormats.json(new PrintWriter(json), FILES, blocks, verdicts, 3);
+        CompareFormats.json(new PrintWriter(json), new Sides.Files(FILES), blocks, verdicts, 3);
         JsonNode doc = ResultDocument.MAPPER.readTree(json.toString());
         assertEquals(List.of("base.json", "new.json"), List.of(doc.get("files").get(0).asText(),
                 doc.get("files").get(1).asText()));
@@ -154,7 +154,7 @@ class GateTest {
         assertEquals(3, doc.get("exitCode").asInt());
 
         StringWriter md = new StringWriter();
-        CompareFormats.markdown(new PrintWriter(md), FILES, blocks, verdicts);
+        CompareFormats.markdown(new PrintWriter(md), new Sides.Files(FILES), blocks, verdicts);
         List<String> lines = md.toString().lines().toList();
         assertTrue(lines.contains("- A: `base.json`"), md.toString());
         assertTrue(lines.contains("#### `impl=netty`"), md.toString());
@@ -177,7 +177,7 @@ class GateTest {
         ResultFile b = new ResultFile(Path.of("b.json"), List.of(new ResultFile.CombinationData("impl=nio",
                 Map.of("impl", "nio"), a.combinations().get(0).iterations())));
         StringWriter md = new StringWriter();
-        CompareFormats.markdown(new PrintWriter(md), List.of(a, b), Comparison.compare(List.of(a, b)), List.of());
+        CompareFormats.markdown(new PrintWriter(md), new Sides.Files(List.of(a, b)), Comparison.compare(List.of(a, b)), List.of());
         assertTrue(md.toString().contains("\n#### `impl=netty` (B: `impl=nio`)\n"), md.toString());
     }
 
@@ -186,7 +186,7 @@ class GateTest {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter md = new StringWriter();
         List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks, THREE.size());
-        CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), THREE, blocks, verdicts);
+        CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), new Sides.Files(THREE), blocks, verdicts);
         assertEquals(WHOLE_MARKDOWN, md.toString());
     }
 
@@ -194,7 +194,7 @@ class GateTest {
     void wholeJson() {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter json = new StringWriter();
-        CompareFormats.json(new PrintWriter(new java.io.BufferedWriter(json)), THREE, blocks, List.of(), 0);
+        CompareFormats.json(new PrintWriter(new java.io.BufferedWriter(json)), new Sides.Files(THREE), blocks, List.of(), 0);
         assertEquals(sixDigits(WHOLE_JSON), sixDigits(json.toString()));
     }
 
@@ -234,6 +234,7 @@ class GateTest {
               "schema" : "nbench-compare/1",
               "level" : 0.999,
               "files" : [ "base.json", "new.json", "one.json", "other|file.json" ],
+              "baseline" : null,
               "combinations" : [ {
                 "name" : "impl=netty",
                 "matched" : [ "impl=netty", "impl=netty", null ],
@@ -414,6 +415,7 @@ class GateTest {
                   }, null ]
                 } ]
               } ],
+              "notCompared" : [ ],
               "gates" : [ ],
               "unjudged" : [ ],
               "notSteady" : [ ],
