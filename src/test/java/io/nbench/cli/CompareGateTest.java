@@ -158,9 +158,9 @@ class CompareGateTest {
         List<String> lines = o.err().lines().toList();
         assertEquals(List.of(
                 "nbench compare: --fail-if-slower 5 not judged for " + COMBINATION + " in " + nothing
-                        + ": n/a: an iteration measured nothing",
+                        + ": n/a: an iteration's figure is 0 (no message completed, or CPU time under the OS's 10 ms clock tick)",
                 "nbench compare: --fail-if-higher p99:10 not judged for " + COMBINATION + " in " + nothing
-                        + ": n/a: an iteration measured nothing"), lines.subList(0, 2));
+                        + ": n/a: an iteration's figure is 0 (no message completed, or CPU time under the OS's 10 ms clock tick)"), lines.subList(0, 2));
         assertEquals(3, lines.size(), o.err());
 
         CliTest.Outcome allowed = CliTest.run("compare", "--allow-unjudged", "--fail-if-slower", "5",

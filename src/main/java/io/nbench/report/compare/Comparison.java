@@ -22,7 +22,7 @@ public final class Comparison {
         /** Not significant, and too few iterations to tell a real difference from noise: not "the same". */
         TOO_FEW("too few iterations to decide; use --iterations ≥ " + Comparison.DECISIVE_N + " or --forks"),
         /** An iteration has a figure of 0 (nothing measured): no ratio. */
-        NO_VALUE("n/a: an iteration measured nothing");
+        NO_VALUE("n/a: an iteration's figure is 0 (no message completed, or CPU time under the OS's 10 ms clock tick)");
 
         private final String text;
 

@@ -100,7 +100,9 @@ class CompareBlocksTest {
                 Comparison.Verdict.NO_VALUE, Comparison.Verdict.FASTER)), kinds.toString());
         assertTrue(text.contains("\ntoo few (N=2): not significant, and 2 measured iterations"), text);
         assertTrue(text.replaceAll("\\s+", " ").contains("use --iterations ≥ 5 or --forks"), text);
-        assertTrue(text.contains("\nn/a: an iteration measured nothing"), text);
+        assertTrue(text.contains("\nn/a: an iteration's figure is 0"), text);
+        assertTrue(text.replaceAll("\\s+", " ").contains("n/a: an iteration's figure is 0 (no message completed, or CPU time under "
+                + "the OS's 10 ms clock tick)"), text);
         assertTrue(text.contains("\nNot in B, C, D: no figures to compare."), text);
     }
 }

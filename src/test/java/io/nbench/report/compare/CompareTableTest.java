@@ -92,7 +92,7 @@ class CompareTableTest {
                 "",
                 "impl=netty,size=2  (not in B)",
                 "metric      A        B  B/A [99.9% CI]  verdict  C  C/A [99.9% CI]  verdict",
-                "throughput  3 msg/s  -  -               -        -  -               n/a: an iteration measured nothing",
+                "throughput  3 msg/s  -  -               -        -  -               n/a: an iteration's figure is 0 (no message completed, or CPU time under the OS's 10 ms clock tick)",
                 "mean        7.5 µs   -  -               -        -  -               N=0: too few iterations to decide; use --iterations ≥ 5 or --forks",
                 "p50         7.5 µs   -  -               -        -  -               N=0: too few iterations to decide; use --iterations ≥ 5 or --forks",
                 "p90         7.5 µs   -  -               -        -  -               N=0: too few iterations to decide; use --iterations ≥ 5 or --forks",

@@ -82,7 +82,7 @@ class GateTest {
                 missing.describeNotJudged("b.json"));
         Gate.Verdict nothing = new Gate.Verdict(g, "impl=netty", 1, "impl=netty",
                 new Comparison.Cell(0, 5, 5, null, Comparison.Verdict.NO_VALUE), false);
-        assertEquals("n/a: an iteration measured nothing", nothing.whyNotJudged("b.json"));
+        assertEquals("n/a: an iteration's figure is 0 (no message completed, or CPU time under the OS's 10 ms clock tick)", nothing.whyNotJudged("b.json"));
         // A first file without combinations: each other file's gate is there, unjudged.
         List<Gate.Verdict> none = g.judge(List.of(), 3);
         assertEquals(2, none.size());
