@@ -138,9 +138,11 @@ final class CompareCommand implements Callable<Integer> {
             case json -> CompareFormats.json(out, sides, blocks, verdicts, code);
             case markdown -> CompareFormats.markdown(out, sides, blocks, verdicts);
             default -> {
-                if (selector == null) {
+                if (selector == null && results.size() < 3) {
                     CompareTable.print(out, results, blocks);
-                } else { // a block per baseline combination, one table per combination against it, as run's
+                } else {
+                    // A block per baseline combination, one table per file or combination against it, as run's:
+                    // a column pair per file grows the one table past any terminal from the third file on.
                     CompareBlocks.print(out, sides, blocks, RunResults.width());
                 }
             }

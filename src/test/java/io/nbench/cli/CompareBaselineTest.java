@@ -321,4 +321,28 @@ class CompareBaselineTest {
                 + "(see 'nbench compare --help')", compare("--baseline", "size=100", single.toString()));
         assertFalse(compare("--baseline", "size=100", single.toString()).err().contains("Exception"));
     }
+
+    /**
+     * Three files or more: a block per file against the first, as run prints servers, not one table that grows a
+     * column pair per file (three files of this sweep were 190 columns wide); every line within the text width.
+     */
+    @Test
+    void threeFilesAreABlockPerFileAgainstTheFirstWithinTheWidth() throws IOException {
+        Path b = dir.resolve("b.json");
+        Path c = dir.resolve("c.json");
+        java.nio.file.Files.copy(sweep, b, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        java.nio.file.Files.copy(sweep, c, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        CliTest.Outcome o = compare(sweep.toString(), b.toString(), c.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        for (String line : o.out().split("\n")) {
+            assertTrue(line.length() <= io.nbench.report.Tty.TEXT_COLUMNS, "a line within the width: " + line.length() + ": " + line);
+        }
+        for (String name : names(doc)) {
+            String block = o.out().substring(o.out().indexOf("\n" + name + "\n"));
+            assertTrue(block.contains("\nA: " + sweep + " (the baseline)\n"), block);
+            assertTrue(block.contains("\nB: " + b + " against A\n"), block);
+            assertTrue(block.contains("\nC: " + c + " against A\n"), block);
+        }
+    }
+
 }
