@@ -692,6 +692,8 @@ public abstract class ServerContract {
                 sockets.add(connect(a));
             }
             oneRequestEach(sockets);
+            // Each response is counted answered just after it is written: wait for the first round's counts.
+            assertTrue(events.answered.tryAcquire(connections, 10, TimeUnit.SECONDS), "first round answered");
             java.util.Set<Thread> before = TransportTesting.threadsNamed("");
             events.maxInProgress.set(0);
             oneRequestEach(sockets);
@@ -736,6 +738,7 @@ public abstract class ServerContract {
         try (Socket s = connect(a)) {
             exchange(s, REQ1, RESP1); // due after the dropped ones: the timer has run theirs by now
         }
+        assertTrue(events.answered.tryAcquire(10, TimeUnit.SECONDS), "counted once written");
         assertEquals(1, events.served.get(), "only the open connection's request answered");
         assertEquals(0, events.dropped.availablePermits(), "dropped once each");
         assertEquals(0, events.inProgress.get(), "every request accounted for");

@@ -222,6 +222,8 @@ public final class TransportTesting {
         /** One permit per request received to be answered later (pool, timer, work), and per request dropped. */
         public final Semaphore received = new Semaphore(0);
         public final Semaphore dropped = new Semaphore(0);
+        /** One permit per request answered later (requestAnswered): its response was written just before. */
+        public final Semaphore answered = new Semaphore(0);
         /** Requests received and not yet answered, rejected or dropped; the most there were at once. */
         public final AtomicInteger inProgress = new AtomicInteger();
         public final AtomicInteger maxInProgress = new AtomicInteger();
@@ -252,6 +254,7 @@ public final class TransportTesting {
             inProgress.decrementAndGet();
             answeringThreads.add(Thread.currentThread().getName());
             served.incrementAndGet();
+            answered.release();
         }
 
         @Override

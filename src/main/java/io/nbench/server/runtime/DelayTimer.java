@@ -75,11 +75,6 @@ final class DelayTimer implements ResponseTimer, AutoCloseable {
     /** Stops at once: responses not completed yet are never completed (their connections are closed and count them). */
     @Override
     public void close() {
-        executor.shutdownNow();
-        try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        BusinessExecutor.stopNow(executor);
     }
 }
