@@ -16,10 +16,12 @@ final class BusinessOptions {
                     + "unless --executor-threads is given (framed protocol; default: none).")
     Duration work;
 
-    @Option(names = "--work-mode", paramLabel = "sleep|spin", defaultValue = "sleep",
+    @Option(names = "--work-mode", paramLabel = "sleep|spin|delay", defaultValue = "sleep",
             converter = WorkModeConverter.class,
             description = "How --work spends its time: sleep blocks the thread (a handler waiting on a database), "
-                    + "spin keeps a core busy for that wall time (a handler computing). Default: ${DEFAULT-VALUE}.")
+                    + "spin keeps a core busy for that wall time (a handler computing), delay holds no thread: a "
+                    + "timer completes the response D after its request (a non-blocking handler, as Reactor's "
+                    + "Mono.delay; not with --executor-threads). Default: ${DEFAULT-VALUE}.")
     WorkMode workMode;
 
     @Option(names = "--executor-threads", paramLabel = "N|CORE:MAX", defaultValue = "0",
@@ -73,8 +75,8 @@ final class BusinessOptions {
             try {
                 return WorkMode.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a work mode: use sleep "
-                        + "or spin");
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not a work mode: use sleep, "
+                        + "spin or delay");
             }
         }
     }

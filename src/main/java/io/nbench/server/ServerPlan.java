@@ -110,6 +110,7 @@ public record ServerPlan(Transport transport, OptionValues transportOptions, Ine
         ServerRules.executorThreads(business.coreThreads(), business.maxThreads());
         ServerRules.work(business.work());
         ServerRules.executorQueue(business.queue(), business.pool());
+        ServerRules.delayHoldsNoThread(business.workMode(), business.pool());
         ServerRules.echoHasNoRequests(protocol, business.work(), business.pool());
     }
 

@@ -2,6 +2,7 @@ package io.nbench.server;
 
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.ProtocolRegistry;
+import io.nbench.server.runtime.WorkMode;
 import io.nbench.units.Durations;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -75,6 +76,16 @@ final class ServerRules {
                 + "(default " + ServerPlan.DEFAULT_QUEUE + ")");
         require(queue == null || pool, "--executor-queue needs --executor-threads (the queue of the business pool; "
                 + "without it requests are processed on the I/O thread)");
+    }
+
+    /**
+     * A pool thread would only hand the request to the timer and return: nothing to measure that the timer
+     * alone does not, and a pool that never grows would be read as one that was never needed.
+     */
+    static void delayHoldsNoThread(WorkMode mode, boolean pool) {
+        require(mode != WorkMode.DELAY || !pool, "--work-mode delay holds no thread while it waits, so "
+                + "--executor-threads has nothing to run: leave out --executor-threads, or use --work-mode sleep to "
+                + "block pool threads");
     }
 
     static void echoHasNoRequests(Protocol protocol, Duration work, boolean pool) {

@@ -92,8 +92,11 @@ class BadValuesTest {
         "server --work 0ms --duration 1s"
             + "| --work must be positive, e.g. 50us or 1s (leave it out for none) (see 'nbench server --help')",
         "server --work-mode nap --duration 1s"
-            + "| Invalid value for option '--work-mode': 'nap' is not a work mode: use sleep or spin (see 'nbench "
-            + "server --help')",
+            + "| Invalid value for option '--work-mode': 'nap' is not a work mode: use sleep, spin or delay (see "
+            + "'nbench server --help')",
+        "server --work 1s --work-mode delay --executor-threads 4 --duration 1s"
+            + "| --work-mode delay holds no thread while it waits, so --executor-threads has nothing to run: leave "
+            + "out --executor-threads, or use --work-mode sleep to block pool threads (see 'nbench server --help')",
         "server --executor-threads 200:100 --duration 1s"
             + "| --executor-threads 200:100: CORE 200 > MAX 100: use N or CORE:MAX with 1 <= CORE <= MAX, e.g. 8 or "
             + "100:200 (0 = on the I/O thread) (see 'nbench server --help')",

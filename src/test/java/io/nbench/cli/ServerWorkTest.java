@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nbench.client.ExitCode;
+import io.nbench.client.monitor.MonitorClient;
+import io.nbench.monitor.MonitorToken;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
 import io.nbench.testkit.Transports;
@@ -39,6 +42,38 @@ class ServerWorkTest {
             assertEquals(40, rejected + summary.get("messages").asLong(), "every request answered: " + summary);
             assertTrue(events.rejected.tryAcquire((int) rejected, 5, TimeUnit.SECONDS), "server counted fewer");
             assertEquals(0, events.rejected.availablePermits(), "server counted more");
+        }
+    }
+
+    /**
+     * {@code nbench server --work 300ms --work-mode delay} as a child JVM, 100 connections with a request each in
+     * flight: the client's median and the server's processing median are at least the delay, every request is
+     * answered, and the server's start line says no thread waits. The figures are counts and lower bounds only:
+     * nothing is timed against the clock of a busy machine (the contract tests show no thread is held).
+     */
+    @Test
+    void delayCompletesEveryResponseAfterItsDelay() throws Exception {
+        long delay = TimeUnit.MILLISECONDS.toNanos(300);
+        try (ServerProcess server = ServerProcess.withMonitor("delay-test", "--work", "300ms", "--work-mode", "delay",
+                "--duration", "60s")) {
+            assertTrue(server.firstLine.contains("work 300 ms delay, completed by a timer (no thread waits)"),
+                    server.firstLine);
+            CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.port), "--threads", "1",
+                    "--connections", "100", "--msgs", "300", "--warmup", "0", "--iterations", "1", "--format", "json");
+            assertEquals(ExitCode.OK, o.code(), o.err());
+            JsonNode summary = ResultDocs.read(o.out()).get("summary");
+            assertEquals(300, summary.get("messages").asLong(), summary.toString());
+            assertTrue(summary.get("latencyNs").get("merged").get("p50").asLong() >= delay, summary.toString());
+            JsonNode metrics;
+            try (MonitorClient c = MonitorClient.connect("127.0.0.1", server.monitorPort,
+                    MonitorToken.from(null, Map.of(MonitorToken.ENV, "delay-test")), Duration.ofSeconds(30))) {
+                metrics = new ObjectMapper().readTree(c.metricsJson());
+            }
+            JsonNode since = metrics.get("sinceStart");
+            assertEquals(300, since.get("received").asLong(), since.toString());
+            assertEquals(300, since.get("requests").asLong(), "every request answered: " + since);
+            assertTrue(since.at("/processingNanos/p50").asLong() >= delay, since.toString());
+            assertEquals(0, since.at("/queueWaitNanos/count").asLong(), "no pool: " + since);
         }
     }
 

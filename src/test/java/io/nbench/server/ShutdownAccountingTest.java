@@ -40,8 +40,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every request a server received is accounted for, while it runs and in the report a SIGTERM prints:
  * answered, rejected or dropped at shutdown, and its bytes counted as read when it was read, not when it
- * was answered. A real server process per network transport, its business pool holding requests whose
- * work outlasts the test, stopped with a real SIGTERM.
+ * was answered. A real server process per network transport, its business pool (or --work-mode delay's
+ * timer) holding requests whose work outlasts the test, stopped with a real SIGTERM.
  */
 class ShutdownAccountingTest {
 
@@ -50,19 +50,25 @@ class ShutdownAccountingTest {
     private static final int PER_CONNECTION = 50;
     private static final int PAYLOAD = 1024;
 
-    static Stream<String> servers() {
-        return Transports.network().stream();
+    /**
+     * Each network transport with requests held by the business pool: two pool threads whose work (60 s,
+     * interrupted by the stop) outlasts the test, so 2 requests are being worked on and the rest wait in the
+     * queue; and held by --work-mode delay's timer an hour away, with no thread holding any.
+     */
+    static Stream<Arguments> servers() {
+        List<String> pool = List.of("--executor-threads", "2", "--executor-queue", "1000", "--work", "60s");
+        List<String> delay = List.of("--work", "1h", "--work-mode", "delay");
+        return Stream.of(pool, delay).flatMap(held -> Transports.network().stream().map(impl -> Arguments.of(impl, held)));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} {1}")
     @MethodSource("servers")
     @EnabledOnOs({OS.LINUX, OS.MAC})
-    void everyRequestReceivedIsAnsweredRejectedOrDroppedAtShutdown(String impl) throws Exception {
-        // Two pool threads whose work (60 s, interrupted by the stop) outlasts the test: nothing is answered,
-        // 2 requests are being worked on and the rest wait in the queue, when a peer leaves and when SIGTERM
-        // comes.
-        try (ServerProcess server = ServerProcess.start(Map.of(MonitorToken.ENV, TOKEN), "--impl", impl, "--port", "0",
-                "--monitor-port", "0", "--executor-threads", "2", "--executor-queue", "1000", "--work", "60s")) {
+    void everyRequestReceivedIsAnsweredRejectedOrDroppedAtShutdown(String impl, List<String> held) throws Exception {
+        // Nothing is answered when a peer leaves and when SIGTERM comes: every request is held (see servers()).
+        List<String> args = new ArrayList<>(List.of("--impl", impl, "--port", "0", "--monitor-port", "0"));
+        args.addAll(held);
+        try (ServerProcess server = ServerProcess.start(Map.of(MonitorToken.ENV, TOKEN), args.toArray(String[]::new))) {
             RequestTemplate request = RequestTemplate.framed(PAYLOAD, PAYLOAD, 1);
             int sent = CONNECTIONS * PER_CONNECTION;
             long sentBytes = (long) sent * request.encode(0).length;
@@ -91,7 +97,7 @@ class ShutdownAccountingTest {
                 assertEquals(0, metrics.at("/sinceStart/requests").asLong(), "nothing answered yet: " + metrics);
                 assertEquals(sent, metrics.at("/inProgress").asLong(), metrics.toString());
 
-                // A peer that goes away: its requests, queued or being worked on, are dropped on close.
+                // A peer that goes away: its requests, queued, being worked on or delayed, are dropped on close.
                 peers.get(0).close();
                 while (metrics.at("/sinceStart/dropped").asLong() != PER_CONNECTION && System.nanoTime() < deadline) {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // awaiting the server's close

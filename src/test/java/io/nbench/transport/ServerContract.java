@@ -675,6 +675,96 @@ public abstract class ServerContract {
         assertEquals(0, events.queueWaits.availablePermits(), "no queue without a pool");
     }
 
+    /**
+     * --work-mode delay: 200 connections with a request each are all in progress at once, and answered by the
+     * timer's thread, with no thread started for them (a first round has started every thread the connections
+     * and the timer need: thread-per-connection transports start theirs at the accept); each request's
+     * processing time is at least the delay. Nothing here is timed: the figures are the server's own counts.
+     */
+    @Test
+    void delayHoldsNoThreadWhileRequestsWait() throws Exception {
+        int connections = 200;
+        long delay = TimeUnit.SECONDS.toNanos(1);
+        InetSocketAddress a = start(new BusinessRuntime(Duration.ofNanos(delay), WorkMode.DELAY, null));
+        java.util.List<Socket> sockets = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < connections; i++) {
+                sockets.add(connect(a));
+            }
+            oneRequestEach(sockets);
+            // Each response is counted answered just after it is written: wait for the first round's counts.
+            assertTrue(events.answered.tryAcquire(connections, 10, TimeUnit.SECONDS), "first round answered");
+            java.util.Set<Thread> before = TransportTesting.threadsNamed("");
+            events.maxInProgress.set(0);
+            oneRequestEach(sockets);
+            java.util.Set<String> started = TransportTesting.threadsNamed("").stream()
+                    .filter(t -> !before.contains(t) && t.getName().startsWith("nbench-"))
+                    .map(Thread::getName).collect(java.util.stream.Collectors.toSet());
+            assertEquals(java.util.Set.of(), started, "threads started while 200 requests waited");
+        } finally {
+            for (Socket s : sockets) {
+                s.close();
+            }
+        }
+        assertEquals(connections, events.maxInProgress.get(), "requests waiting at once");
+        assertEquals(java.util.Set.of("nbench-delay-timer"), events.answeringThreads);
+        assertTrue(events.processed.tryAcquire(2 * connections, 10, TimeUnit.SECONDS), "every request timed");
+        assertTrue(events.minProcessed.get() >= delay, events.minProcessed.get() + " ns processing < the delay");
+        assertEquals(0, events.queueWaits.availablePermits(), "no queue: no pool");
+    }
+
+    /** Sends a request on each socket, then reads each response. */
+    private static void oneRequestEach(java.util.List<Socket> sockets) throws IOException {
+        for (Socket s : sockets) {
+            s.getOutputStream().write(REQ1);
+        }
+        for (Socket s : sockets) {
+            assertArrayEquals(RESP1, s.getInputStream().readNBytes(RESP1.length));
+        }
+    }
+
+    /**
+     * --work-mode delay: a connection closed with delayed responses pending drops them, counted, and the timer
+     * does not write them; another connection's request, scheduled after them, is answered once they are due.
+     */
+    @Test
+    void delayedResponsesOfAClosedConnectionAreDropped() throws Exception {
+        InetSocketAddress a = start(new BusinessRuntime(Duration.ofMillis(300), WorkMode.DELAY, null));
+        try (Socket gone = connect(a)) {
+            gone.getOutputStream().write(concat(REQ1, REQ1, REQ1));
+            assertTrue(events.received.tryAcquire(3, 10, TimeUnit.SECONDS), "3 requests received");
+        }
+        assertTrue(events.dropped.tryAcquire(3, 10, TimeUnit.SECONDS), "3 pending responses dropped at the close");
+        try (Socket s = connect(a)) {
+            exchange(s, REQ1, RESP1); // due after the dropped ones: the timer has run theirs by now
+        }
+        assertTrue(events.answered.tryAcquire(10, TimeUnit.SECONDS), "counted once written");
+        assertEquals(1, events.served.get(), "only the open connection's request answered");
+        assertEquals(0, events.dropped.availablePermits(), "dropped once each");
+        assertEquals(0, events.inProgress.get(), "every request accounted for");
+    }
+
+    /** Stopping the server with delayed responses an hour away returns at once, and counts them dropped. */
+    @Test
+    void stopDropsPendingDelayedResponsesAndEndsTheTimer() throws Exception {
+        java.util.Set<Thread> before = TransportTesting.threadsNamed("nbench-delay");
+        BusinessRuntime delayed = new BusinessRuntime(Duration.ofHours(1), WorkMode.DELAY, null);
+        InetSocketAddress a = start(delayed);
+        try (Socket s = connect(a); Socket other = connect(a)) {
+            s.getOutputStream().write(concat(REQ1, REQ1));
+            other.getOutputStream().write(REQ1);
+            assertTrue(events.received.tryAcquire(3, 10, TimeUnit.SECONDS), "3 requests received");
+            server.close();
+            server = null;
+            delayed.close();
+            runtime = null;
+            assertClosedByPeer(s);
+        }
+        assertTrue(events.dropped.tryAcquire(3, 10, TimeUnit.SECONDS), "3 pending responses dropped");
+        assertEquals(0, events.served.get());
+        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed("nbench-delay", before));
+    }
+
     @Test
     void echoesEveryByte() throws Exception {
         InetSocketAddress a = start(Protocol.ECHO);

@@ -219,15 +219,42 @@ public final class TransportTesting {
         public final java.util.concurrent.atomic.AtomicLong minProcessed =
                 new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
 
+        /** One permit per request received to be answered later (pool, timer, work), and per request dropped. */
+        public final Semaphore received = new Semaphore(0);
+        public final Semaphore dropped = new Semaphore(0);
+        /** One permit per request answered later (requestAnswered): its response was written just before. */
+        public final Semaphore answered = new Semaphore(0);
+        /** Requests received and not yet answered, rejected or dropped; the most there were at once. */
+        public final AtomicInteger inProgress = new AtomicInteger();
+        public final AtomicInteger maxInProgress = new AtomicInteger();
+        /** The threads that handed answered requests' responses on (requestAnswered's callers). */
+        public final java.util.Set<String> answeringThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void requestReceived(int requestBytes) {
+            maxInProgress.accumulateAndGet(inProgress.incrementAndGet(), Math::max);
+            received.release();
+        }
+
+        @Override
+        public void requestsDropped(int count) {
+            inProgress.addAndGet(-count);
+            dropped.release(count);
+        }
+
         @Override
         public void requestRejected(int responseBytes) {
+            inProgress.decrementAndGet();
             rejected.release();
         }
 
         /** A request answered by the business pool: served, as one answered on its I/O thread. */
         @Override
         public void requestAnswered(int requestBytes, int responseBytes) {
+            inProgress.decrementAndGet();
+            answeringThreads.add(Thread.currentThread().getName());
             served.incrementAndGet();
+            answered.release();
         }
 
         @Override

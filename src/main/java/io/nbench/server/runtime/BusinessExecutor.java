@@ -73,6 +73,14 @@ public final class BusinessExecutor implements BusinessPool, AutoCloseable {
     /** Stops the pool: queued requests are dropped and running work is interrupted (its connections are closed). */
     @Override
     public void close() {
+        stopNow(executor);
+    }
+
+    /**
+     * Stops {@code executor} without running what it holds, and waits for its threads (5 s at most: spin work
+     * cannot be interrupted and runs to its end).
+     */
+    static void stopNow(java.util.concurrent.ExecutorService executor) {
         executor.shutdownNow();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);

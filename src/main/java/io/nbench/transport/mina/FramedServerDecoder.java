@@ -54,7 +54,7 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         this.idle = idle;
         this.runtime = runtime;
         this.handOff = handOff;
-        this.whole = handOff || runtime.pool() != null;
+        this.whole = handOff || runtime.answersLater();
         // Always cumulate. MINA skips cumulation on transports without fragmentation (VmPipe), which
         // would drop the bytes of a frame left undecoded (a pause, or a split write).
         setTransportMetadataFragmentation(false);

@@ -86,8 +86,8 @@ final class MinaServer implements RunningServer {
             // an ExecutorFilter, as a MINA user takes blocking work off the processors; for framed after the
             // codec, for echo the only filter. Only that event: messageSent resumes a paused session's reading
             // (and decoding), which must stay on its processor. nbench's own pool (--executor-threads, framed
-            // only) takes precedence.
-            boolean handOff = config.executorThreads > 0 && settings.runtime().pool() == null;
+            // only) or delay timer (--work-mode delay) takes precedence.
+            boolean handOff = config.executorThreads > 0 && !settings.runtime().answersLater();
             // Any protocol runs its own server codec (CodecSessions). A protocol whose response is its request,
             // or which is Framed's layout, keeps the paths MINA users write instead (echo writes back the very
             // buffer read; framed is a ProtocolDecoder, with mina.executor's hand-off), chosen by those
@@ -119,7 +119,7 @@ final class MinaServer implements RunningServer {
                         new ExecutorFilter(executor, IoEventType.MESSAGE_RECEIVED));
                 executorDescription = "ExecutorFilter(OrderedThreadPoolExecutor(" + config.executorThreads + "))";
             } else if (config.executorThreads > 0) {
-                executorDescription = "off (nbench's --executor-threads pool runs the work)";
+                executorDescription = "off (" + settings.runtime().answeredLaterBy() + ")";
             }
             acceptor.setHandler(new MinaServerHandler(events, decoder, codecs, idle));
             SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();

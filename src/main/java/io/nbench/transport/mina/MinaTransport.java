@@ -37,7 +37,7 @@ public final class MinaTransport extends BaseTransport {
                     "server: an ExecutorFilter with an OrderedThreadPoolExecutor of N threads before the handler "
                     + "(framed: after the codec), MINA's own way to run the handler (the echo write, or the "
                     + "request's --work and response) off the processor threads, in order per session; its queue is unbounded, so it never rejects; ignored with --executor-threads "
-                    + "(nbench's bounded pool)"));
+                    + "(nbench's bounded pool) and --work-mode delay"));
 
     static TransportOption statsOption(String prefix) {
         return TransportOption.choice(prefix + STATS, MinaStatistics.ON, MinaStatistics.MODES,

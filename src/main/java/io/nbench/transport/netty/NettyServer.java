@@ -61,14 +61,14 @@ final class NettyServer implements RunningServer {
         // netty.executor: the request handler (framed) or the echo handler on a DefaultEventExecutorGroup, as a
         // Netty user moves blocking work off the event loop: each channel's events run on one executor thread,
         // in order, and its writes go back to its event loop. nbench's own pool (--executor-threads, framed
-        // only) takes precedence.
-        boolean ownPool = settings.runtime().pool() != null;
+        // only) or delay timer (--work-mode delay) takes precedence.
+        boolean ownPool = settings.runtime().answersLater();
         EventExecutorGroup executor = !ownPool && config.executorThreads > 0
                 ? new DefaultEventExecutorGroup(config.executorThreads,
                         new DefaultThreadFactory("nbench-netty-executor", true))
                 : null;
         String executorDescription = executor != null ? "DefaultEventExecutorGroup(" + config.executorThreads + ")"
-                : config.executorThreads > 0 ? "off (nbench's --executor-threads pool runs the work)" : "off";
+                : config.executorThreads > 0 ? "off (" + settings.runtime().answeredLaterBy() + ")" : "off";
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(config.serverChannel())

@@ -36,7 +36,7 @@ public final class NettyTransport extends BaseTransport {
                     "server: run the request handler (and --work), or the echo handler, on a "
                     + "DefaultEventExecutorGroup of N threads, "
                     + "Netty's own way to take work off the event loop; its queues are unbounded, so it never "
-                    + "rejects; ignored with --executor-threads (nbench's bounded pool)"));
+                    + "rejects; ignored with --executor-threads (nbench's bounded pool) and --work-mode delay"));
 
     static int fixedRecvSize(String text) {
         if (!text.startsWith("fixed:")) {

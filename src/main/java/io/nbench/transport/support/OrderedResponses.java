@@ -2,13 +2,15 @@ package io.nbench.transport.support;
 
 import io.nbench.protocol.Framed;
 import io.nbench.transport.BusinessPool;
+import io.nbench.transport.ResponseTimer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
 import java.util.ArrayDeque;
 
 /**
- * One connection's requests offloaded to the business pool, answered in request order: the pool path of
- * {@link RequestPipeline}.
+ * One connection's requests answered later from another thread, in request order: the path of
+ * {@link RequestPipeline} for requests offloaded to the business pool, and for those completed by the timer of
+ * {@code --work-mode delay} ({@link ServerRuntime#timer}).
  *
  * <p>Each request is its own pool task, so the pool's bounded queue and its growth from CORE to MAX
  * threads see every request exactly as a ThreadPoolExecutor handed one task per request would (what a
@@ -19,10 +21,15 @@ import java.util.ArrayDeque;
  * rejection with one connection however deep its pipeline) and leave threads idle that a pipelining
  * client could use.
  *
+ * <p>With the timer no thread waits: each request is scheduled when decoded and completed by the timer's
+ * thread the delay later, which then sends what is ready at the head of the order. Every request waits the
+ * same delay, so they complete in order anyway; the order does not rest on it (two I/O threads, the timer's
+ * ties), as the same head-of-order drain puts them back in order whatever completes first.
+ *
  * <p>A request the pool refuses (full) is answered with a rejected frame, in its place in the order, and
  * logged at a rate limit. The writer is called under this connection's lock, one call at a time, from
- * the pool thread that completed the oldest outstanding request or from the I/O thread for a rejection.
- * Costs an object and a lock per request; only the executor path pays them.
+ * the pool or timer thread that completed the oldest outstanding request or from the I/O thread for a
+ * rejection. Costs an object and a lock per request; only these paths pay them.
  *
  * @param <R> the transport's response object (a buffer), built by the I/O thread at decode
  */
@@ -32,7 +39,9 @@ final class OrderedResponses<R> {
             + "requests answered 'rejected'; raise --executor-threads or --executor-queue, or send less";
 
     private final ServerRuntime runtime;
+    /** Where requests go: exactly one of the two is set. */
     private final BusinessPool pool;
+    private final ResponseTimer timer;
     private final ServerEvents events;
     private final RequestPipeline.Writer<R> writer;
     /** Requests not yet answered, oldest first. Guarded by this. */
@@ -42,16 +51,17 @@ final class OrderedResponses<R> {
     OrderedResponses(ServerRuntime runtime, ServerEvents events, RequestPipeline.Writer<R> writer) {
         this.runtime = runtime;
         this.pool = runtime.pool();
+        this.timer = pool == null ? runtime.timer() : null;
         this.events = events;
         this.writer = writer;
-        if (pool == null) {
-            throw new IllegalArgumentException("no business pool: requests are answered on the I/O thread");
+        if (pool == null && timer == null) {
+            throw new IllegalArgumentException("no business pool, no timer: requests are answered on the I/O thread");
         }
     }
 
     /**
-     * Hands a decoded request to the pool (called by the I/O thread, in request order). {@code response}
-     * is its response, written once its work is done; null, with {@code responseBytes} 0, for a one-way
+     * Hands a decoded request to the pool or the timer (called by the I/O thread, in request order).
+     * {@code response} is its response, written once its work is done; null, with {@code responseBytes} 0, for a one-way
      * request, which gets no frame, not even a rejected one.
      */
     void submit(long id, int requestBytes, int responseBytes, R response) {
@@ -65,7 +75,9 @@ final class OrderedResponses<R> {
         if (afterClose) {
             events.requestsDropped(1); // its connection is gone already: it will never be answered
         }
-        if (!pool.offer(r)) {
+        if (timer != null) {
+            timer.schedule(r);
+        } else if (!pool.offer(r)) {
             synchronized (this) {
                 r.state = REJECTED;
             }
@@ -124,7 +136,10 @@ final class OrderedResponses<R> {
         }
     }
 
-    /** One request: the pool task that does its work, then its place in the order. */
+    /**
+     * One request: the pool task that does its work, or the timer's task that completes it, then its place in
+     * the order.
+     */
     private final class Request implements Runnable {
         final long id;
         final int requestBytes;
@@ -144,15 +159,23 @@ final class OrderedResponses<R> {
 
         @Override
         public void run() {
+            if (timer != null) {
+                completed(); // no queue and no work: the delay was the work
+                return;
+            }
             events.queueWait(System.nanoTime() - decodedAt);
             try {
                 runtime.work();
             } finally {
-                synchronized (OrderedResponses.this) {
-                    state = DONE;
-                }
-                drain();
+                completed();
             }
+        }
+
+        private void completed() {
+            synchronized (OrderedResponses.this) {
+                state = DONE;
+            }
+            drain();
         }
     }
 }

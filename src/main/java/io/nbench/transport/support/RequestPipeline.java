@@ -12,7 +12,8 @@ import java.util.function.Consumer;
  * One server connection's requests from decoded to answered: everything between a transport's decoder and
  * its write path that is not moving bytes, the same for every server transport. It owns where a request is
  * processed (on the I/O thread, or on nbench's business pool when the server has one), the simulated
- * {@code --work}, the processing clock ({@link ProcessingClock}), the response order of pooled requests and
+ * {@code --work} (or its timer, {@code --work-mode delay}: the response completed later, no thread waiting),
+ * the processing clock ({@link ProcessingClock}), the response order of pooled and delayed requests and
  * their rejection ({@link OrderedResponses}), and every request event the server's metrics count. A
  * transport only decodes, calls {@link #decoded} per request and {@link #flushed} per written batch, and
  * {@link #close} when the connection closes; it writes what the pipeline gives its {@link Writer}.
@@ -46,7 +47,11 @@ public final class RequestPipeline<R> {
             send(response);
         }
 
-        /** The response leaves now: called in request order, one call at a time, from a pool thread. */
+        /**
+         * The response leaves now: called in request order, one call at a time, from a pool thread or the
+         * delay timer's thread (which must never block on a slow peer if the transport can help it: hand the
+         * write to the connection's I/O thread, or to a framework's thread-safe write).
+         */
         void send(R response);
 
         /** Answers request {@code id} with a rejected frame instead of {@code response} (null if none), which it releases. */
@@ -94,7 +99,7 @@ public final class RequestPipeline<R> {
     private final Writer<R> writer;
     private final boolean work;
     private final ProcessingClock clock;
-    /** Null unless requests go to nbench's business pool. */
+    /** Null unless requests go to nbench's business pool or the delay timer ({@link ServerRuntime#answersLater}). */
     private final OrderedResponses<R> pooled;
     /** The clock of the transport's own executor thread (hand-off); null when there is none. */
     private final ProcessingClock handOffClock;
@@ -119,20 +124,20 @@ public final class RequestPipeline<R> {
         // executor when it hands requests off to one.
         this.work = runtime.hasWork() && !handOff;
         this.clock = new ProcessingClock(events, runtime.hasWork());
-        this.pooled = runtime.pool() != null ? new OrderedResponses<>(runtime, events, writer) : null;
+        this.pooled = runtime.answersLater() ? new OrderedResponses<>(runtime, events, writer) : null;
         this.handOffClock = handOff && pooled == null ? new ProcessingClock(events, runtime.hasWork()) : null;
         this.unflushed = work ? new int[32] : null;
         this.unflushedOff = handOffClock != null ? new int[32] : null;
     }
 
-    /** A connection's pipeline: its requests answered on the I/O thread, or on nbench's business pool. */
+    /** A connection's pipeline: its requests answered on the I/O thread, nbench's business pool or the delay timer. */
     public static <R> RequestPipeline<R> of(ServerRuntime runtime, ServerEvents events, Writer<R> writer) {
         return new RequestPipeline<>(runtime, events, writer, false);
     }
 
     /**
      * A connection whose transport hands each request on to its own executor ({@code -O netty.executor},
-     * {@code mina.executor}), unless the server has nbench's business pool, which comes first
+     * {@code mina.executor}), unless the server has nbench's business pool or the delay timer, which come first
      * ({@link #handsOff}). The executor thread does the work and writes with {@link #handedOffWork} and
      * {@link #handedOffFlushed}.
      */
@@ -141,8 +146,9 @@ public final class RequestPipeline<R> {
     }
 
     /**
-     * Responses go to nbench's business pool: the transport passes each request's whole response to
-     * {@link #decoded} (none is streamed or written with the read batch); the pool's threads send them.
+     * Responses leave later from another thread, nbench's business pool's or the delay timer's: the transport
+     * passes each request's whole response to {@link #decoded} (none is streamed or written with the read
+     * batch); those threads send them with {@link Writer#send}.
      */
     public boolean pooled() {
         return pooled != null;
@@ -162,7 +168,7 @@ public final class RequestPipeline<R> {
      * A request was decoded, on the I/O thread, in request order. {@code response} is its response for the
      * writer, or null when it has none (one-way, {@code responseBytes} 0) or the transport has put it on its
      * write path already (inline only). Inline, the work is done and the response written here, before this
-     * returns; pooled, both happen later on a pool thread.
+     * returns; pooled, both happen later on a pool thread (delayed: the timer's thread completes it).
      */
     public void decoded(long id, int requestBytes, int responseBytes, R response) {
         if (pooled != null) {

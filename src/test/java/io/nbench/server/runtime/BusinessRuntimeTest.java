@@ -2,7 +2,9 @@ package io.nbench.server.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -12,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class BusinessRuntimeTest {
 
     @Test
-    void bothModesWorkAtLeastTheTimeAsked() {
-        for (WorkMode mode : WorkMode.values()) {
+    void bothThreadModesWorkAtLeastTheTimeAsked() {
+        for (WorkMode mode : new WorkMode[] {WorkMode.SLEEP, WorkMode.SPIN}) {
             try (BusinessRuntime runtime = new BusinessRuntime(Duration.ofMillis(3), mode, null)) {
                 assertTrue(runtime.hasWork());
                 long start = System.nanoTime();
@@ -22,6 +24,25 @@ class BusinessRuntimeTest {
                 assertTrue(took >= 3_000_000, mode + " took " + took + " ns");
             }
         }
+    }
+
+    /** Delay holds no thread: its work returns at once, and its timer, not a pool, completes the response. */
+    @Test
+    void delayIsATimerNotWork() {
+        try (BusinessRuntime runtime = new BusinessRuntime(Duration.ofHours(1), WorkMode.DELAY, null)) {
+            assertTrue(runtime.hasWork());
+            runtime.work(); // would block an hour if it slept
+            assertNull(runtime.pool());
+            assertNotNull(runtime.timer());
+            assertTrue(runtime.answersLater());
+            assertEquals("work 60 min delay, completed by a timer (no thread waits)", runtime.describe(null));
+        }
+        try (BusinessRuntime runtime = new BusinessRuntime(null, WorkMode.DELAY, null)) {
+            assertNull(runtime.timer(), "no delay, no timer");
+            assertFalse(runtime.answersLater());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new BusinessRuntime(Duration.ofSeconds(1), WorkMode.DELAY,
+                new BusinessExecutor(1, 1, 1)));
     }
 
     @Test
