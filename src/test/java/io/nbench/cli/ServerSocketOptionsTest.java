@@ -105,6 +105,34 @@ class ServerSocketOptionsTest {
         }
     }
 
+    /** The client's --keepalive: its connection, seen by ss while a paced run keeps it open, has the timer. */
+    @ParameterizedTest
+    @MethodSource("clients")
+    void theClientsKeepAliveReachesTheKernel(String name) throws Exception {
+        assumeTrue(ExternalTools.onPath("ss"), "ss (iproute2) is not installed: the kernel's view is not checked");
+        try (ServerProcess server = start(List.of("--impl", "nio"))) {
+            java.util.concurrent.CompletableFuture<CliTest.Outcome> client = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> CliTest.run("client", "--impl", name, "--port", "" + server.port, "--protocol",
+                            "echo", "--keepalive", "--rate", "20", "--msgs", "100", "--warmup", "0", "--iterations",
+                            "1", "--threads", "1"));
+            String connection = "";
+            // Until the client's connection shows (a hang detector bounds it: the paced run lasts 5 s once connected).
+            while (connection.isEmpty() && !client.isDone()) {
+                connection = ss("-Htno", "state", "established", "( dport = :" + server.port + " )").strip();
+                Thread.sleep(50);
+            }
+            CliTest.Outcome o = client.get(NbenchProcess.HANG_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
+            assertEquals(0, o.code(), o.out() + o.err());
+            assertTrue(o.out().lines().anyMatch(l -> l.startsWith("  transport: ") && l.matches(".* keepalive=true(,.*)?")),
+                    o.out());
+            assertTrue(connection.contains("timer:(keepalive"), name + ": the client's connection: " + connection);
+        }
+    }
+
+    static Stream<String> clients() {
+        return Transports.network().stream();
+    }
+
     /** Java's sockets (nio, blocking, vthreads, mina) cannot set TCP_FASTOPEN: a usage error, not a silent miss. */
     @ParameterizedTest
     @MethodSource("jdkSocketServers")
