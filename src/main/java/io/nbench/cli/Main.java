@@ -26,6 +26,14 @@ public final class Main {
             out.flush();
             return ExitCode.OK;
         }
+        if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            String help = TopHelp.text(); // picocli's rendering, kept in the jar (TopHelp says why)
+            if (help != null) {
+                out.print(help);
+                out.flush();
+                return ExitCode.OK;
+            }
+        }
         CommandLine cl = commandLine(out, err, args);
         String[] merged;
         try {

@@ -10,10 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-import picocli.codegen.docgen.manpage.ManPageGenerator;
 
 @Command(name = "nbench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         sortOptions = false,
@@ -34,13 +32,15 @@ import picocli.codegen.docgen.manpage.ManPageGenerator;
 final class NbenchCommand implements Callable<Integer> {
 
     /**
-     * The subcommands, in the order help lists them. Not in the annotation: picocli builds the whole model of
-     * every subcommand it is given (over a thousand classes loaded), so a command line adds only the one it runs,
-     * and the top command's help and errors only each one's name and description (its annotation, read
-     * without building it); help, completion and the man pages get them all ({@link Main#commandLine}). Scripts
-     * that call nbench in a loop pay the start-up on every call.
+     * The subcommands, in the order help lists them: each name with its class, by name. Not in the annotation:
+     * picocli builds the whole model of every subcommand it is given (over a thousand classes loaded), so a
+     * command line adds only the one it runs, and the top command's help and errors only each one's name and
+     * description (its annotation, read without building it); help, completion and the man pages get them all
+     * ({@link Main#commandLine}). The classes are named rather than referenced so that none is even loaded
+     * before it is needed (reading the ten annotations took 50 ms of every start); {@code HelpTextTest} checks
+     * each name against its class's annotation. Scripts that call nbench in a loop pay the start-up on every call.
      */
-    static final Map<String, Class<?>> SUBCOMMANDS = subcommands();
+    static final Map<String, String> SUBCOMMANDS = subcommands();
 
     /** The commands that describe the others, so they need every one of them built. */
     static final Set<String> ABOUT_THE_OTHERS = Set.of("help", "completion", "gen-manpage");
@@ -50,20 +50,35 @@ final class NbenchCommand implements Callable<Integer> {
         return name.equals("run") ? List.of("client", "run") : List.of(name);
     }
 
-    private static Map<String, Class<?>> subcommands() {
-        Map<String, Class<?>> all = new LinkedHashMap<>();
-        for (Class<?> c : List.of(ServerCommand.class, ClientCommand.class, RunCommand.class, CompareCommand.class,
-                ReportCommand.class, ConsoleCommand.class, ListCommand.class, CompletionCommand.class,
-                ManPageGenerator.class, HelpCommand.class)) {
-            all.put(c.getAnnotation(Command.class).name(), c);
-        }
+    private static Map<String, String> subcommands() {
+        Map<String, String> all = new LinkedHashMap<>();
+        String cli = "io.nbench.cli.";
+        all.put("server", cli + "ServerCommand");
+        all.put("client", cli + "ClientCommand");
+        all.put("run", cli + "RunCommand");
+        all.put("compare", cli + "CompareCommand");
+        all.put("report", cli + "ReportCommand");
+        all.put("console", cli + "ConsoleCommand");
+        all.put("list", cli + "ListCommand");
+        all.put("completion", cli + "CompletionCommand");
+        all.put("gen-manpage", "picocli.codegen.docgen.manpage.ManPageGenerator");
+        all.put("help", "picocli.CommandLine$HelpCommand");
         return Collections.unmodifiableMap(all);
+    }
+
+    /** The class of subcommand {@code name}. */
+    static Class<?> commandClass(String name) {
+        try {
+            return Class.forName(SUBCOMMANDS.get(name));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("the " + name + " command's class is missing", e);
+        }
     }
 
     /** The subcommand {@code name}, built: every option, mixin and converter of it. */
     static Object build(String name) {
         try {
-            return SUBCOMMANDS.get(name).getDeclaredConstructor().newInstance();
+            return commandClass(name).getDeclaredConstructor().newInstance();
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot build the " + name + " command", e);
         }
@@ -71,7 +86,7 @@ final class NbenchCommand implements Callable<Integer> {
 
     /** The subcommand {@code name} as the top command's help lists it: its name and description, no options. */
     static CommandSpec summary(String name) {
-        Command a = SUBCOMMANDS.get(name).getAnnotation(Command.class);
+        Command a = commandClass(name).getAnnotation(Command.class);
         CommandSpec spec = CommandSpec.create().name(name);
         spec.usageMessage().header(a.header()).description(a.description()).hidden(a.hidden());
         return spec;

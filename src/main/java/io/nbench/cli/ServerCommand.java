@@ -56,6 +56,9 @@ final class ServerCommand implements Callable<Integer> {
     TransportOptions transport;
 
     @Mixin
+    ListenOptions listen;
+
+    @Mixin
     BusinessOptions business;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
@@ -167,8 +170,8 @@ final class ServerCommand implements Callable<Integer> {
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
         ServerPlanBuilder builder = ServerPlan.builder().bind(bind).port(transport.port).protocol(transport.protocol)
-                .socket(transport.socket()).maxFrame(maxFrame).idleTimeout(idleTimeout).maxConnections(maxConnections)
-                .duration(duration).reportInterval(reportInterval).business(business.plan(spec))
+                .socket(transport.socket()).listen(listen.settings()).maxFrame(maxFrame).idleTimeout(idleTimeout)
+                .maxConnections(maxConnections).duration(duration).reportInterval(reportInterval).business(business.plan(spec))
                 .monitorPort(monitor.port).monitorBind(monitor.bind).readyLine(readyLine);
         usageErrors(builder::check);
         return builder.monitorToken(monitorToken());

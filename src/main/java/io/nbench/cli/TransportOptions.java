@@ -54,6 +54,11 @@ final class TransportOptions {
             description = "SO_RCVBUF, e.g. 256k (default: 0, the OS's own, autotuned on Linux).")
     int rcvbuf;
 
+    @Option(names = "--keepalive", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = "SO_KEEPALIVE on every socket: the kernel probes a connection idle for "
+                    + "net.ipv4.tcp_keepalive_time (default: off, the OS's own; --keepalive turns it on).")
+    boolean keepAlive;
+
     @Option(names = "-O", paramLabel = "KEY=VALUE", mapFallbackValue = "",
             completionCandidates = TransportOptionKeys.class,
             description = "Transport-specific option, repeatable, e.g. -O netty.io=io_uring (netty's I/O: auto, nio, "
@@ -128,7 +133,7 @@ final class TransportOptions {
     }
 
     SocketSettings socket() {
-        return new SocketSettings(ioThreads, tcpNoDelay, sndbuf, rcvbuf);
+        return new SocketSettings(ioThreads, tcpNoDelay, sndbuf, rcvbuf, keepAlive);
     }
 
     /**

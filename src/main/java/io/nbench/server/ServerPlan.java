@@ -3,6 +3,7 @@ package io.nbench.server;
 import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.runtime.WorkMode;
+import io.nbench.transport.ListenSettings;
 import io.nbench.transport.OptionValues;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
@@ -22,6 +23,7 @@ import java.util.Objects;
  * @param port             the port (0: any free one, {@link BenchServer#address()} says which)
  * @param protocol         framed or echo
  * @param socket           I/O threads and socket options
+ * @param listen           the listening socket's backlog and TCP_FASTOPEN
  * @param maxFrame         largest request payload and response length accepted
  * @param idleTimeout      close a connection that completes no request for this long; null: never
  * @param maxConnections   connections served at once; null: as many as the JVM's memory and ulimit -n allow
@@ -33,7 +35,8 @@ import java.util.Objects;
  * @param readyLine        announce with a machine-readable first line ({@code nbench run} reads it)
  */
 public record ServerPlan(Transport transport, OptionValues transportOptions, InetAddress bind, int port,
-                         Protocol protocol, SocketSettings socket, int maxFrame, Duration idleTimeout,
+                         Protocol protocol, SocketSettings socket, ListenSettings listen, int maxFrame,
+                         Duration idleTimeout,
                          Integer maxConnections, Duration duration, Duration reportInterval, Business business,
                          Monitor monitor, boolean readyLine) {
 
@@ -87,9 +90,12 @@ public record ServerPlan(Transport transport, OptionValues transportOptions, Ine
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(protocol, "protocol");
         Objects.requireNonNull(socket, "socket");
+        Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(business, "business");
         check(port, duration, idleTimeout, reportInterval, monitor == null ? null : monitor.port(), maxFrame,
                 maxConnections, business, protocol);
+        ServerRules.listen(listen);
+        ServerRules.tcpFastOpen(listen.tcpFastOpen(), transport, transportOptions);
         ServerRules.require(ServerRules.isLocal(bind), "--bind " + bind.getHostAddress() + " is not an address of "
                 + "this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }

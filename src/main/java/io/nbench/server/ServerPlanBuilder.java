@@ -2,6 +2,7 @@ package io.nbench.server;
 
 import io.nbench.monitor.MonitorToken;
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.ListenSettings;
 import io.nbench.transport.OptionValues;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
@@ -24,6 +25,7 @@ public final class ServerPlanBuilder {
     private int port;
     private Protocol protocol = Protocol.FRAMED;
     private SocketSettings socket = new SocketSettings(0, true, 0, 0);
+    private ListenSettings listen = ListenSettings.DEFAULT;
     private int maxFrame = ServerPlan.DEFAULT_MAX_FRAME;
     private Duration idleTimeout;
     private Integer maxConnections;
@@ -68,6 +70,12 @@ public final class ServerPlanBuilder {
 
     public ServerPlanBuilder socket(SocketSettings s) {
         this.socket = s;
+        return this;
+    }
+
+    /** The listening socket's backlog and TCP_FASTOPEN. */
+    public ServerPlanBuilder listen(ListenSettings l) {
+        this.listen = l;
         return this;
     }
 
@@ -131,6 +139,7 @@ public final class ServerPlanBuilder {
     public ServerPlanBuilder check() {
         ServerPlan.check(port, duration, idleTimeout, reportInterval, monitorPort, maxFrame, maxConnections, business,
                 protocol);
+        ServerRules.listen(listen);
         ServerRules.localAddress("--bind", bind);
         if (monitorPort != null) {
             ServerRules.localAddress("--monitor-bind", monitorBind);
@@ -150,7 +159,7 @@ public final class ServerPlanBuilder {
         ServerPlan.Monitor monitor = monitorPort == null ? null : new ServerPlan.Monitor(
                 ServerRules.localAddress("--monitor-bind", monitorBind), monitorPort,
                 monitorToken != null ? monitorToken : MonitorToken.generate());
-        return new ServerPlan(transport, transportOptions, address, port, protocol, socket, maxFrame, idleTimeout,
+        return new ServerPlan(transport, transportOptions, address, port, protocol, socket, listen, maxFrame, idleTimeout,
                 maxConnections, duration, reportInterval, business, monitor, readyLine);
     }
 }

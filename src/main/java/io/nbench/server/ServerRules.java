@@ -3,12 +3,20 @@ package io.nbench.server;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.ProtocolRegistry;
 import io.nbench.server.runtime.WorkMode;
+import io.nbench.transport.Availability;
+import io.nbench.transport.ListenSettings;
+import io.nbench.transport.OptionValues;
+import io.nbench.transport.Transport;
+import io.nbench.transport.TransportRegistry;
 import io.nbench.units.Durations;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The rules a server plan obeys, one method per rule, each throwing {@link InvalidServerPlan} with the message
@@ -92,6 +100,39 @@ final class ServerRules {
         require(protocol.hasRequests() || work == null && !pool, (work != null ? "--work" : "--executor-threads")
                 + " needs --protocol " + ProtocolRegistry.load().withRequests() + " (" + protocol.label()
                 + " has no requests to process, only bytes)");
+    }
+
+    static void listen(ListenSettings listen) {
+        require(listen.backlog() >= 1, "--backlog " + listen.backlog() + " queues no connection: use at least 1 "
+                + "(default " + ListenSettings.DEFAULT_BACKLOG + "; Linux caps it at net.core.somaxconn)");
+        require(listen.tcpFastOpen() >= 0, "--tcp-fastopen " + listen.tcpFastOpen() + " is negative: use the "
+                + "number of pending Fast Open requests to queue, e.g. 256 (0 = off)");
+    }
+
+    /**
+     * TCP_FASTOPEN only where the transport can set it: silently listening without it would measure something
+     * else than the command line says. The refusal names the transports that set it here.
+     */
+    static void tcpFastOpen(int queue, Transport transport, OptionValues options) {
+        if (queue == 0) {
+            return;
+        }
+        Availability a = transport.serverTcpFastOpen(options);
+        if (a.available()) {
+            return;
+        }
+        // The other transports that set it here with their default options (this one's reason says its own fix).
+        TransportRegistry registry = TransportRegistry.load();
+        List<String> others = new ArrayList<>();
+        for (Transport t : registry.all()) {
+            if (!t.name().equals(transport.name()) && !t.inJvm()
+                    && t.serverTcpFastOpen(registry.resolveOptions(t, Map.of())).available()) {
+                others.add(t.name());
+            }
+        }
+        throw new InvalidServerPlan("--tcp-fastopen " + queue + ": " + a.reason() + (others.isEmpty() ? ""
+                : "; " + String.join(", ", others) + (others.size() == 1 ? " sets" : " set") + " it (--impl "
+                        + others.get(0) + ")"));
     }
 
     /** The address {@code bind} names, which must be one of this machine's (or the wildcard, or loopback). */

@@ -15,17 +15,28 @@ import java.net.InetSocketAddress;
  *                    null = never
  * @param runtime  per-request work and where requests are processed (framed protocol);
  *                 {@link ServerRuntime#INLINE} when null
+ * @param listen   the listening socket's backlog and TCP_FASTOPEN; {@link ListenSettings#DEFAULT} when null
  */
 public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
-                             OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime) {
+                             OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime,
+                             ListenSettings listen) {
 
     public ServerSettings {
         if (runtime == null) {
             runtime = ServerRuntime.INLINE;
         }
+        if (listen == null) {
+            listen = ListenSettings.DEFAULT;
+        }
         if (socket.ioThreads() == 0) { // transports only ever see a resolved number
             socket = socket.withIoThreads(IoThreads.allCores(0));
         }
+    }
+
+    /** Listening with {@link ListenSettings#DEFAULT}. */
+    public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
+                          OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime) {
+        this(bind, protocol, socket, maxFrame, options, idleTimeout, runtime, ListenSettings.DEFAULT);
     }
 
     /** Requests answered at once on their I/O thread. */
@@ -36,7 +47,7 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
 
     /** This server with another runtime. */
     public ServerSettings withRuntime(ServerRuntime other) {
-        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other);
+        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other, listen);
     }
 
     /** Without an idle timeout. */

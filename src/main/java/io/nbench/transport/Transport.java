@@ -61,6 +61,17 @@ public interface Transport {
         return 0;
     }
 
+    /**
+     * Whether this transport's server can set TCP_FASTOPEN on its listening socket with these {@code -O} options
+     * ({@link ListenSettings#tcpFastOpen()}), and if not, why, in words that say what to change. The JDK's
+     * sockets have no such option, so a transport on them keeps this default. Whether the kernel lets a server
+     * use it ({@code net.ipv4.tcp_fastopen}) is for {@link #startServer} to say.
+     */
+    default Availability serverTcpFastOpen(OptionValues options) {
+        return Availability.no(name() + (inJvm() ? " has no socket" : " cannot set it: the JDK's sockets have no "
+                + "TCP_FASTOPEN"));
+    }
+
     /** Binds and starts a server; returns once it accepts connections. */
     RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException;
 

@@ -87,6 +87,15 @@ class BadValuesTest {
         "client --rate 1e300 --msgs 1"
             + "| --rate 1.0E300 over 4 connections is more than one message per nanosecond per connection: use at "
             + "most 4000000000 (see 'nbench client --help')",
+        "server --backlog 0 --duration 1s"
+            + "| --backlog 0 queues no connection: use at least 1 (default 1024; Linux caps it at net.core.somaxconn) "
+            + "(see 'nbench server --help')",
+        "server --tcp-fastopen -1 --duration 1s"
+            + "| --tcp-fastopen -1 is negative: use the number of pending Fast Open requests to queue, e.g. 256 (0 = "
+            + "off) (see 'nbench server --help')",
+        "server --impl netty -O netty.io=nio --tcp-fastopen 16 --duration 1s"
+            + "| --tcp-fastopen 16: netty.io=nio has no TCP_FASTOPEN (Java's NIO channels): use -O netty.io=epoll or "
+            + "io_uring (see 'nbench server --help')",
         "server --max-frame 0 --duration 1s"
             + "| --max-frame 0 accepts no payload: use at least 1 byte (default 16m) (see 'nbench server --help')",
         "server --work 0ms --duration 1s"

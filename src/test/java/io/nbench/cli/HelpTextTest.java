@@ -5,8 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.report.Tty;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -61,6 +65,35 @@ class HelpTextTest {
         CommandLine client = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()),
                 new String[] {"client", "--port", "1"});
         assertEquals(List.of("client"), List.copyOf(client.getSubcommands().keySet()));
+    }
+
+    /**
+     * nbench --help prints a copy of picocli's rendering kept in the jar ({@link TopHelp}): both copies, plain and
+     * coloured, must be what the model renders now. {@code -Dnbench.docs.update=true} rewrites them.
+     */
+    @Test
+    void theTopHelpKeptInTheJarIsWhatTheModelRenders() throws IOException {
+        CommandLine full = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+        keptAs(TopHelp.PLAIN, full.getUsageMessage(CommandLine.Help.Ansi.OFF));
+        keptAs(TopHelp.COLOURED, full.getUsageMessage(CommandLine.Help.Ansi.ON));
+    }
+
+    private static void keptAs(String name, String rendered) throws IOException {
+        Path file = Path.of("src", "main", "resources", "io", "nbench", "cli", name);
+        if (Boolean.getBoolean("nbench.docs.update")) {
+            Files.writeString(file, rendered, StandardCharsets.UTF_8);
+        }
+        String kept = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+        assertEquals(rendered, kept, file + " is not nbench --help as the model renders it: regenerate it with "
+                + "./mvnw test -Dtest=HelpTextTest -Dnbench.docs.update=true");
+    }
+
+    /** The subcommands are listed by class name, so that none is loaded before it runs: each must be its class's. */
+    @Test
+    void eachSubcommandIsNamedAsItsClassSays() {
+        for (String name : NbenchCommand.SUBCOMMANDS.keySet()) {
+            assertEquals(name, NbenchCommand.commandClass(name).getAnnotation(CommandLine.Command.class).name());
+        }
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.nbench.protocol.Protocol;
 import io.nbench.server.runtime.WorkMode;
+import io.nbench.transport.ListenSettings;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -36,6 +37,13 @@ class ServerPlanTest {
                 broken(b -> b.monitorPort(70000), "--monitor-port 70000 is not a TCP port: use 0 to 65535"),
                 broken(b -> b.port(7123).monitorPort(7123),
                         "--monitor-port 7123 is the benchmark's --port: give the monitor a port of its own"),
+                broken(b -> b.listen(new ListenSettings(0, 0)), "--backlog 0 queues no connection: use at least 1 "
+                        + "(default 1024; Linux caps it at net.core.somaxconn)"),
+                broken(b -> b.listen(new ListenSettings(1024, -1)), "--tcp-fastopen -1 is negative: use the number of "
+                        + "pending Fast Open requests to queue, e.g. 256 (0 = off)"),
+                broken(b -> b.transport("netty", java.util.Map.of("netty.io", "nio")).listen(new ListenSettings(1024, 16)),
+                        "--tcp-fastopen 16: netty.io=nio has no TCP_FASTOPEN (Java's NIO channels): use -O "
+                        + "netty.io=epoll or io_uring"),
                 broken(b -> b.maxFrame(0), "--max-frame 0 accepts no payload: use at least 1 byte (default 16m)"),
                 broken(b -> b.maxConnections(0), "--max-connections 0 serves nothing: use at least 1 (leave it out "
                         + "for a limit from the JVM's memory and ulimit -n)"),
@@ -75,7 +83,7 @@ class ServerPlanTest {
         ServerPlan ok = ServerPlan.builder().transport("nio", java.util.Map.of()).build();
         assertEquals("--max-frame 0 accepts no payload: use at least 1 byte (default 16m)",
                 assertThrows(InvalidServerPlan.class, () -> new ServerPlan(ok.transport(), ok.transportOptions(),
-                        ok.bind(), ok.port(), ok.protocol(), ok.socket(), 0, null, null, null, null,
+                        ok.bind(), ok.port(), ok.protocol(), ok.socket(), ok.listen(), 0, null, null, null, null,
                         ServerPlan.Business.NONE, null, false)).getMessage());
     }
 

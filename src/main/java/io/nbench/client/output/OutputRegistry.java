@@ -21,18 +21,24 @@ public final class OutputRegistry {
     public record Extra(String option, boolean withForks, Predicate<OutputSettings> enabled, Output.Factory factory) {
     }
 
+    /*
+     * Lambdas, not method references (TextOutput::new): a method reference loads its class when the registry
+     * is first used, and the help of client and run, which only lists the formats, would load every output and
+     * the JSON library behind them; a lambda loads its output only when it is opened.
+     */
+
     /** The first is the default. */
     private static final List<Format> FORMATS = List.of(
-            new Format("text", "", true, TextOutput::new),
-            new Format("json", "the result document only", false, JsonOutput::new),
-            new Format("csv", "a row per iteration", false, CsvOutput::new),
-            new Format("ndjson", "a JSON line per second, then the result document", false, NdjsonOutput::new));
+            new Format("text", "", true, c -> new TextOutput(c)),
+            new Format("json", "the result document only", false, c -> new JsonOutput(c)),
+            new Format("csv", "a row per iteration", false, c -> new CsvOutput(c)),
+            new Format("ndjson", "a JSON line per second, then the result document", false, c -> new NdjsonOutput(c)));
 
     private static final List<Extra> EXTRAS = List.of(
-            new Extra("--progress", true, s -> true, ProgressOutput::open),
-            new Extra("--hdr-log", false, s -> s.hdrLog() != null, HdrLogOutput::open),
-            new Extra("--hgrm", false, s -> s.hgrm() != null, HgrmOutput::open),
-            new Extra("--out", true, s -> s.out() != null, ResultFileOutput::open));
+            new Extra("--progress", true, s -> true, c -> ProgressOutput.open(c)),
+            new Extra("--hdr-log", false, s -> s.hdrLog() != null, c -> HdrLogOutput.open(c)),
+            new Extra("--hgrm", false, s -> s.hgrm() != null, c -> HgrmOutput.open(c)),
+            new Extra("--out", true, s -> s.out() != null, c -> ResultFileOutput.open(c)));
 
     private OutputRegistry() {
     }

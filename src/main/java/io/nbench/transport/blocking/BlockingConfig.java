@@ -24,6 +24,7 @@ final class BlockingConfig {
     /** Before connect (client) or on the accepted socket (server). */
     void apply(Socket s) throws IOException {
         s.setTcpNoDelay(socket.tcpNoDelay());
+        s.setKeepAlive(socket.keepAlive());
         if (socket.sndbuf() > 0) {
             s.setSendBufferSize(socket.sndbuf());
         }

@@ -66,7 +66,7 @@ final class BlockingServer implements RunningServer {
             if (config.socket.rcvbuf() > 0) {
                 server.setReceiveBufferSize(config.socket.rcvbuf());
             }
-            server.bind(settings.bind(), 1024);
+            server.bind(settings.bind(), settings.listen().backlog());
         } catch (IOException e) {
             server.close();
             InetSocketAddress b = settings.bind();
@@ -211,7 +211,9 @@ final class BlockingServer implements RunningServer {
 
     @Override
     public Map<String, String> effectiveConfig() {
-        return config.describe();
+        Map<String, String> m = config.describe();
+        m.putAll(settings.listen().describe());
+        return m;
     }
 
     @Override

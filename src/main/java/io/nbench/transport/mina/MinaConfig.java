@@ -89,6 +89,7 @@ final class MinaConfig {
         config.setReadBufferSize(readBuffer);
         if (config instanceof SocketSessionConfig s) {
             s.setTcpNoDelay(socket.tcpNoDelay());
+            s.setKeepAlive(socket.keepAlive());
             if (socket.sndbuf() > 0) {
                 s.setSendBufferSize(socket.sndbuf());
             }

@@ -3,6 +3,7 @@ package io.nbench.transport.mina;
 import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.support.IdleConnections;
+import io.nbench.transport.ListenSettings;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -40,13 +41,15 @@ final class MinaServer implements RunningServer {
     private final IoProcessor<NioSession> processors;
     private final List<ExecutorService> pools;
     private final MinaConfig config;
+    private final ListenSettings listen;
     private final InetSocketAddress address;
     private final IdleConnections idle;
     private final String executorDescription;
 
     private MinaServer(IoAcceptor acceptor, IoProcessor<NioSession> processors, List<ExecutorService> pools,
-                       MinaConfig config, InetSocketAddress address, IdleConnections idle,
+                       MinaConfig config, ListenSettings listen, InetSocketAddress address, IdleConnections idle,
                        String executorDescription) {
+        this.listen = listen;
         this.executorDescription = executorDescription;
         this.idle = idle;
         this.acceptor = acceptor;
@@ -73,7 +76,7 @@ final class MinaServer implements RunningServer {
             processors = new SimpleIoProcessorPool<>(NioProcessor.class, io, config.processors, null);
             NioSocketAcceptor nio = new ServerAcceptor(accept, processors, events);
             nio.setReuseAddress(true);
-            nio.setBacklog(1024);
+            nio.setBacklog(settings.listen().backlog());
             acceptor = nio;
         }
         IdleConnections idle = IdleConnections.start(settings.idleTimeout(), events,
@@ -136,7 +139,7 @@ final class MinaServer implements RunningServer {
         InetSocketAddress address = local instanceof VmPipeAddress vm
                 ? new InetSocketAddress(InetAddress.getLoopbackAddress(), vm.getPort())
                 : (InetSocketAddress) local;
-        return new MinaServer(acceptor, processors, pools, config, address, idle, executorDescription);
+        return new MinaServer(acceptor, processors, pools, config, settings.listen(), address, idle, executorDescription);
     }
 
     @Override
@@ -148,6 +151,7 @@ final class MinaServer implements RunningServer {
     public Map<String, String> effectiveConfig() {
         Map<String, String> m = new java.util.LinkedHashMap<>(config.describe());
         if (!config.vmpipe) {
+            m.putAll(listen.describe());
             m.put("executor", executorDescription);
         }
         return m;

@@ -115,6 +115,7 @@ final class NettyConfig {
             return; // no socket: TCP options do not apply
         }
         set(option, ChannelOption.TCP_NODELAY, socket.tcpNoDelay());
+        set(option, ChannelOption.SO_KEEPALIVE, socket.keepAlive());
         if (socket.sndbuf() > 0) {
             set(option, ChannelOption.SO_SNDBUF, socket.sndbuf());
         }

@@ -99,6 +99,26 @@ enum NettyIo {
         }
     }
 
+    /** Whether this I/O type can set TCP_FASTOPEN on a listening socket: Netty's NIO channels cannot. */
+    boolean hasTcpFastOpen() {
+        return this != NIO;
+    }
+
+    /**
+     * Whether the kernel lets a server use TCP Fast Open (the server bit of {@code net.ipv4.tcp_fastopen}):
+     * without it Netty skips the option silently, so nbench asks first.
+     */
+    boolean tcpFastOpenServerEnabled() {
+        switch (this) {
+            case EPOLL:
+                return Epoll.isTcpFastOpenServerSideAvailable();
+            case IO_URING:
+                return IoUring.isTcpFastOpenServerSideAvailable();
+            default:
+                return false;
+        }
+    }
+
     IoHandlerFactory handlerFactory() {
         switch (this) {
             case EPOLL:

@@ -3,9 +3,11 @@ package io.nbench.transport.netty;
 import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.support.IdleConnections;
+import io.nbench.transport.ListenSettings;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
+import io.nbench.transport.TransportFailure;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -28,6 +30,7 @@ final class NettyServer implements RunningServer {
     private final EventLoopGroup workers;
     private final Channel channel;
     private final NettyConfig config;
+    private final ListenSettings listen;
     private final InetSocketAddress localAddress;
     private final IdleConnections idle;
     /** netty.executor's group, or null. */
@@ -35,8 +38,8 @@ final class NettyServer implements RunningServer {
     private final String executorDescription;
 
     private NettyServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, NettyConfig config,
-                        InetSocketAddress localAddress, IdleConnections idle, EventExecutorGroup executor,
-                        String executorDescription) {
+                        ListenSettings listen, InetSocketAddress localAddress, IdleConnections idle,
+                        EventExecutorGroup executor, String executorDescription) {
         this.executor = executor;
         this.executorDescription = executorDescription;
         this.localAddress = localAddress;
@@ -45,6 +48,7 @@ final class NettyServer implements RunningServer {
         this.workers = workers;
         this.channel = channel;
         this.config = config;
+        this.listen = listen;
     }
 
     static NettyServer start(ServerSettings settings, ServerEvents events) throws IOException {
@@ -52,6 +56,9 @@ final class NettyServer implements RunningServer {
     }
 
     static NettyServer start(ServerSettings settings, ServerEvents events, NettyConfig config) throws IOException {
+        if (!config.local && settings.listen().tcpFastOpen() > 0 && !config.io.io().tcpFastOpenServerEnabled()) {
+            throw new TransportFailure(TransportFailure.Kind.OTHER, TcpFastOpenSysctl.serverDisabled(), null);
+        }
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nbench-netty-accept", true),
                 config.handlerFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.ioThreads,
@@ -107,7 +114,10 @@ final class NettyServer implements RunningServer {
                     }
                 });
         if (!config.local) {
-            b.option(ChannelOption.SO_REUSEADDR, true).option(ChannelOption.SO_BACKLOG, 1024);
+            b.option(ChannelOption.SO_REUSEADDR, true).option(ChannelOption.SO_BACKLOG, settings.listen().backlog());
+            if (settings.listen().tcpFastOpen() > 0) {
+                b.option(ChannelOption.TCP_FASTOPEN, settings.listen().tcpFastOpen());
+            }
         }
         config.applyChannelOptions(b::childOption);
         InetSocketAddress bind = settings.bind();
@@ -129,7 +139,7 @@ final class NettyServer implements RunningServer {
         // "Too many open files") and passes the exception on: log it at a rate limit instead of letting
         // it reach the pipeline's tail, which logs a stack trace per failed accept.
         bound.channel().pipeline().addLast(new AcceptErrors(events));
-        return new NettyServer(boss, workers, bound.channel(), config, bind, idle, executor, executorDescription);
+        return new NettyServer(boss, workers, bound.channel(), config, settings.listen(), bind, idle, executor, executorDescription);
     }
 
     private static final java.util.concurrent.atomic.AtomicInteger LOCAL_PORTS = new java.util.concurrent.atomic.AtomicInteger(40_000);
@@ -143,6 +153,7 @@ final class NettyServer implements RunningServer {
     public Map<String, String> effectiveConfig() {
         Map<String, String> m = new java.util.LinkedHashMap<>(config.describe());
         if (!config.local) {
+            m.putAll(listen.describe());
             m.put("executor", executorDescription);
         }
         return m;

@@ -1,8 +1,10 @@
 package io.nbench.transport.netty;
 
+import io.nbench.transport.Availability;
 import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
+import io.nbench.transport.OptionValues;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -64,6 +66,24 @@ public final class NettyTransport extends BaseTransport {
         }
         lines.add("netty.io=auto picks: " + NettyIo.choose("auto").io().label);
         return lines;
+    }
+
+    /** epoll and io_uring set TCP_FASTOPEN (ChannelOption.TCP_FASTOPEN); Netty's NIO channels cannot. */
+    @Override
+    public Availability serverTcpFastOpen(OptionValues options) {
+        String requested = options.string(IO);
+        NettyIo.Choice choice;
+        try {
+            choice = NettyIo.choose(requested);
+        } catch (IllegalStateException e) {
+            return Availability.yes(); // the I/O asked for is not here: starting the server says so
+        }
+        if (choice.io().hasTcpFastOpen()) {
+            return Availability.yes();
+        }
+        return Availability.no(requested.equals("auto")
+                ? "netty runs nio here (-O netty.io=auto: " + choice.describe() + "), which has no TCP_FASTOPEN"
+                : "netty.io=nio has no TCP_FASTOPEN (Java's NIO channels): use -O netty.io=epoll or io_uring");
     }
 
     /**

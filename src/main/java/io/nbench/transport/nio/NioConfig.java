@@ -31,6 +31,7 @@ final class NioConfig {
 
     void apply(SocketChannel channel) throws IOException {
         channel.setOption(StandardSocketOptions.TCP_NODELAY, socket.tcpNoDelay());
+        channel.setOption(StandardSocketOptions.SO_KEEPALIVE, socket.keepAlive());
         if (socket.sndbuf() > 0) {
             channel.setOption(StandardSocketOptions.SO_SNDBUF, socket.sndbuf());
         }

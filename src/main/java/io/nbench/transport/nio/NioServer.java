@@ -61,7 +61,7 @@ final class NioServer implements RunningServer {
                 // Set before bind so that accepted sockets inherit it with a matching window scale.
                 server.setOption(StandardSocketOptions.SO_RCVBUF, config.socket.rcvbuf());
             }
-            server.bind(settings.bind(), 1024);
+            server.bind(settings.bind(), settings.listen().backlog());
         } catch (IOException e) {
             server.close();
             InetSocketAddress b = settings.bind();
@@ -137,6 +137,7 @@ final class NioServer implements RunningServer {
     @Override
     public Map<String, String> effectiveConfig() {
         Map<String, String> m = config.describe();
+        m.putAll(settings.listen().describe());
         m.put("accept", "one blocking acceptor thread, connections round-robin over the loops");
         return m;
     }
