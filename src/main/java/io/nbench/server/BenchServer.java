@@ -76,7 +76,7 @@ public final class BenchServer implements AutoCloseable {
         // Its pool starts no thread before the first request: nothing to stop if the transport cannot start.
         BusinessRuntime runtime = runtime(plan.business());
         ServerSettings settings = new ServerSettings(new InetSocketAddress(plan.bind(), plan.port()), plan.protocol(),
-                plan.socket(), plan.maxFrame(), plan.transportOptions(), plan.idleTimeout(), runtime);
+                plan.socket(), plan.maxFrame(), plan.transportOptions(), plan.idleTimeout(), runtime, plan.responseSize());
         ServerConnectionLimit limit = ServerConnectionLimit.of(plan.maxConnections(), plan.transport(), settings);
         ServerMetrics metrics = new ServerMetrics(err, limit.max(), limit.hint());
         RunningServer server;

@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param protocol         framed or echo
  * @param socket           I/O threads and socket options
  * @param maxFrame         largest request payload and response length accepted
+ * @param responseSize     the body of every response of a protocol whose server decides it (HTTP); 0 otherwise
  * @param idleTimeout      close a connection that completes no request for this long; null: never
  * @param maxConnections   connections served at once; null: as many as the JVM's memory and ulimit -n allow
  *                         ({@link ServerConnectionLimit})
@@ -33,7 +34,7 @@ import java.util.Objects;
  * @param readyLine        announce with a machine-readable first line ({@code nbench run} reads it)
  */
 public record ServerPlan(Transport transport, OptionValues transportOptions, InetAddress bind, int port,
-                         Protocol protocol, SocketSettings socket, int maxFrame, Duration idleTimeout,
+                         Protocol protocol, SocketSettings socket, int maxFrame, int responseSize, Duration idleTimeout,
                          Integer maxConnections, Duration duration, Duration reportInterval, Business business,
                          Monitor monitor, boolean readyLine) {
 
@@ -90,6 +91,7 @@ public record ServerPlan(Transport transport, OptionValues transportOptions, Ine
         Objects.requireNonNull(business, "business");
         check(port, duration, idleTimeout, reportInterval, monitor == null ? null : monitor.port(), maxFrame,
                 maxConnections, business, protocol);
+        ServerRules.responseSize(responseSize, maxFrame, protocol);
         ServerRules.require(ServerRules.isLocal(bind), "--bind " + bind.getHostAddress() + " is not an address of "
                 + "this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }

@@ -25,6 +25,7 @@ public final class ServerPlanBuilder {
     private Protocol protocol = Protocol.FRAMED;
     private SocketSettings socket = new SocketSettings(0, true, 0, 0);
     private int maxFrame = ServerPlan.DEFAULT_MAX_FRAME;
+    private int responseSize;
     private Duration idleTimeout;
     private Integer maxConnections;
     private Duration duration;
@@ -73,6 +74,12 @@ public final class ServerPlanBuilder {
 
     public ServerPlanBuilder maxFrame(int bytes) {
         this.maxFrame = bytes;
+        return this;
+    }
+
+    /** The body of every response, for a protocol whose server decides it (HTTP's --response-size). */
+    public ServerPlanBuilder responseSize(int bytes) {
+        this.responseSize = bytes;
         return this;
     }
 
@@ -131,6 +138,7 @@ public final class ServerPlanBuilder {
     public ServerPlanBuilder check() {
         ServerPlan.check(port, duration, idleTimeout, reportInterval, monitorPort, maxFrame, maxConnections, business,
                 protocol);
+        ServerRules.responseSize(responseSize, maxFrame, protocol);
         ServerRules.localAddress("--bind", bind);
         if (monitorPort != null) {
             ServerRules.localAddress("--monitor-bind", monitorBind);
@@ -150,7 +158,8 @@ public final class ServerPlanBuilder {
         ServerPlan.Monitor monitor = monitorPort == null ? null : new ServerPlan.Monitor(
                 ServerRules.localAddress("--monitor-bind", monitorBind), monitorPort,
                 monitorToken != null ? monitorToken : MonitorToken.generate());
-        return new ServerPlan(transport, transportOptions, address, port, protocol, socket, maxFrame, idleTimeout,
+        return new ServerPlan(transport, transportOptions, address, port, protocol, socket, maxFrame, responseSize,
+                idleTimeout,
                 maxConnections, duration, reportInterval, business, monitor, readyLine);
     }
 }

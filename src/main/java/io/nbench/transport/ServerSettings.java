@@ -15,9 +15,11 @@ import java.net.InetSocketAddress;
  *                    null = never
  * @param runtime  per-request work and where requests are processed (framed protocol);
  *                 {@link ServerRuntime#INLINE} when null
+ * @param responseSize the response body of a protocol whose server decides it (HTTP's {@code --response-size})
  */
 public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
-                             OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime) {
+                             OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime,
+                             int responseSize) {
 
     public ServerSettings {
         if (runtime == null) {
@@ -28,6 +30,17 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
         }
     }
 
+    /** Responses of {@link io.nbench.protocol.ServerCodec.Settings#responseSize 0} bytes where the server decides. */
+    public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
+                          OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime) {
+        this(bind, protocol, socket, maxFrame, options, idleTimeout, runtime, 0);
+    }
+
+    /** What each connection's server codec is configured with. */
+    public io.nbench.protocol.ServerCodec.Settings codec() {
+        return new io.nbench.protocol.ServerCodec.Settings(maxFrame, responseSize);
+    }
+
     /** Requests answered at once on their I/O thread. */
     public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
                           OptionValues options, java.time.Duration idleTimeout) {
@@ -36,7 +49,7 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
 
     /** This server with another runtime. */
     public ServerSettings withRuntime(ServerRuntime other) {
-        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other);
+        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other, responseSize);
     }
 
     /** Without an idle timeout. */

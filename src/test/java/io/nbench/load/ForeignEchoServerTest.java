@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.testkit.Commands;
 import io.nbench.testkit.Runs;
 import io.nbench.testkit.Transports;
 import java.io.IOException;
@@ -35,12 +36,12 @@ class ForeignEchoServerTest {
 
     @BeforeAll
     static void startServers() throws Exception {
-        if (onPath("socat")) {
+        if (Commands.onPath("socat")) {
             int port = freePort();
             socat = start(List.of("socat", "TCP4-LISTEN:" + port + ",bind=127.0.0.1,reuseaddr,fork", "PIPE"), port);
         }
         Path source = Path.of("..", "shared", "baseline", "echo_server.c");
-        if (Files.isRegularFile(source) && onPath("gcc")) {
+        if (Files.isRegularFile(source) && Commands.onPath("gcc")) {
             Path binary = Path.of("target", "baseline", "echo_server");
             Files.createDirectories(binary.getParent());
             Process cc = new ProcessBuilder("gcc", "-O2", "-pthread", "-o", binary.toString(), source.toString())
@@ -60,15 +61,6 @@ class ForeignEchoServerTest {
                 p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
         }
-    }
-
-    private static boolean onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (Files.isExecutable(Path.of(dir, command))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static int freePort() throws IOException {

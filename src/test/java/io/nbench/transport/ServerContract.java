@@ -248,7 +248,8 @@ public abstract class ServerContract {
         return server.address();
     }
 
-    private static Socket connect(InetSocketAddress address) throws IOException {
+    /** A client socket to a server under test: no Nagle, reads time out after 10 s. */
+    static Socket connect(InetSocketAddress address) throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         s.setSoTimeout(10_000);

@@ -224,11 +224,17 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         }
 
         @Override
-        public void reject(long id, IoBuffer response) {
+        public int reject(long id, IoBuffer response) {
             if (response != null) {
                 response.free();
             }
             session.write(IoBuffer.wrap(Framed.rejectedResponse(id)));
+            return Framed.RESPONSE_HEADER;
+        }
+
+        @Override
+        public void end() {
+            session.closeOnFlush();
         }
 
         @Override

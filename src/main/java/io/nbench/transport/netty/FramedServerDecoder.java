@@ -196,11 +196,17 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         }
 
         @Override
-        public void reject(long id, ByteBuf response) {
+        public int reject(long id, ByteBuf response) {
             if (response != null) {
                 response.release();
             }
             ctx.writeAndFlush(Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), ctx.voidPromise());
+            return Framed.RESPONSE_HEADER;
+        }
+
+        @Override
+        public void end() {
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
         }
 
         @Override

@@ -94,7 +94,7 @@ final class NettyServer implements RunningServer {
                             // a write from the executor counts as pending at once, before the event loop runs it.
                             ch.pipeline().addLast(executor, new EchoServerHandler(events, idle));
                         } else if (!protocol.framedLayout()) {
-                            ch.pipeline().addLast(new CodecServerDecoder(protocol, settings.maxFrame(), events, idle,
+                            ch.pipeline().addLast(new CodecServerDecoder(protocol, settings.codec(), events, idle,
                                     settings.runtime()));
                         } else {
                             FramedServerDecoder decoder = new FramedServerDecoder(settings.maxFrame(), events, idle,
