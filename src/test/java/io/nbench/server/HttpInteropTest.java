@@ -95,6 +95,25 @@ class HttpInteropTest {
         assertEquals(30 - counts[2], counts[1], metrics);
     }
 
+    /**
+     * ab pointed at a framed server (the wrong protocol): every request is answered 400 and closed, so ab reports
+     * 10 non-2xx responses, not 10 successes of 0 bytes; the server counts 10 protocol errors.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void abAgainstTheFramedServerReportsFailures(String transport) throws Exception {
+        assumeTrue(Commands.onPath("ab"), "ab is not installed (.ci/run installs apache2-utils)");
+        String metrics;
+        Ab ab;
+        try (ChildServer server = ChildServer.start(List.of("--impl", transport, "--port", "0"))) {
+            ab = ab("http://127.0.0.1:" + server.port() + "/any", 10, 1, false);
+            metrics = server.stop();
+        }
+        assertEquals(10, number(ab.out, "Complete requests:\\s+(\\d+)"), ab.out);
+        assertEquals(10, number(ab.out, "Non-2xx responses:\\s+(\\d+)"), ab.out);
+        assertEquals(10, number(metrics, "protocol errors ([\\d,]+)"), metrics);
+    }
+
     /** What ab printed. */
     private record Ab(String out) {
         void assertAll(int requests, int failed, String head) {

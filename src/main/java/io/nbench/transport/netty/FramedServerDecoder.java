@@ -1,6 +1,7 @@
 package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.HttpOnFramed;
 import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
@@ -91,11 +92,18 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     /** Closed at once: the server already served --max-connections. */
     private boolean refused;
 
+    /** The peer sent an HTTP request, answered 400: the channel closes once that is written. */
+    private boolean answeredHttp;
+
     /** Decoding stopped because the peer does not read its responses; resumed when it drains. */
     private boolean paused;
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (answeredHttp) {
+            in.skipBytes(in.readableBytes()); // closing after the answer to an HTTP request: the rest is dropped
+            return;
+        }
         while (in.isReadable() || stream.active()) {
             if (!ctx.channel().isWritable()) {
                 // The responses already queued exceed the high water mark: answer nothing more (small
@@ -122,8 +130,19 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 bad = Framed.checkResponseLength(in.getUnsignedInt(r + 4), maxFrame);
             }
             if (bad != null) {
-                events.protocolError(String.valueOf(ctx.channel().remoteAddress()), bad);
+                int http = HttpOnFramed.recognise(i -> in.getUnsignedByte(r + i), readable);
+                if (http == HttpOnFramed.MORE) {
+                    return;
+                }
                 in.skipBytes(readable);
+                if (http == HttpOnFramed.YES) {
+                    events.protocolError(String.valueOf(ctx.channel().remoteAddress()), HttpOnFramed.ERROR);
+                    answeredHttp = true;
+                    ctx.writeAndFlush(Unpooled.wrappedBuffer(HttpOnFramed.ANSWER))
+                            .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                    return;
+                }
+                events.protocolError(String.valueOf(ctx.channel().remoteAddress()), bad);
                 ctx.close();
                 return;
             }
