@@ -193,20 +193,25 @@ public abstract class HttpServerContract {
             assertTrue(answer.startsWith("HTTP/1.1 400 Bad Request\r\n"), answer);
             assertTrue(answer.contains("\r\nConnection: close\r\n"), answer);
             String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
-            assertEquals("malformed HTTP request: invalid character 0x20 in a header field name\n", body);
+            // Why, in one line: the shared parser's words, or Netty's HttpServerCodec's.
+            assertTrue(body.startsWith("malformed HTTP request: ") && body.indexOf('\n') == body.length() - 1, body);
             assertTrue(answer.contains("\r\nContent-Length: " + body.length() + "\r\n"), answer);
         }
         assertTrue(events.protocolErrors.tryAcquire(10, TimeUnit.SECONDS), "protocol error counted");
         awaitServed(1);
     }
 
-    /** A body over --max-frame, declared or chunked, is answered 413 before it is read, and the connection closes. */
+    /**
+     * A body over --max-frame, declared or chunked, is answered 413 and the connection closes: the declared one
+     * before it is read, the chunked one as soon as a chunk's size (shared parser) or data (Netty's codec) passes.
+     */
     @ParameterizedTest(name = "pooled {0}")
     @ValueSource(booleans = {false, true})
     void refusesABodyOverMaxFrame413(boolean pooled) throws Exception {
         InetSocketAddress a = start(pooled);
         for (String request : new String[] {"POST / HTTP/1.1\r\nContent-Length: " + (MAX_FRAME + 1) + "\r\n\r\n",
-            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n200\r\n" + "y".repeat(0x200) + "\r\n3e9\r\n"}) {
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n200\r\n" + "y".repeat(0x200) + "\r\n3e9\r\n"
+                    + "y".repeat(0x3e9) + "\r\n0\r\n\r\n"}) {
             try (Socket s = ServerContract.connect(a)) {
                 exchange(s, "POST / HTTP/1.1\r\nContent-Length: " + MAX_FRAME + "\r\n\r\n" + "z".repeat(MAX_FRAME),
                         OK_BODY);

@@ -49,6 +49,11 @@ public final class HttpProtocol implements Protocol {
     }
 
     @Override
+    public boolean httpMessages() {
+        return true;
+    }
+
+    @Override
     public boolean serverSetsResponseSize() {
         return true;
     }

@@ -26,6 +26,12 @@ public final class HttpRequestParser implements ServerCodec {
 
     /** The largest request line plus header section (and, apart, trailer section). */
     public static final int MAX_HEAD = 64 * 1024;
+    /** What a request line and header section over {@link #MAX_HEAD} is answered. */
+    public static final String HEAD_TOO_LARGE = "431 Request Header Fields Too Large";
+    /** What a body over --max-frame is answered. */
+    public static final String BODY_TOO_LARGE = "413 Content Too Large";
+    /** What a malformed request is answered. */
+    public static final String MALFORMED = "400 Bad Request";
     /** The largest chunk extension, which a peer could otherwise trickle without end. */
     static final int MAX_CHUNK_EXTENSION = 4096;
 
@@ -184,7 +190,7 @@ public final class HttpRequestParser implements ServerCodec {
     /** One byte of the request line, header section or chunk framing. */
     private void step(int c) {
         if (state <= HEAD_END_LF && state != START && ++headBytes > MAX_HEAD) {
-            fail("431 Request Header Fields Too Large", "request line and header section over " + MAX_HEAD
+            fail(HEAD_TOO_LARGE, "request line and header section over " + MAX_HEAD
                     + " bytes");
             return;
         }
@@ -524,7 +530,7 @@ public final class HttpRequestParser implements ServerCodec {
             return bad("invalid character " + hex(c) + " in a trailer field");
         }
         if (++trailerBytes > MAX_HEAD) {
-            fail("431 Request Header Fields Too Large", "trailer section over " + MAX_HEAD + " bytes");
+            fail(HEAD_TOO_LARGE, "trailer section over " + MAX_HEAD + " bytes");
             return ERROR;
         }
         return TRAILER_LINE;
@@ -536,7 +542,7 @@ public final class HttpRequestParser implements ServerCodec {
      */
     private int respond(ByteBuffer out) {
         if (pending == null) {
-            pending = !keepAlive ? responses.okClose : http10 ? responses.okKeepAlive10 : responses.okKeepAlive;
+            pending = responses.head(keepAlive, http10);
             pendingAt = 0;
             bodyToWrite = head ? 0 : responses.bodySize;
             responseBytes = (int) Math.min(Integer.MAX_VALUE, pending.length + bodyToWrite);
@@ -587,17 +593,27 @@ public final class HttpRequestParser implements ServerCodec {
     }
 
     private void tooLarge(long bytes) {
-        fail("413 Content Too Large", "request body of " + bytes + " bytes > --max-frame " + maxFrame);
+        fail(BODY_TOO_LARGE, tooLargeReason(bytes, maxFrame));
     }
 
     /** A malformed request: 400, then the connection closes. Returns the state to go on in (ERROR). */
     private int bad(String why) {
-        fail("400 Bad Request", "malformed HTTP request: " + why);
+        fail(MALFORMED, "malformed HTTP request: " + why);
         return ERROR;
     }
 
+    /** Why a body is refused 413. */
+    public static String tooLargeReason(long bytes, int maxFrame) {
+        return "request body of " + bytes + " bytes > --max-frame " + maxFrame;
+    }
+
+    /** The server log's line for a request answered {@code status} because of {@code why}. */
+    public static String logLine(String status, String why) {
+        return why + "; answered " + status.substring(0, 3);
+    }
+
     private void fail(String status, String why) {
-        error = why + "; answered " + status.substring(0, 3);
+        error = logLine(status, why);
         pending = HttpResponses.error(status, why);
         state = ERROR;
     }

@@ -17,6 +17,11 @@ public final class HttpResponses {
     /** Body bytes, shared by every connection and thread, which only read it. */
     static final byte[] BODY = filled(16 * 1024);
 
+    /** A body of {@code n} bytes, as every 200 carries. */
+    public static byte[] body(int n) {
+        return filled(n);
+    }
+
     /** The 200 head of a connection that stays open: HTTP/1.1's default. */
     final byte[] okKeepAlive;
     /** The 200 head of an HTTP/1.0 connection that asked to stay open: it must say so (ab -k looks for it). */
@@ -26,12 +31,25 @@ public final class HttpResponses {
     /** The body size every 200 carries. */
     final int bodySize;
 
-    HttpResponses(int bodySize) {
+    public HttpResponses(int bodySize) {
         this.bodySize = bodySize;
         String head = "HTTP/1.1 200 OK\r\nContent-Length: " + bodySize + "\r\n";
         this.okKeepAlive = ascii(head + "\r\n");
         this.okKeepAlive10 = ascii(head + "Connection: keep-alive\r\n\r\n");
         this.okClose = ascii(head + "Connection: close\r\n\r\n");
+    }
+
+    /**
+     * The head of a 200: of a connection's last response ({@code keepAlive} false), of an HTTP/1.0 connection
+     * kept open, or of HTTP/1.1's. Shared: not to be written to.
+     */
+    public byte[] head(boolean keepAlive, boolean http10) {
+        return !keepAlive ? okClose : http10 ? okKeepAlive10 : okKeepAlive;
+    }
+
+    /** The body size of every 200. */
+    public int bodySize() {
+        return bodySize;
     }
 
     /** The longest head: what an output buffer must hold at least, with an error response. */
@@ -43,9 +61,13 @@ public final class HttpResponses {
      * A whole error response that ends its connection: {@code status} (e.g. "400 Bad Request") and a one-line
      * body, {@code reason} (at most {@link #MAX_REASON} characters). Error path: allocates.
      */
-    static byte[] error(String status, String reason) {
-        String body = (reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason) + "\n";
-        return withBody(status, body, "Connection: close\r\n");
+    public static byte[] error(String status, String reason) {
+        return withBody(status, oneLine(reason), "Connection: close\r\n");
+    }
+
+    /** An error response's body: {@code reason}, cut at {@link #MAX_REASON} characters, and a line feed. */
+    public static String oneLine(String reason) {
+        return (reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason) + "\n";
     }
 
     private static byte[] withBody(String status, String body, String headers) {
@@ -60,8 +82,12 @@ public final class HttpResponses {
     static final int ERROR_ROOM = 128 + MAX_REASON + 1;
 
     /** The answer to a request the server's business pool refused: 503, the connection stays open. */
-    public static final byte[] SERVICE_UNAVAILABLE = withBody("503 Service Unavailable",
-            "the server's business pool is full (--executor-threads, --executor-queue)\n", "");
+    public static final String UNAVAILABLE = "503 Service Unavailable";
+    /** Its body. */
+    public static final String UNAVAILABLE_BODY = "the server's business pool is full (--executor-threads, "
+            + "--executor-queue)\n";
+    /** The whole 503. */
+    public static final byte[] SERVICE_UNAVAILABLE = withBody(UNAVAILABLE, UNAVAILABLE_BODY, "");
 
     /** A fresh buffer over {@link #SERVICE_UNAVAILABLE}. */
     static ByteBuffer serviceUnavailable() {

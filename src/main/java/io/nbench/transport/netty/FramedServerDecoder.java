@@ -70,8 +70,10 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         }
         Channel channel = ctx.channel();
         watch = idle.watch(channel::close);
-        requests = handOffConfigured ? RequestPipeline.handingOff(runtime, events, new Responses(ctx))
-                : RequestPipeline.of(runtime, events, new Responses(ctx));
+        ChannelResponses<ByteBuf> writer = new ChannelResponses<>(ctx,
+                id -> Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), Framed.RESPONSE_HEADER);
+        requests = handOffConfigured ? RequestPipeline.handingOff(runtime, events, writer)
+                : RequestPipeline.of(runtime, events, writer);
         handOff = requests.handsOff();
         whole = requests.wholeResponses();
         super.channelActive(ctx);
@@ -189,49 +191,6 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         response.writeBytes(in, r + Framed.REQUEST_HEADER, copy);
         response.writeZero(responseLength - copy);
         return response;
-    }
-
-    /**
-     * Writes the connection's responses: on the event loop into the read batch, which channelReadComplete
-     * flushes; from the pool thread each flushed at once (the pool has no read batch to coalesce with).
-     * Netty hands a write from outside the event loop to the loop as a task, in call order, so the order the
-     * pipeline sends in is the order on the wire.
-     */
-    private static final class Responses implements RequestPipeline.Writer<ByteBuf> {
-        private final ChannelHandlerContext ctx;
-
-        Responses(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-        }
-
-        @Override
-        public void write(ByteBuf response) {
-            ctx.write(response, ctx.voidPromise());
-        }
-
-        @Override
-        public void send(ByteBuf response) {
-            ctx.writeAndFlush(response, ctx.voidPromise());
-        }
-
-        @Override
-        public int reject(long id, ByteBuf response) {
-            if (response != null) {
-                response.release();
-            }
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), ctx.voidPromise());
-            return Framed.RESPONSE_HEADER;
-        }
-
-        @Override
-        public void end() {
-            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
-        }
-
-        @Override
-        public void discard(ByteBuf response) {
-            response.release();
-        }
     }
 
     /** A request too large to hold whole: its response header now, its payload as it arrives. */
