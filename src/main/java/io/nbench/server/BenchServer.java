@@ -138,8 +138,9 @@ public final class BenchServer implements AutoCloseable {
     /** "nbench server: netty listening on 127.0.0.1:7007, protocol framed, max frame ... bytes, ...". */
     private String banner() {
         return "nbench server: " + plan.transport().name() + " listening on " + server.address().getHostString() + ":"
-                + server.address().getPort() + ", protocol " + plan.protocol().label() + ", max frame "
-                + plan.maxFrame() + " bytes"
+                + server.address().getPort() + ", protocol " + plan.protocol().label()
+                + (plan.protocol().serverSetsResponseSize() ? " (responses of " + plan.responseSize() + " bytes)" : "")
+                + ", max frame " + plan.maxFrame() + " bytes"
                 + (runtime.hasWork() || runtime.pool() != null ? ", " + runtime.describe(transportExecutor()) : "")
                 + (plan.idleTimeout() != null ? ", idle timeout " + Durations.format(plan.idleTimeout()) : "")
                 + limit.describe()
