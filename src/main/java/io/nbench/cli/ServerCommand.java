@@ -29,6 +29,8 @@ import picocli.CommandLine.Spec;
             "  nbench server",
             "  nbench server --impl mina --port 9000",
             "  nbench server --protocol echo --io-threads 2",
+            "  # HTTP/1.1 for ab, wrk or curl: 200 with 100 bytes to any request",
+            "  nbench server --protocol http --response-size 100",
             "  # serve remote clients (explicit on purpose)",
             "  nbench server --bind 0.0.0.0",
             "  # any free port, stop after 30 s",
@@ -69,6 +71,12 @@ final class ServerCommand implements Callable<Integer> {
             description = "Largest request payload and response length accepted (default: ${DEFAULT-VALUE}); a "
                     + "larger request closes its connection as a protocol error.")
     int maxFrame;
+
+    @Option(names = "--response-size", paramLabel = "SIZE", defaultValue = "0", converter = Converters.Size.class,
+            description = "--protocol http: the body of every response, in bytes (default: ${DEFAULT-VALUE}, a 200 "
+                    + "with Content-Length: 0); framed requests say how large their response is, echo's is the "
+                    + "request.")
+    int responseSize;
 
     @Option(names = "--idle-timeout", paramLabel = "D", converter = Converters.Time.class,
             description = "Close a connection that completes no request (echo: sends no byte) for D, e.g. a "
@@ -170,8 +178,9 @@ final class ServerCommand implements Callable<Integer> {
         }
         transport.checkOptionsInUse(spec, TransportRegistry.load(), transport.impls(), "use --impl %s");
         ServerPlanBuilder builder = ServerPlan.builder().bind(bind).port(transport.port).protocol(transport.protocol)
-                .socket(transport.socket()).listen(listen.settings()).maxFrame(maxFrame).idleTimeout(idleTimeout)
-                .maxConnections(maxConnections).duration(duration).reportInterval(reportInterval).business(business.plan(spec))
+                .socket(transport.socket()).listen(listen.settings()).maxFrame(maxFrame).responseSize(responseSize)
+                .idleTimeout(idleTimeout).maxConnections(maxConnections).duration(duration).reportInterval(reportInterval)
+                .business(business.plan(spec))
                 .monitorPort(monitor.port).monitorBind(monitor.bind).readyLine(readyLine);
         usageErrors(builder::check);
         return builder.monitorToken(monitorToken());

@@ -112,6 +112,7 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
         LoadRules.reconnectsOwnConnections(s.requestsPerConnection(), s.threads(), s.connections());
         LoadRules.windowAtLeastOne(s.window());
         LoadRules.windowTracked(s.window());
+        LoadRules.clientSpeaks(m.protocol());
         LoadRules.minSize(m.protocol(), m.size());
         require(!m.protocol().responseIsRequest() || m.responseSize() == m.size(),
                 LoadRules.responseIsRequest(m.protocol()));

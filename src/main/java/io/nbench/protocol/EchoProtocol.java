@@ -45,7 +45,7 @@ final class EchoProtocol implements Protocol {
     }
 
     @Override
-    public ServerCodec newServerCodec(int maxFrame, ServerCodec.Listener listener) {
+    public ServerCodec newServerCodec(ServerCodec.Settings settings, ServerCodec.Listener listener) {
         return new EchoServerCodec(listener);
     }
 

@@ -49,8 +49,14 @@ final class FramedProtocol implements Protocol {
     }
 
     @Override
-    public ServerCodec newServerCodec(int maxFrame, ServerCodec.Listener listener) {
-        return new FramedRequestParser(maxFrame, listener);
+    public ServerCodec newServerCodec(ServerCodec.Settings settings, ServerCodec.Listener listener) {
+        return new FramedRequestParser(settings.maxFrame(), listener);
+    }
+
+    /** A rejected frame (status 1, no payload) with the id of the response it replaces. */
+    @Override
+    public java.nio.ByteBuffer rejectedResponse(java.nio.ByteBuffer response) {
+        return java.nio.ByteBuffer.wrap(Framed.rejectedResponse(response.getLong(response.position() + 4)));
     }
 
     @Override

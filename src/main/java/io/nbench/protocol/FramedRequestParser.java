@@ -34,6 +34,8 @@ public final class FramedRequestParser implements ServerCodec {
     private int requestBytes;
     private int responseBytes;
     private String error;
+    /** Writing {@link HttpOnFramed#ANSWER} from this byte on; -1 while the peer speaks framed. */
+    private int answerAt = -1;
 
     public FramedRequestParser(int maxFrame, ServerCodec.Listener listener) {
         this.maxFrame = maxFrame;
@@ -42,6 +44,9 @@ public final class FramedRequestParser implements ServerCodec {
 
     @Override
     public int parse(ByteBuffer in, ByteBuffer out) {
+        if (answerAt >= 0) {
+            return answer(in, out);
+        }
         while (true) {
             if (!inBody) {
                 int result = header(in, out);
@@ -94,8 +99,7 @@ public final class FramedRequestParser implements ServerCodec {
             bad = Framed.checkResponseLength(Framed.unsigned(in.getInt(p + 4)), maxFrame);
         }
         if (bad != null) {
-            error = bad;
-            return PROTOCOL_ERROR;
+            return refuse(bad, in, out);
         }
         if (available < Framed.REQUEST_HEADER) {
             return NEED_INPUT;
@@ -120,6 +124,37 @@ public final class FramedRequestParser implements ServerCodec {
                 (long) Framed.RESPONSE_HEADER + responseLength) : 0;
         inBody = true;
         return -1;
+    }
+
+    /**
+     * An illegal header: PROTOCOL_ERROR, answered with HTTP's 400 when it is an HTTP request's start
+     * ({@link HttpOnFramed}); NEED_INPUT while more bytes must tell, OUTPUT_FULL while there is no room for it.
+     */
+    private int refuse(String bad, ByteBuffer in, ByteBuffer out) {
+        int p = in.position();
+        int http = HttpOnFramed.recognise(i -> in.get(p + i) & 0xFF, in.remaining());
+        if (http == HttpOnFramed.MORE) {
+            return NEED_INPUT;
+        }
+        if (http == HttpOnFramed.YES) {
+            answerAt = 0;
+            return answer(in, out);
+        }
+        error = bad;
+        return PROTOCOL_ERROR;
+    }
+
+    /** Writes the rest of the answer to an HTTP request (in pieces if {@code out} is small), dropping all input. */
+    private int answer(ByteBuffer in, ByteBuffer out) {
+        in.position(in.limit());
+        int n = Math.min(out.remaining(), HttpOnFramed.ANSWER.length - answerAt);
+        out.put(HttpOnFramed.ANSWER, answerAt, n);
+        answerAt += n;
+        if (answerAt < HttpOnFramed.ANSWER.length) {
+            return OUTPUT_FULL;
+        }
+        error = HttpOnFramed.ERROR;
+        return PROTOCOL_ERROR;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.nbench.protocol;
 
+import java.nio.ByteBuffer;
+
 /**
  * A wire protocol nbench speaks (docs/protocol.md): the questions the client and the server's rules ask
  * of it, answered as properties, and its codecs. Members are listed in {@link ProtocolRegistry}; a new
@@ -14,6 +16,8 @@ public interface Protocol {
     Protocol FRAMED = new FramedProtocol();
     /** RFC 862: the server writes back every byte it reads; responses are counted per message size. */
     Protocol ECHO = new EchoProtocol();
+    /** HTTP/1.1 (RFC 9112): any method and path; the server answers 200 with {@code --response-size} bytes. */
+    Protocol HTTP = new io.nbench.protocol.http.HttpProtocol();
 
     /** The name {@code --protocol} takes, lower case. */
     String label();
@@ -52,11 +56,38 @@ public interface Protocol {
         return false;
     }
 
+    /**
+     * Whether its messages are HTTP/1.1's (RFC 9112): a server transport with an HTTP codec of its own (netty's
+     * HttpServerCodec) serves it with that, as its users write an HTTP server, instead of running
+     * {@link #newServerCodec}.
+     */
+    default boolean httpMessages() {
+        return false;
+    }
+
+    /**
+     * Whether the server decides how large a response is ({@code --response-size}, HTTP) rather than each
+     * request saying so (framed) or being its own response (echo).
+     */
+    default boolean serverSetsResponseSize() {
+        return false;
+    }
+
+    /**
+     * What the server answers, in the place of {@code response} (the whole response the protocol's server codec
+     * wrote for a request), when its business pool refuses the request: framed's rejected frame with the
+     * request's id, HTTP's 503. Only protocols with requests ({@link #hasRequests()}) are ever asked. Error
+     * path: it may allocate.
+     */
+    default ByteBuffer rejectedResponse(ByteBuffer response) {
+        throw new UnsupportedOperationException(label() + " has no requests to reject");
+    }
+
     /** The client side: request layout and response recognition, shared by every client transport. */
     ClientCodec client();
 
-    /** The server side for one connection, over plain ByteBuffers; {@code maxFrame} bounds a request. */
-    ServerCodec newServerCodec(int maxFrame, ServerCodec.Listener listener);
+    /** The server side for one connection, over plain ByteBuffers, configured by the server's options. */
+    ServerCodec newServerCodec(ServerCodec.Settings settings, ServerCodec.Listener listener);
 
     /** The registered protocol of that name, ignoring case, or {@link IllegalArgumentException} naming them all. */
     static Protocol parse(String text) {

@@ -13,8 +13,27 @@ public interface ServerCodec {
     int NEED_INPUT = 0;
     /** {@code out} has no room for the next bytes: write it out, then call again with the same {@code in}. */
     int OUTPUT_FULL = 1;
-    /** The peer broke the protocol: {@link #error()} says how; close the connection. */
+    /**
+     * The peer broke the protocol: {@link #error()} says how. {@code out} may end with the protocol's answer to
+     * it (HTTP's 400): write {@code out}, then close the connection. Later calls discard their input.
+     */
     int PROTOCOL_ERROR = 2;
+    /**
+     * The request just served is the connection's last (HTTP's {@code Connection: close}): its response is in
+     * {@code out} (or was handed on, {@link Listener#requestServed}); write every response, then close the
+     * connection, reading no more requests. Later calls discard their input.
+     */
+    int CLOSE = 3;
+
+    /**
+     * What a connection's codec is configured with, from the server's options.
+     *
+     * @param maxFrame     the largest request payload (and framed's response length) accepted
+     * @param responseSize the response body of a protocol whose requests do not say how large their response
+     *                     is ({@link Protocol#serverSetsResponseSize()}, HTTP's {@code --response-size})
+     */
+    record Settings(int maxFrame, int responseSize) {
+    }
 
     /** Receives one call per request whose last byte was consumed (its response, if any, is in {@code out}). */
     interface Listener {
@@ -30,8 +49,8 @@ public interface ServerCodec {
 
     /**
      * Consumes requests from {@code in} (position to limit) and appends their responses to {@code out}
-     * (at its position); both positions advance. Returns {@link #NEED_INPUT}, {@link #OUTPUT_FULL} or
-     * {@link #PROTOCOL_ERROR}.
+     * (at its position); both positions advance. Returns {@link #NEED_INPUT}, {@link #OUTPUT_FULL},
+     * {@link #PROTOCOL_ERROR} or {@link #CLOSE}.
      */
     int parse(ByteBuffer in, ByteBuffer out);
 

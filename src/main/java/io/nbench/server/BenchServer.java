@@ -76,7 +76,8 @@ public final class BenchServer implements AutoCloseable {
         // Its pool starts no thread before the first request: nothing to stop if the transport cannot start.
         BusinessRuntime runtime = runtime(plan.business());
         ServerSettings settings = new ServerSettings(new InetSocketAddress(plan.bind(), plan.port()), plan.protocol(),
-                plan.socket(), plan.maxFrame(), plan.transportOptions(), plan.idleTimeout(), runtime, plan.listen());
+                plan.socket(), plan.maxFrame(), plan.transportOptions(), plan.idleTimeout(), runtime, plan.listen(),
+                plan.responseSize());
         ServerConnectionLimit limit = ServerConnectionLimit.of(plan.maxConnections(), plan.transport(), settings);
         ServerMetrics metrics = new ServerMetrics(err, limit.max(), limit.hint());
         RunningServer server;
@@ -138,8 +139,9 @@ public final class BenchServer implements AutoCloseable {
     /** "nbench server: netty listening on 127.0.0.1:7007, protocol framed, max frame ... bytes, ...". */
     private String banner() {
         return "nbench server: " + plan.transport().name() + " listening on " + server.address().getHostString() + ":"
-                + server.address().getPort() + ", protocol " + plan.protocol().label() + ", max frame "
-                + plan.maxFrame() + " bytes"
+                + server.address().getPort() + ", protocol " + plan.protocol().label()
+                + (plan.protocol().serverSetsResponseSize() ? " (responses of " + plan.responseSize() + " bytes)" : "")
+                + ", max frame " + plan.maxFrame() + " bytes"
                 + (runtime.hasWork() || runtime.pool() != null ? ", " + runtime.describe(transportExecutor()) : "")
                 + (plan.idleTimeout() != null ? ", idle timeout " + Durations.format(plan.idleTimeout()) : "")
                 + limit.describe()

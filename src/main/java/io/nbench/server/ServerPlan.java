@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param socket           I/O threads and socket options
  * @param listen           the listening socket's backlog and TCP_FASTOPEN
  * @param maxFrame         largest request payload and response length accepted
+ * @param responseSize     the body of every response of a protocol whose server decides it (HTTP); 0 otherwise
  * @param idleTimeout      close a connection that completes no request for this long; null: never
  * @param maxConnections   connections served at once; null: as many as the JVM's memory and ulimit -n allow
  *                         ({@link ServerConnectionLimit})
@@ -36,7 +37,7 @@ import java.util.Objects;
  */
 public record ServerPlan(Transport transport, OptionValues transportOptions, InetAddress bind, int port,
                          Protocol protocol, SocketSettings socket, ListenSettings listen, int maxFrame,
-                         Duration idleTimeout,
+                         int responseSize, Duration idleTimeout,
                          Integer maxConnections, Duration duration, Duration reportInterval, Business business,
                          Monitor monitor, boolean readyLine) {
 
@@ -96,6 +97,7 @@ public record ServerPlan(Transport transport, OptionValues transportOptions, Ine
                 maxConnections, business, protocol);
         ServerRules.listen(listen);
         ServerRules.tcpFastOpen(listen.tcpFastOpen(), transport, transportOptions);
+        ServerRules.responseSize(responseSize, maxFrame, protocol);
         ServerRules.require(ServerRules.isLocal(bind), "--bind " + bind.getHostAddress() + " is not an address of "
                 + "this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");
     }

@@ -27,6 +27,7 @@ public final class ServerPlanBuilder {
     private SocketSettings socket = new SocketSettings(0, true, 0, 0);
     private ListenSettings listen = ListenSettings.DEFAULT;
     private int maxFrame = ServerPlan.DEFAULT_MAX_FRAME;
+    private int responseSize;
     private Duration idleTimeout;
     private Integer maxConnections;
     private Duration duration;
@@ -81,6 +82,12 @@ public final class ServerPlanBuilder {
 
     public ServerPlanBuilder maxFrame(int bytes) {
         this.maxFrame = bytes;
+        return this;
+    }
+
+    /** The body of every response, for a protocol whose server decides it (HTTP's --response-size). */
+    public ServerPlanBuilder responseSize(int bytes) {
+        this.responseSize = bytes;
         return this;
     }
 
@@ -140,6 +147,7 @@ public final class ServerPlanBuilder {
         ServerPlan.check(port, duration, idleTimeout, reportInterval, monitorPort, maxFrame, maxConnections, business,
                 protocol);
         ServerRules.listen(listen);
+        ServerRules.responseSize(responseSize, maxFrame, protocol);
         ServerRules.localAddress("--bind", bind);
         if (monitorPort != null) {
             ServerRules.localAddress("--monitor-bind", monitorBind);
@@ -159,7 +167,8 @@ public final class ServerPlanBuilder {
         ServerPlan.Monitor monitor = monitorPort == null ? null : new ServerPlan.Monitor(
                 ServerRules.localAddress("--monitor-bind", monitorBind), monitorPort,
                 monitorToken != null ? monitorToken : MonitorToken.generate());
-        return new ServerPlan(transport, transportOptions, address, port, protocol, socket, listen, maxFrame, idleTimeout,
+        return new ServerPlan(transport, transportOptions, address, port, protocol, socket, listen, maxFrame, responseSize,
+                idleTimeout,
                 maxConnections, duration, reportInterval, business, monitor, readyLine);
     }
 }

@@ -64,6 +64,18 @@ final class ServerRules {
                 + ServerPlan.DEFAULT_MAX_FRAME_TEXT + ")");
     }
 
+    /** HTTP's --response-size: the server decides its responses' size only where its protocol lets it. */
+    static void responseSize(int responseSize, int maxFrame, Protocol protocol) {
+        require(responseSize >= 0, "--response-size must not be negative");
+        require(responseSize == 0 || protocol.serverSetsResponseSize(), "--response-size needs --protocol "
+                + ProtocolRegistry.load().all().stream().filter(Protocol::serverSetsResponseSize).map(Protocol::label)
+                        .collect(java.util.stream.Collectors.joining(" or ")) + " (" + protocol.label()
+                + (protocol.responseIsRequest() ? "'s response is its request" : " requests say how large their "
+                        + "response is") + ")");
+        require(responseSize <= maxFrame, "--response-size " + responseSize + " > --max-frame " + maxFrame
+                + ": use a smaller --response-size or raise --max-frame");
+    }
+
     static void maxConnections(Integer maxConnections) {
         require(maxConnections == null || maxConnections >= 1, "--max-connections " + maxConnections
                 + " serves nothing: use at least 1 (leave it out for a limit from the JVM's memory and ulimit -n)");

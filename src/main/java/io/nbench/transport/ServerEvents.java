@@ -35,8 +35,9 @@ public interface ServerEvents {
 
     /**
      * A request reported by {@link #requestReceived} that the business pool could not take (its queue full
-     * and every thread busy): it was answered with a rejected frame
-     * ({@link io.nbench.protocol.Framed#STATUS_REJECTED}, {@code responseBytes} on the wire).
+     * and every thread busy): it was answered with its protocol's rejection
+     * ({@link io.nbench.protocol.Protocol#rejectedResponse}: framed's rejected frame, HTTP's 503;
+     * {@code responseBytes} on the wire).
      */
     default void requestRejected(int responseBytes) {
     }

@@ -16,10 +16,11 @@ import java.net.InetSocketAddress;
  * @param runtime  per-request work and where requests are processed (framed protocol);
  *                 {@link ServerRuntime#INLINE} when null
  * @param listen   the listening socket's backlog and TCP_FASTOPEN; {@link ListenSettings#DEFAULT} when null
+ * @param responseSize the response body of a protocol whose server decides it (HTTP's {@code --response-size})
  */
 public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
                              OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime,
-                             ListenSettings listen) {
+                             ListenSettings listen, int responseSize) {
 
     public ServerSettings {
         if (runtime == null) {
@@ -33,10 +34,15 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
         }
     }
 
-    /** Listening with {@link ListenSettings#DEFAULT}. */
+    /** Listening with {@link ListenSettings#DEFAULT}; responses of 0 bytes where the server decides. */
     public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
                           OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime) {
-        this(bind, protocol, socket, maxFrame, options, idleTimeout, runtime, ListenSettings.DEFAULT);
+        this(bind, protocol, socket, maxFrame, options, idleTimeout, runtime, ListenSettings.DEFAULT, 0);
+    }
+
+    /** What each connection's server codec is configured with. */
+    public io.nbench.protocol.ServerCodec.Settings codec() {
+        return new io.nbench.protocol.ServerCodec.Settings(maxFrame, responseSize);
     }
 
     /** Requests answered at once on their I/O thread. */
@@ -47,7 +53,7 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
 
     /** This server with another runtime. */
     public ServerSettings withRuntime(ServerRuntime other) {
-        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other, listen);
+        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other, listen, responseSize);
     }
 
     /** Without an idle timeout. */

@@ -121,10 +121,13 @@ class BadValuesTest {
             + "| --executor-queue needs --executor-threads (the queue of the business pool; without it requests are "
             + "processed on the I/O thread) (see 'nbench server --help')",
         "server --protocol echo --work 1ms --duration 1s"
-            + "| --work needs --protocol framed (echo has no requests to process, only bytes) (see 'nbench server "
+            + "| --work needs --protocol framed or http (echo has no requests to process, only bytes) (see 'nbench server "
             + "--help')",
         "server --protocol echo --executor-threads 2 --duration 1s"
-            + "| --executor-threads needs --protocol framed (echo has no requests to process, only bytes) (see "
+            + "| --executor-threads needs --protocol framed or http (echo has no requests to process, only bytes) (see "
+            + "'nbench server --help')",
+        "server --response-size 100 --duration 1s"
+            + "| --response-size needs --protocol http (framed requests say how large their response is) (see "
             + "'nbench server --help')",
         "server --monitor-port 70000 --duration 1s"
             + "| --monitor-port 70000 is not a TCP port: use 0 to 65535 (see 'nbench server --help')",

@@ -93,16 +93,16 @@ class ProbeProtocolTest {
     void theRegistryLineAloneMakesItANameOfTheOptionItsHelpAndCompletion(@TempDir Path dir) throws Exception {
         NbenchProcess.Result help = run(dir, "client", "--help");
         assertEquals(0, help.exit(), help.all());
-        assertTrue(help.out().contains("--protocol=framed|echo|probe"), help.out());
+        assertTrue(help.out().contains("--protocol=framed|echo|http|probe"), help.out());
         assertTrue(help.out().replaceAll("\\s+", " ").contains("Wire protocol: framed (length, response length, id), "
-                + "echo (RFC 862) or probe (a test's own). Default: framed."), help.out());
+                + "echo (RFC 862), http (HTTP/1.1, RFC 9112) or probe (a test's own). Default: framed."), help.out());
         NbenchProcess.Result completion = run(dir, "completion", "bash");
         assertEquals(0, completion.exit(), completion.all());
         Path script = Files.writeString(dir.resolve("nbench.bash"), completion.out());
-        assertEquals("echo framed probe", CompletionTest.complete(script, "nbench", "client", "--protocol", ""));
+        assertEquals("echo framed http probe", CompletionTest.complete(script, "nbench", "client", "--protocol", ""));
         NbenchProcess.Result unknown = run(dir, "client", "--protocol", "nosuch", "--msgs", "1");
         assertEquals(ExitCode.USAGE, unknown.exit(), unknown.all());
         assertEquals(1, unknown.err().strip().lines().count(), unknown.err());
-        assertTrue(unknown.err().contains("unknown protocol 'nosuch': use framed, echo or probe"), unknown.err());
+        assertTrue(unknown.err().contains("unknown protocol 'nosuch': use framed, echo, http or probe"), unknown.err());
     }
 }

@@ -70,7 +70,7 @@ public final class ProbeProtocol implements Protocol, ClientCodec, ServerCodec {
     }
 
     @Override
-    public ServerCodec newServerCodec(int maxFrame, Listener listener) {
+    public ServerCodec newServerCodec(ServerCodec.Settings settings, Listener listener) {
         return new ProbeProtocol(listener);
     }
 

@@ -23,15 +23,17 @@ class ProtocolCodecsTest {
     }
 
     @Test
-    void theRegistryListsFramedThenEchoAndNamesThemInItsErrors() {
+    void theRegistryListsFramedEchoAndHttpAndNamesThemInItsErrors() {
         ProtocolRegistry registry = ProtocolRegistry.load();
-        assertEquals(List.of("framed", "echo"), registry.names());
+        assertEquals(List.of("framed", "echo", "http"), registry.names());
         assertSame(Protocol.FRAMED, registry.defaultProtocol());
         assertSame(Protocol.ECHO, registry.get("Echo"));
-        assertEquals("framed (length, response length, id) or echo (RFC 862)", registry.help());
-        assertEquals("framed", registry.withRequests());
-        assertEquals("unknown protocol 'http': use framed or echo",
-                assertThrows(IllegalArgumentException.class, () -> registry.get("http")).getMessage());
+        assertSame(Protocol.HTTP, registry.get("HTTP"));
+        assertEquals("framed (length, response length, id), echo (RFC 862) or http (HTTP/1.1, RFC 9112)",
+                registry.help());
+        assertEquals("framed or http", registry.withRequests());
+        assertEquals("unknown protocol 'spdy': use framed, echo or http",
+                assertThrows(IllegalArgumentException.class, () -> registry.get("spdy")).getMessage());
         assertThrows(IllegalStateException.class, () -> new ProtocolRegistry(List.of(Protocol.ECHO, Protocol.ECHO)));
     }
 
@@ -91,7 +93,7 @@ class ProtocolCodecsTest {
         byte[] sent = new byte[10_000];
         new java.util.Random(7).nextBytes(sent);
         for (int outCapacity : new int[] {1, 7, 4096}) {
-            ServerCodec codec = Protocol.ECHO.newServerCodec(MAX_FRAME, (req, resp) -> {
+            ServerCodec codec = Protocol.ECHO.newServerCodec(new ServerCodec.Settings(MAX_FRAME, 0), (req, resp) -> {
                 throw new AssertionError("echo has no requests");
             });
             ByteBuffer in = ByteBuffer.allocate(333);
@@ -117,7 +119,7 @@ class ProtocolCodecsTest {
 
     @Test
     void theFramedServerCodecIsTheSharedParser() {
-        ServerCodec codec = Protocol.FRAMED.newServerCodec(MAX_FRAME, (req, resp) -> { });
+        ServerCodec codec = Protocol.FRAMED.newServerCodec(new ServerCodec.Settings(MAX_FRAME, 0), (req, resp) -> { });
         assertTrue(codec instanceof FramedRequestParser);
         ByteBuffer in = ByteBuffer.wrap(REQ6);
         ByteBuffer out = ByteBuffer.allocate(1024);

@@ -166,9 +166,9 @@ class RequestLayoutTest {
         assertEquals("echo", Protocol.ECHO.label());
         assertEquals(Protocol.ECHO, Protocol.parse("ECHO"));
         assertEquals(Protocol.FRAMED, Protocol.parse("framed"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Protocol.parse("http"));
-        assertEquals("unknown protocol 'http': use framed or echo", e.getMessage());
-        assertEquals(java.util.List.of(Protocol.FRAMED, Protocol.ECHO), io.nbench.protocol.ProtocolRegistry.load().all());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Protocol.parse("spdy"));
+        assertEquals("unknown protocol 'spdy': use framed, echo or http", e.getMessage());
+        assertEquals(java.util.List.of(Protocol.FRAMED, Protocol.ECHO, Protocol.HTTP), io.nbench.protocol.ProtocolRegistry.load().all());
     }
     @Test
     void theTailAfterTheIdIsSharedFrom1KiB() {

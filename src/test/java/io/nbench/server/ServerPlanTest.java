@@ -56,9 +56,15 @@ class ServerPlanTest {
                 broken(b -> b.business(business(null, 0, 0, 10)), "--executor-queue needs --executor-threads (the "
                         + "queue of the business pool; without it requests are processed on the I/O thread)"),
                 broken(b -> b.protocol(Protocol.ECHO).business(business(Duration.ofMillis(1), 0, 0, null)),
-                        "--work needs --protocol framed (echo has no requests to process, only bytes)"),
+                        "--work needs --protocol framed or http (echo has no requests to process, only bytes)"),
                 broken(b -> b.protocol(Protocol.ECHO).business(business(null, 2, 2, null)),
-                        "--executor-threads needs --protocol framed (echo has no requests to process, only bytes)"),
+                        "--executor-threads needs --protocol framed or http (echo has no requests to process, only bytes)"),
+                broken(b -> b.responseSize(100), "--response-size needs --protocol http (framed requests say how "
+                        + "large their response is)"),
+                broken(b -> b.protocol(Protocol.ECHO).responseSize(1), "--response-size needs --protocol http (echo's "
+                        + "response is its request)"),
+                broken(b -> b.protocol(Protocol.HTTP).maxFrame(10).responseSize(11), "--response-size 11 > "
+                        + "--max-frame 10: use a smaller --response-size or raise --max-frame"),
                 broken(b -> b.bind(""), "--bind is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0"),
                 broken(b -> b.bind("8.8.8.8"), "--bind 8.8.8.8 is not an address of this machine: use an IP address "
                         + "such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves"),
@@ -83,7 +89,7 @@ class ServerPlanTest {
         ServerPlan ok = ServerPlan.builder().transport("nio", java.util.Map.of()).build();
         assertEquals("--max-frame 0 accepts no payload: use at least 1 byte (default 16m)",
                 assertThrows(InvalidServerPlan.class, () -> new ServerPlan(ok.transport(), ok.transportOptions(),
-                        ok.bind(), ok.port(), ok.protocol(), ok.socket(), ok.listen(), 0, null, null, null, null,
+                        ok.bind(), ok.port(), ok.protocol(), ok.socket(), ok.listen(), 0, 0, null, null, null, null,
                         ServerPlan.Business.NONE, null, false)).getMessage());
     }
 

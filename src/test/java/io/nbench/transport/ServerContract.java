@@ -248,7 +248,8 @@ public abstract class ServerContract {
         return server.address();
     }
 
-    private static Socket connect(InetSocketAddress address) throws IOException {
+    /** A client socket to a server under test: no Nagle, reads time out after 10 s. */
+    static Socket connect(InetSocketAddress address) throws IOException {
         Socket s = new Socket();
         s.setTcpNoDelay(true);
         s.setSoTimeout(10_000);
@@ -605,6 +606,33 @@ public abstract class ServerContract {
             assertTrue(events.protocolErrors.tryAcquire(10, TimeUnit.SECONDS), "protocol error counted");
             exchange(good, REQ3, RESP3);
             exchange(good, REQ6, RESP6);
+        }
+        assertEquals(0, events.protocolErrors.availablePermits(), "exactly one protocol error");
+    }
+
+    /**
+     * ab, wrk or curl pointed at the framed server: an HTTP request line is answered 400 with a one-line body
+     * saying to start the server with --protocol http, then the connection closes (a request line split after
+     * "POS", where it could still be a frame header, too); one protocol error each, other connections unharmed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+        "POS|T /form HTTP/1.1\r\nContent-Length: 2\r\n\r\nab", "HEAD|  / HTTP/1.0\r\n\r\n",
+        "OPTIONS * HTTP/1.1\r\n\r\n"})
+    void answersAnHttpRequest400SayingToUseTheHttpProtocol(String request) throws Exception {
+        InetSocketAddress a = start(Protocol.FRAMED);
+        String body = "this server speaks nbench's framed protocol: start it with --protocol http to serve HTTP\n";
+        try (Socket good = connect(a); Socket http = connect(a)) {
+            exchange(good, REQ1, RESP1);
+            for (String piece : request.split("\\|")) {
+                http.getOutputStream().write(piece.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                http.getOutputStream().flush();
+            }
+            String answer = new String(http.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            assertEquals("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: " + body.length()
+                    + "\r\nConnection: close\r\n\r\n" + body, answer);
+            assertTrue(events.protocolErrors.tryAcquire(10, TimeUnit.SECONDS), "protocol error counted");
+            exchange(good, REQ3, RESP3);
         }
         assertEquals(0, events.protocolErrors.availablePermits(), "exactly one protocol error");
     }

@@ -138,16 +138,16 @@ final class BlockingServer implements RunningServer {
         Protocol protocol = settings.protocol();
         ByteBuffer in = ByteBuffer.allocate(config.bufferSize);
         RequestPipeline<ByteBuffer> requests = RequestPipeline.of(CodecRequests.runtime(protocol, settings.runtime()),
-                events, RequestPipeline.heapResponses(response -> {
+                events, RequestPipeline.heapResponses(protocol, response -> {
                     try {
                         output.write(response.array(), 0, response.limit());
                     } catch (IOException e) {
                         closeQuietly(socket); // the peer is gone; the reading thread ends too
                     }
-                }));
+                }, () -> closeQuietly(socket))); // after the last response (written synchronously): the reader ends
         CodecRequests served = new CodecRequests(requests, events, watch::progress);
         boolean pooled = served.pooled();
-        ServerCodec parser = protocol.newServerCodec(settings.maxFrame(), served);
+        ServerCodec parser = protocol.newServerCodec(settings.codec(), served);
         ByteBuffer out = ByteBuffer.allocate(Math.max(parser.minOutput(), config.bufferSize));
         served.output(out);
         try {
@@ -161,15 +161,27 @@ final class BlockingServer implements RunningServer {
                 while (true) {
                     int result = parser.parse(in, out);
                     if (result == ServerCodec.PROTOCOL_ERROR) {
+                        // Answer what came before the bad request, and the protocol's answer to it (HTTP's 400:
+                        // pooled, out holds only that), then drop the connection.
+                        write(output, out);
                         if (!pooled) {
-                            // Answer what came before the bad frame, then drop the connection.
-                            write(output, out);
                             requests.flushed();
                         }
                         events.protocolError(String.valueOf(socket.getRemoteSocketAddress()), parser.error());
                         return;
                     }
                     if (result == ServerCodec.NEED_INPUT) {
+                        break;
+                    }
+                    if (result == ServerCodec.CLOSE) {
+                        // The protocol ended the connection. Inline its last response is in out: written, then
+                        // closed. Pooled the pool's last write closes the socket (the pipeline's end), which
+                        // ends this thread's read; until then what the peer sends is read and discarded.
+                        if (!pooled) {
+                            write(output, out);
+                            requests.flushed();
+                        }
+                        requests.end();
                         break;
                     }
                     if (pooled) {

@@ -24,13 +24,13 @@ final class CodecSessions {
     private static final int BUFFER = 16 * 1024;
 
     private final Protocol protocol;
-    private final int maxFrame;
+    private final ServerCodec.Settings settings;
     private final ServerEvents events;
     private final ServerRuntime runtime;
 
-    CodecSessions(Protocol protocol, int maxFrame, ServerEvents events, ServerRuntime runtime) {
+    CodecSessions(Protocol protocol, ServerCodec.Settings settings, ServerEvents events, ServerRuntime runtime) {
         this.protocol = protocol;
-        this.maxFrame = maxFrame;
+        this.settings = settings;
         this.events = events;
         this.runtime = CodecRequests.runtime(protocol, runtime);
     }
@@ -44,7 +44,7 @@ final class CodecSessions {
         }
         if (!state.received(read.buf())) {
             events.protocolError(String.valueOf(session.getRemoteAddress()), state.codec.error());
-            session.closeNow();
+            session.closeOnFlush(); // after the protocol's answer to it (HTTP's 400)
             return;
         }
         if (WriteBound.overHigh(session)) {
@@ -69,20 +69,28 @@ final class CodecSessions {
         /** Fill mode between reads: the start of a request not complete yet. */
         private ByteBuffer in = ByteBuffer.allocate(BUFFER);
         private final ByteBuffer out;
+        private boolean ended;
 
         State(IoSession session) {
             this.session = session;
             this.requests = RequestPipeline.of(runtime, events,
-                    RequestPipeline.heapResponses(r -> session.write(IoBuffer.wrap(r))));
+                    RequestPipeline.heapResponses(protocol, r -> session.write(IoBuffer.wrap(r)), session::closeOnFlush));
             this.served = new CodecRequests(requests, events, () -> MinaServerHandler.progress(session));
             this.pooled = served.pooled();
-            this.codec = protocol.newServerCodec(maxFrame, served);
+            this.codec = protocol.newServerCodec(settings, served);
             this.out = ByteBuffer.allocate(Math.max(BUFFER, codec.minOutput()));
             served.output(out);
         }
 
-        /** False on a protocol error (what came before it is answered). */
+        /**
+         * False on a protocol error (what came before it is answered). Once the protocol ended the connection
+         * ({@link ServerCodec#CLOSE}) what else arrives before it closes is dropped.
+         */
         boolean received(ByteBuffer read) {
+            if (ended) {
+                read.position(read.limit());
+                return true;
+            }
             while (read.hasRemaining()) {
                 if (!in.hasRemaining()) {
                     // A request larger than the buffer that the codec needs whole: room for more of it.
@@ -99,14 +107,34 @@ final class CodecSessions {
                 }
                 in.compact();
                 if (result == ServerCodec.PROTOCOL_ERROR) {
-                    write();
+                    writeAnswer();
                     requests.flushed();
                     return false;
+                }
+                if (result == ServerCodec.CLOSE) {
+                    write();
+                    requests.flushed();
+                    ended = true;
+                    read.position(read.limit());
+                    requests.end(); // MINA closes the session once its responses are written
+                    return true;
                 }
             }
             write();
             requests.flushed();
             return true;
+        }
+
+        /** On a protocol error: the protocol's answer to it is written pooled too ({@code out} holds only that). */
+        private void writeAnswer() {
+            if (pooled && out.position() > 0) {
+                byte[] bytes = new byte[out.position()];
+                out.flip().get(bytes);
+                out.clear();
+                session.write(IoBuffer.wrap(bytes));
+                return;
+            }
+            write();
         }
 
         /**

@@ -1,6 +1,7 @@
 package io.nbench.transport.mina;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.HttpOnFramed;
 import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
@@ -72,6 +73,10 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             return false;
         }
         State state = state(session);
+        if (state.answeredHttp) {
+            in.position(in.limit()); // closing after the answer to an HTTP request: the rest is dropped
+            return false;
+        }
         StreamedRequest stream = state.stream;
         if (stream != null && stream.active()) {
             return streamPayload(session, in, state);
@@ -87,8 +92,19 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             bad = Framed.checkResponseLength(in.getUnsignedInt(r + 4), maxFrame);
         }
         if (bad != null) {
-            events.protocolError(String.valueOf(session.getRemoteAddress()), bad);
+            int http = HttpOnFramed.recognise(i -> in.getUnsigned(r + i), readable);
+            if (http == HttpOnFramed.MORE) {
+                return false;
+            }
             in.position(in.limit());
+            if (http == HttpOnFramed.YES) {
+                events.protocolError(String.valueOf(session.getRemoteAddress()), HttpOnFramed.ERROR);
+                state.answeredHttp = true;
+                session.write(IoBuffer.wrap(HttpOnFramed.ANSWER));
+                session.closeOnFlush();
+                return false;
+            }
+            events.protocolError(String.valueOf(session.getRemoteAddress()), bad);
             session.closeNow();
             return false;
         }
@@ -177,6 +193,8 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
     private final class State {
         /** Made at the session's first large request. */
         StreamedRequest stream;
+        /** The peer sent an HTTP request, answered 400: the session closes once that is written. */
+        boolean answeredHttp;
         /** Made at the session's first decode. */
         private RequestPipeline<IoBuffer> requests;
 
@@ -224,11 +242,17 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
         }
 
         @Override
-        public void reject(long id, IoBuffer response) {
+        public int reject(long id, IoBuffer response) {
             if (response != null) {
                 response.free();
             }
             session.write(IoBuffer.wrap(Framed.rejectedResponse(id)));
+            return Framed.RESPONSE_HEADER;
+        }
+
+        @Override
+        public void end() {
+            session.closeOnFlush();
         }
 
         @Override

@@ -102,7 +102,7 @@ final class MinaServer implements RunningServer {
             FramedServerDecoder decoder = null;
             CodecSessions codecs = null;
             if (!protocol.responseIsRequest() && !protocol.framedLayout()) {
-                codecs = new CodecSessions(protocol, settings.maxFrame(), events, settings.runtime());
+                codecs = new CodecSessions(protocol, settings.codec(), events, settings.runtime());
             } else if (protocol.framedLayout()) {
                 decoder = new FramedServerDecoder(settings.maxFrame(), events, idle.enabled(), settings.runtime(),
                         handOff);

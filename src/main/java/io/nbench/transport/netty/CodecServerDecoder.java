@@ -9,6 +9,7 @@ import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.support.CodecRequests;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.ByteBuffer;
@@ -30,7 +31,7 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
     private static final int OUTPUT = 16 * 1024;
 
     private final Protocol protocol;
-    private final int maxFrame;
+    private final ServerCodec.Settings settings;
     private final ServerEvents events;
     private final IdleConnections idle;
     private final ServerRuntime runtime;
@@ -43,11 +44,14 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
     private ByteBuf outBuf;
     private ByteBuffer out;
     private boolean refused;
+    /** The connection closes (protocol error or {@link ServerCodec#CLOSE}): nothing more is decoded. */
+    private boolean ended;
     private boolean paused;
 
-    CodecServerDecoder(Protocol protocol, int maxFrame, ServerEvents events, IdleConnections idle, ServerRuntime runtime) {
+    CodecServerDecoder(Protocol protocol, ServerCodec.Settings settings, ServerEvents events, IdleConnections idle,
+                       ServerRuntime runtime) {
         this.protocol = protocol;
-        this.maxFrame = maxFrame;
+        this.settings = settings;
         this.events = events;
         this.idle = idle;
         this.runtime = runtime;
@@ -62,10 +66,13 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
         }
         watch = idle.watch(ctx.channel()::close);
         requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
-                RequestPipeline.heapResponses(r -> ctx.writeAndFlush(Unpooled.wrappedBuffer(r), ctx.voidPromise())));
+                RequestPipeline.heapResponses(protocol,
+                        r -> ctx.writeAndFlush(Unpooled.wrappedBuffer(r), ctx.voidPromise()),
+                        // From any thread: Netty queues it behind the writes before it, then closes.
+                        () -> ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE)));
         served = new CodecRequests(requests, events, watch::progress);
         pooled = served.pooled();
-        codec = protocol.newServerCodec(maxFrame, served);
+        codec = protocol.newServerCodec(settings, served);
         super.channelActive(ctx);
     }
 
@@ -81,6 +88,10 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> decoded) {
+        if (ended) {
+            in.skipBytes(in.readableBytes()); // the connection closes: what else arrives is dropped
+            return;
+        }
         while (true) {
             if (!ctx.channel().isWritable()) {
                 // As FramedServerDecoder: read nothing more until the peer reads its responses.
@@ -101,12 +112,23 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
             int result = codec.parse(view, out);
             in.skipBytes(view.position() - start);
             if (result == ServerCodec.PROTOCOL_ERROR) {
-                writeOutput(ctx);
-                ctx.flush();
+                // What came before the bad request, and the protocol's answer to it (HTTP's 400: pooled, the
+                // output holds only that), then the close.
+                writeAnswer(ctx);
                 requests.flushed();
                 events.protocolError(String.valueOf(ctx.channel().remoteAddress()), codec.error());
                 in.skipBytes(in.readableBytes());
-                ctx.close();
+                ended = true;
+                ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            if (result == ServerCodec.CLOSE) {
+                writeOutput(ctx);
+                ctx.flush();
+                requests.flushed();
+                in.skipBytes(in.readableBytes());
+                ended = true;
+                requests.end(); // closes once the responses before it are written
                 return;
             }
             if (result == ServerCodec.NEED_INPUT) {
@@ -114,6 +136,18 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
             }
             writeOutput(ctx); // out is full: it joins the batch (pooled: kept for its request), a fresh one next
         }
+    }
+
+    /** As {@link #writeOutput}, writing the output pooled too: on a protocol error it holds the answer to it. */
+    private void writeAnswer(ChannelHandlerContext ctx) {
+        if (pooled && outBuf != null && out.position() > 0) {
+            ctx.writeAndFlush(outBuf.writerIndex(out.position()), ctx.voidPromise());
+            outBuf = null;
+            out = null;
+            return;
+        }
+        writeOutput(ctx);
+        ctx.flush();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.nbench.transport.netty;
 
 import io.nbench.protocol.Framed;
+import io.nbench.protocol.HttpOnFramed;
 import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
@@ -69,8 +70,10 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         }
         Channel channel = ctx.channel();
         watch = idle.watch(channel::close);
-        requests = handOffConfigured ? RequestPipeline.handingOff(runtime, events, new Responses(ctx))
-                : RequestPipeline.of(runtime, events, new Responses(ctx));
+        ChannelResponses<ByteBuf> writer = new ChannelResponses<>(ctx,
+                id -> Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), Framed.RESPONSE_HEADER);
+        requests = handOffConfigured ? RequestPipeline.handingOff(runtime, events, writer)
+                : RequestPipeline.of(runtime, events, writer);
         handOff = requests.handsOff();
         whole = requests.wholeResponses();
         super.channelActive(ctx);
@@ -91,11 +94,18 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     /** Closed at once: the server already served --max-connections. */
     private boolean refused;
 
+    /** The peer sent an HTTP request, answered 400: the channel closes once that is written. */
+    private boolean answeredHttp;
+
     /** Decoding stopped because the peer does not read its responses; resumed when it drains. */
     private boolean paused;
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (answeredHttp) {
+            in.skipBytes(in.readableBytes()); // closing after the answer to an HTTP request: the rest is dropped
+            return;
+        }
         while (in.isReadable() || stream.active()) {
             if (!ctx.channel().isWritable()) {
                 // The responses already queued exceed the high water mark: answer nothing more (small
@@ -122,8 +132,19 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                 bad = Framed.checkResponseLength(in.getUnsignedInt(r + 4), maxFrame);
             }
             if (bad != null) {
-                events.protocolError(String.valueOf(ctx.channel().remoteAddress()), bad);
+                int http = HttpOnFramed.recognise(i -> in.getUnsignedByte(r + i), readable);
+                if (http == HttpOnFramed.MORE) {
+                    return;
+                }
                 in.skipBytes(readable);
+                if (http == HttpOnFramed.YES) {
+                    events.protocolError(String.valueOf(ctx.channel().remoteAddress()), HttpOnFramed.ERROR);
+                    answeredHttp = true;
+                    ctx.writeAndFlush(Unpooled.wrappedBuffer(HttpOnFramed.ANSWER))
+                            .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                    return;
+                }
+                events.protocolError(String.valueOf(ctx.channel().remoteAddress()), bad);
                 ctx.close();
                 return;
             }
@@ -170,43 +191,6 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
         response.writeBytes(in, r + Framed.REQUEST_HEADER, copy);
         response.writeZero(responseLength - copy);
         return response;
-    }
-
-    /**
-     * Writes the connection's responses: on the event loop into the read batch, which channelReadComplete
-     * flushes; from the pool thread each flushed at once (the pool has no read batch to coalesce with).
-     * Netty hands a write from outside the event loop to the loop as a task, in call order, so the order the
-     * pipeline sends in is the order on the wire.
-     */
-    private static final class Responses implements RequestPipeline.Writer<ByteBuf> {
-        private final ChannelHandlerContext ctx;
-
-        Responses(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-        }
-
-        @Override
-        public void write(ByteBuf response) {
-            ctx.write(response, ctx.voidPromise());
-        }
-
-        @Override
-        public void send(ByteBuf response) {
-            ctx.writeAndFlush(response, ctx.voidPromise());
-        }
-
-        @Override
-        public void reject(long id, ByteBuf response) {
-            if (response != null) {
-                response.release();
-            }
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), ctx.voidPromise());
-        }
-
-        @Override
-        public void discard(ByteBuf response) {
-            response.release();
-        }
     }
 
     /** A request too large to hold whole: its response header now, its payload as it arrives. */

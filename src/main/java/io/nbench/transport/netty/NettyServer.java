@@ -76,6 +76,9 @@ final class NettyServer implements RunningServer {
                 : null;
         String executorDescription = executor != null ? "DefaultEventExecutorGroup(" + config.executorThreads + ")"
                 : config.executorThreads > 0 ? "off (" + settings.runtime().answeredLaterBy() + ")" : "off";
+        // HTTP's 200 body, made once for every connection to write duplicates of.
+        HttpServerHandler.Replies replies = settings.protocol().httpMessages()
+                ? new HttpServerHandler.Replies(settings.responseSize()) : null;
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(config.serverChannel())
@@ -100,8 +103,14 @@ final class NettyServer implements RunningServer {
                             // backpressure (autoRead off while the channel is unwritable) works as without it:
                             // a write from the executor counts as pending at once, before the event loop runs it.
                             ch.pipeline().addLast(executor, new EchoServerHandler(events, idle));
+                        } else if (protocol.httpMessages()) {
+                            // HTTP as Netty users serve it: Netty's HttpServerCodec (not the shared parser), the
+                            // request pipeline behind it as for every protocol.
+                            HttpServerHandler handler = new HttpServerHandler(replies, settings.maxFrame(), events,
+                                    idle, settings.runtime());
+                            ch.pipeline().addLast(handler.bytesIn(), HttpServerHandler.codec(), handler);
                         } else if (!protocol.framedLayout()) {
-                            ch.pipeline().addLast(new CodecServerDecoder(protocol, settings.maxFrame(), events, idle,
+                            ch.pipeline().addLast(new CodecServerDecoder(protocol, settings.codec(), events, idle,
                                     settings.runtime()));
                         } else {
                             FramedServerDecoder decoder = new FramedServerDecoder(settings.maxFrame(), events, idle,

@@ -113,7 +113,7 @@ final class NioServer implements RunningServer {
             SelectorLoop loop = loops[next];
             BufferPool pool = pools[next];
             next = (next + 1) % loops.length;
-            NioServerConnection c = new NioServerConnection(channel, config, settings.maxFrame(), settings.protocol(), events, idle, pool,
+            NioServerConnection c = new NioServerConnection(channel, config, settings.codec(), settings.protocol(), events, idle, pool,
                     settings.runtime());
             if (!loop.execute(() -> c.register(loop))) {
                 closeQuietly(channel);

@@ -65,19 +65,26 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private final AtomicBoolean writeScheduled = new AtomicBoolean();
     private final Runnable writeOutbound = this::writeOutbound;
     private SelectorLoop loop;
+    /**
+     * The protocol ended the connection ({@link ServerCodec#CLOSE}): nothing more is read, and it closes once
+     * what it owes is written.
+     */
+    private boolean ending;
+    /** Pooled: queued after the last response when the protocol ends the connection; closes it when reached. */
+    private static final ByteBuffer END = ByteBuffer.allocate(0);
 
-    NioServerConnection(SocketChannel channel, NioConfig config, int maxFrame, Protocol protocol, ServerEvents events,
-                        IdleConnections idle, BufferPool buffers, ServerRuntime runtime) {
+    NioServerConnection(SocketChannel channel, NioConfig config, ServerCodec.Settings codec, Protocol protocol,
+                        ServerEvents events, IdleConnections idle, BufferPool buffers, ServerRuntime runtime) {
         this.channel = channel;
         this.requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
-                RequestPipeline.heapResponses(this::send));
+                RequestPipeline.heapResponses(protocol, this::send, this::end));
         this.offloaded = requests.pooled();
         this.events = events;
         this.idle = idle;
         this.buffers = buffers;
         this.inCapacity = config.bufferSize;
         this.served = new CodecRequests(requests, events, () -> watch.progress());
-        this.parser = protocol.newServerCodec(maxFrame, served);
+        this.parser = protocol.newServerCodec(codec, served);
         this.mirror = protocol.responseIsRequest();
         this.outCapacity = Math.max(parser.minOutput(), config.bufferSize);
     }
@@ -101,6 +108,21 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         // --idle-timeout closes from its own thread: the close is handed to this connection's loop.
         watch = idle.watch(() -> loop.execute(this::close));
+    }
+
+    /**
+     * The writer's end (the protocol ended the connection): pooled, after the last response on
+     * {@code outbound}; inline, on the loop thread, once {@code out} is written.
+     */
+    private void end() {
+        if (offloaded) {
+            send(END);
+            return;
+        }
+        ending = true;
+        if (out.position() == 0) {
+            close();
+        }
     }
 
     /** Puts a pooled response on {@code outbound} (from pool threads, or this loop for a rejection). */
@@ -129,6 +151,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private void writePending() throws IOException {
         ByteBuffer head;
         while ((head = outbound.peek()) != null) {
+            if (head == END) {
+                close();
+                return;
+            }
             channel.write(head);
             if (head.hasRemaining()) {
                 if (!blockedOnWrite) {
@@ -140,7 +166,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         if (blockedOnWrite) {
             blockedOnWrite = false;
-            key.interestOps(SelectionKey.OP_READ);
+            key.interestOps(ending ? 0 : SelectionKey.OP_READ);
         }
     }
 
@@ -151,7 +177,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             if ((ops & SelectionKey.OP_WRITE) != 0) {
                 onWritable();
             }
-            if (!closed && !blockedOnWrite && (ops & SelectionKey.OP_READ) != 0) {
+            if (!closed && !blockedOnWrite && !ending && (ops & SelectionKey.OP_READ) != 0) {
                 onReadable();
             }
         } catch (IOException e) {
@@ -195,18 +221,22 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         while (true) {
             int result = parser.parse(in, out);
             if (result == ServerCodec.PROTOCOL_ERROR) {
-                // Answer what came before the bad frame if the socket takes it now, then drop the connection.
-                out.flip();
-                channel.write(out);
-                if (!out.hasRemaining()) {
-                    requests.flushed();
-                }
-                events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
-                close();
+                protocolError();
                 return;
             }
             if (result == ServerCodec.NEED_INPUT) {
                 break;
+            }
+            if (result == ServerCodec.CLOSE) {
+                // Its last response is in out: written now, or when the socket takes it (onWritable).
+                in.clear();
+                if (flush()) {
+                    requests.end();
+                } else {
+                    ending = true;
+                    blockOnWrite();
+                }
+                return;
             }
             if (!flush()) {
                 in.compact();
@@ -225,16 +255,37 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         while (true) {
             int result = parser.parse(in, out);
             if (result == ServerCodec.PROTOCOL_ERROR) {
-                events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
-                close();
+                protocolError();
                 return;
             }
             if (result == ServerCodec.NEED_INPUT) {
                 break;
             }
+            if (result == ServerCodec.CLOSE) {
+                // Read no more: the connection closes after the pool's last response (outbound's END).
+                in.clear();
+                ending = true;
+                key.interestOps(blockedOnWrite ? SelectionKey.OP_WRITE : 0);
+                requests.end();
+                return;
+            }
             served.spill(); // a response larger than out: keep its first part until the request is complete
         }
         in.compact();
+    }
+
+    /**
+     * Answers what came before the bad request, and the protocol's answer to it (HTTP's 400: pooled, {@code out}
+     * holds only that), if the socket takes them now, then drops the connection.
+     */
+    private void protocolError() throws IOException {
+        out.flip();
+        channel.write(out);
+        if (!out.hasRemaining() && !offloaded) {
+            requests.flushed();
+        }
+        events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
+        close();
     }
 
     private void onWritable() throws IOException {
@@ -243,6 +294,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             return;
         }
         if (!flush()) {
+            return;
+        }
+        if (ending) {
+            requests.end();
             return;
         }
         blockedOnWrite = false;

@@ -56,8 +56,8 @@ public final class CodecRequests implements ServerCodec.Listener {
         progress.run();
         if (pooled) {
             ByteBuffer response = capture.take(out);
-            requests.decoded(response == null ? 0 : ResponseCapture.id(response), requestBytes, responseBytes,
-                    response);
+            // No id: a rejection is the protocol's own, built from the response (Protocol.rejectedResponse).
+            requests.decoded(0, requestBytes, responseBytes, response);
         } else {
             // Its response went into the output, which the transport writes after the parse.
             requests.decoded(0, requestBytes, responseBytes, null);

@@ -1,6 +1,5 @@
 package io.nbench.transport.support;
 
-import io.nbench.protocol.Framed;
 import io.nbench.transport.BusinessPool;
 import io.nbench.transport.ResponseTimer;
 import io.nbench.transport.ServerEvents;
@@ -26,7 +25,8 @@ import java.util.ArrayDeque;
  * same delay, so they complete in order anyway; the order does not rest on it (two I/O threads, the timer's
  * ties), as the same head-of-order drain puts them back in order whatever completes first.
  *
- * <p>A request the pool refuses (full) is answered with a rejected frame, in its place in the order, and
+ * <p>A request the pool refuses (full) is answered with its protocol's rejection (framed: a rejected frame;
+ * HTTP: 503), in its place in the order, and
  * logged at a rate limit. The writer is called under this connection's lock, one call at a time, from
  * the pool or timer thread that completed the oldest outstanding request or from the I/O thread for a
  * rejection. Costs an object and a lock per request; only these paths pay them.
@@ -98,10 +98,22 @@ final class OrderedResponses<R> {
                 return;
             }
             closed = true;
-            unanswered = pending.size();
+            unanswered = (int) pending.stream().filter(r -> r != END).count();
         }
         if (unanswered > 0) {
             events.requestsDropped(unanswered);
+        }
+        drain();
+    }
+
+    /**
+     * The connection takes no more requests: once every response before this point has been written, the
+     * writer is told to {@link RequestPipeline.Writer#end end} it (called by the I/O thread, after the last
+     * {@link #submit}).
+     */
+    void end() {
+        synchronized (this) {
+            pending.addLast(END);
         }
         drain();
     }
@@ -119,11 +131,10 @@ final class OrderedResponses<R> {
                 if (r.response != null) {
                     writer.discard(r.response);
                 }
+            } else if (r == END) {
+                writer.end();
             } else if (r.state == REJECTED) {
-                if (r.responseBytes > 0) {
-                    writer.reject(r.id, r.response);
-                }
-                events.requestRejected(r.responseBytes > 0 ? Framed.RESPONSE_HEADER : 0);
+                events.requestRejected(r.responseBytes > 0 ? writer.reject(r.id, r.response) : 0);
             } else {
                 if (r.response != null) {
                     writer.send(r.response);
@@ -134,6 +145,13 @@ final class OrderedResponses<R> {
                 events.requestAnswered(r.requestBytes, r.responseBytes);
             }
         }
+    }
+
+    /** The place in the order after which the connection ends ({@link #end}): never run, never counted. */
+    private final Request END = new Request(0, 0, 0, null, 0);
+
+    {
+        END.state = DONE;
     }
 
     /**

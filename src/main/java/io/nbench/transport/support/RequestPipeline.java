@@ -1,6 +1,6 @@
 package io.nbench.transport.support;
 
-import io.nbench.protocol.Framed;
+import io.nbench.protocol.Protocol;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
 import java.nio.ByteBuffer;
@@ -54,18 +54,29 @@ public final class RequestPipeline<R> {
          */
         void send(R response);
 
-        /** Answers request {@code id} with a rejected frame instead of {@code response} (null if none), which it releases. */
-        void reject(long id, R response);
+        /**
+         * Answers request {@code id} with the protocol's rejection instead of {@code response} (null if none),
+         * which it releases; returns the bytes of the rejection.
+         */
+        int reject(long id, R response);
 
         /** The connection is closed: releases a response that will not be written. */
         void discard(R response);
+
+        /**
+         * No response follows those sent so far (the protocol ended the connection, HTTP's
+         * {@code Connection: close}): close the connection once they are written. From the I/O thread, or a
+         * pool thread after the last response.
+         */
+        void end();
     }
 
     /**
      * A writer of heap responses ({@link ResponseCapture}'s): {@code send} puts one on the connection; a
-     * rejection is a rejected frame sent the same way; nothing to release.
+     * rejection is {@code protocol}'s ({@link Protocol#rejectedResponse}) sent the same way; {@code end} closes
+     * the connection once what was sent is written; nothing to release.
      */
-    public static Writer<ByteBuffer> heapResponses(Consumer<ByteBuffer> send) {
+    public static Writer<ByteBuffer> heapResponses(Protocol protocol, Consumer<ByteBuffer> send, Runnable end) {
         return new Writer<>() {
             @Override
             public void send(ByteBuffer response) {
@@ -73,13 +84,21 @@ public final class RequestPipeline<R> {
             }
 
             @Override
-            public void reject(long id, ByteBuffer response) {
-                send.accept(ByteBuffer.wrap(Framed.rejectedResponse(id)));
+            public int reject(long id, ByteBuffer response) {
+                ByteBuffer rejection = protocol.rejectedResponse(response);
+                int bytes = rejection.remaining();
+                send.accept(rejection);
+                return bytes;
             }
 
             @Override
             public void discard(ByteBuffer response) {
                 // a heap buffer: nothing to give back
+            }
+
+            @Override
+            public void end() {
+                end.run();
             }
         };
     }
@@ -255,6 +274,19 @@ public final class RequestPipeline<R> {
             }
         }
         unflushedOffCount = 0;
+    }
+
+    /**
+     * On the I/O thread: the connection takes no more requests (its protocol ended it: HTTP's {@code Connection:
+     * close}). Once the response of every request decoded so far has been handed to the writer, it is told to
+     * {@link Writer#end}: at once when they have been (inline), else after the last pooled one.
+     */
+    public void end() {
+        if (pooled != null) {
+            pooled.end();
+        } else {
+            writer.end();
+        }
     }
 
     /**

@@ -47,9 +47,4 @@ public final class ResponseCapture {
         spilledLength = 0;
         return ByteBuffer.wrap(response);
     }
-
-    /** The request id of a captured response (framed response layout: frameLength, id, status). */
-    public static long id(ByteBuffer response) {
-        return response.getLong(4);
-    }
 }

@@ -155,8 +155,14 @@ public final class ProbeTransport extends BaseTransport {
         }
 
         @Override
-        public void reject(long id, ByteBuffer response) {
+        public int reject(long id, ByteBuffer response) {
             send(ByteBuffer.wrap(Framed.rejectedResponse(id)));
+            return Framed.RESPONSE_HEADER;
+        }
+
+        @Override
+        public void end() {
+            close(socket); // framed never ends a connection: not reached
         }
 
         @Override
