@@ -17,12 +17,13 @@ import java.util.function.LongSupplier;
  */
 public final class RateSearch {
 
-    /** The lowest rate the search tries, messages/s: below it, no rate passes. */
+    /** The lowest rate any search tries, messages/s. */
     public static final double MIN_RATE = 1;
 
     private final String objective;
     private final double resolution;
     private final double firstGuess;
+    private final double lowest;
     private final LongSupplier nanoClock;
     private final long maxNanos;
     private final long startNanos;
@@ -42,10 +43,12 @@ public final class RateSearch {
      * @param objective  the objectives as the user wrote them, for the result
      * @param resolution the bracket's relative width to reach, e.g. 0.02 for 2 %
      * @param firstGuess where to start, messages/s (a closed-loop probe's rate)
+     * @param lowest     the lowest rate to try, messages/s (at least {@link #MIN_RATE}): below it a step is too
+     *                   sparse to judge, and the search ends with no rate passing
      * @param maxTime    no step starts that would end (by the last step's duration) after this; null: no limit
      * @param nanoClock  a monotonic clock in nanoseconds ({@code System::nanoTime}; a test's own)
      */
-    public RateSearch(String objective, double resolution, double firstGuess, Duration maxTime,
+    public RateSearch(String objective, double resolution, double firstGuess, double lowest, Duration maxTime,
                       LongSupplier nanoClock) {
         if (!(resolution > 0)) {
             throw new IllegalArgumentException("the resolution must be above 0, not " + resolution);
@@ -57,7 +60,8 @@ public final class RateSearch {
         this.objective = objective;
         this.resolution = resolution;
         this.firstGuess = firstGuess;
-        this.current = roundRate(firstGuess);
+        this.lowest = Math.max(MIN_RATE, lowest);
+        this.current = roundRate(Math.max(firstGuess, this.lowest));
         this.nanoClock = nanoClock;
         this.maxNanos = maxTime == null ? Long.MAX_VALUE : maxTime.toNanos();
         this.startNanos = nanoClock.getAsLong();
@@ -102,10 +106,10 @@ public final class RateSearch {
             current = roundRate(current * growth());
         } else if (Double.isNaN(passed)) {
             double lower = roundRate(current / growth());
-            if (lower < MIN_RATE) {
+            if (current <= lowest) {
                 outcome = Capacity.Outcome.NONE_PASSED;
             }
-            current = lower;
+            current = Math.max(lower, lowest); // the lowest rate is tried once before the search gives up
         } else if ((failed - passed) / passed <= resolution) {
             outcome = Capacity.Outcome.FOUND;
         } else {

@@ -42,7 +42,7 @@ class RateSearchTest {
     }
 
     private static RateSearch search(double firstGuess, double resolution) {
-        return new RateSearch("p99<=10ms", resolution, firstGuess, null, System::nanoTime);
+        return new RateSearch("p99<=10ms", resolution, firstGuess, 1, null, System::nanoTime);
     }
 
     @Test
@@ -116,7 +116,7 @@ class RateSearchTest {
     void maxTimeStopsBeforeAStepThatWouldEndAfterItAndKeepsTheBracketSoFar() {
         long[] now = {0};
         long stepNanos = Duration.ofSeconds(2).toNanos();
-        RateSearch s = new RateSearch("p99<=10ms", 0.0001, 1_000, Duration.ofSeconds(9), () -> now[0]);
+        RateSearch s = new RateSearch("p99<=10ms", 0.0001, 1_000, 1, Duration.ofSeconds(9), () -> now[0]);
         Capacity c = run(s, r -> {
             now[0] += stepNanos;
             return queue(4_000, r);
@@ -132,6 +132,19 @@ class RateSearchTest {
         assertEquals(Capacity.Outcome.NONE_PASSED, c.outcome());
         assertFalse(c.found());
         assertTrue(c.steps().size() < 30, c.steps().size() + " steps");
+    }
+
+    @Test
+    void theLowestRateIsTriedOnceAndNothingBelowIt() {
+        List<Double> measured = new ArrayList<>();
+        RateSearch s = new RateSearch("p99<=10ms", 0.02, 5_000, 333, null, System::nanoTime);
+        Capacity c = run(s, r -> {
+            measured.add(r);
+            return new StepResult(r, r, false, false);
+        });
+        assertEquals(Capacity.Outcome.NONE_PASSED, c.outcome());
+        assertEquals(333.0, measured.get(measured.size() - 1), "ends at the lowest rate: " + measured);
+        assertTrue(measured.stream().allMatch(r -> r >= 333), measured.toString());
     }
 
     @Test

@@ -1,0 +1,130 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
+import io.nbench.protocol.Protocol;
+import io.nbench.report.CapacityTable;
+import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.ServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code nbench client --find-rate} as a user runs it: usage errors, a search against a server of known capacity. */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class CapacityCliTest {
+
+    /** 4 executor threads sleeping 1 ms per request serve at most 4,000 requests/s, whatever the CPU. */
+    private static final double SLEEP_BOUND = 4 * 1_000;
+
+    @Test
+    void badCombinationsAreOneLineUsageErrors() {
+        String port = CliTest.port(Protocol.FRAMED);
+        expectUsage("--find-rate needs an objective", "client", "--port", port, "--find-rate");
+        expectUsage("--slo belongs to a capacity search: add --find-rate", "client", "--port", port, "--slo",
+                "p99<=10ms");
+        expectUsage("--max-time belongs to a capacity search", "client", "--port", port, "--max-time", "1m");
+        expectUsage("--rate-resolution '0%' is not a percentage", "client", "--port", port, "--find-rate", "--slo",
+                "p99<=10ms", "--rate-resolution", "0%");
+        expectUsage("leave out --rate", "client", "--port", port, "--find-rate", "--slo", "p99<=10ms", "--rate",
+                "1000");
+        expectUsage("give the --threshold expressions as --slo", "client", "--port", port, "--find-rate", "--slo",
+                "p99<=10ms", "--threshold", "p99<1ms");
+        expectUsage("--slo 'p99<<1ms'", "client", "--port", port, "--find-rate", "--slo", "p99<<1ms");
+        expectUsage("the capacity of one combination", "client", "--port", port, "--find-rate", "--slo",
+                "p99<=10ms", "--size", "1k,2k");
+    }
+
+    private static void expectUsage(String message, String... args) {
+        CliTest.Outcome o = CliTest.run(args);
+        assertEquals(ExitCode.USAGE, o.code(), o.err());
+        assertTrue(o.err().contains(message), o.err());
+        assertEquals("", o.out());
+    }
+
+    /**
+     * The issue's check on a server whose capacity is known: a pool of 4 threads sleeping 1 ms per request. The
+     * answer never lies above what the server can serve, and it lies in the bracket printed; the document holds
+     * every step. The objective is the median, not the p99: on a busy 2-core machine scheduling stalls of tens of
+     * milliseconds reach a step's p99 at any rate (the search then honestly finds a low capacity, see
+     * docs/measurement.md), while they move the median of a step little.
+     */
+    @Test
+    void theCapacityOfASleepBoundServerLiesBelowItsBoundAndInThePrintedBracket(@TempDir Path dir) throws Exception {
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--executor-threads", "4",
+                "--executor-queue", "100000", "--work", "1ms", "--work-mode", "sleep", "--duration", "4m")) {
+            String port = Integer.toString(server.port);
+            double closedLoopMax = closedLoopMax(port);
+            Path out = dir.resolve("capacity.json");
+            CliTest.Outcome o = CliTest.run("client", "--port", port, "--find-rate", "--slo", "p50<=20ms",
+                    "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--max-time", "90s",
+                    "--out", out.toString());
+            closedLoopMax = Math.max(closedLoopMax, closedLoopMax(port));
+            assertEquals("", o.err());
+            JsonNode doc = ResultDocs.read(Files.readString(out));
+            JsonNode capacity = doc.get("capacity");
+            assertEquals(ExitCode.OK, o.code(), o.out());
+            double passed = capacity.get("passed").asDouble();
+            assertTrue(passed <= SLEEP_BOUND, "the answer " + passed + " above the server's bound " + SLEEP_BOUND);
+            String answer = o.out().lines().filter(l -> l.startsWith("capacity: ")).findFirst().orElseThrow();
+            assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within p50<=20ms [between "
+                    + CapacityTable.rate(passed) + " passed and "), answer);
+            if (capacity.get("failed").isNumber()) {
+                assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
+                assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"), answer);
+            }
+            // Every step is a combination of the document, named, and a step that passed kept to its rate.
+            JsonNode steps = capacity.get("steps");
+            JsonNode combinations = doc.get("combinations");
+            assertEquals(combinations.size() - 1, steps.size());
+            assertEquals("closed-loop", combinations.get(0).get("keys").get("rate").asText());
+            for (int i = 0; i < steps.size(); i++) {
+                JsonNode s = steps.get(i);
+                assertEquals(combinations.get(i + 1).get("name").asText(), s.get("combination").asText());
+                if (s.get("passed").asBoolean()) {
+                    assertTrue(s.get("achievedRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
+                }
+            }
+            System.out.printf("capacity %.0f of closed-loop max %.0f (%.2f)%n", passed, closedLoopMax,
+                    passed / closedLoopMax);
+        }
+    }
+
+    /** The server's closed-loop throughput with 32 requests in flight over 16 connections, 8 per pool thread. */
+    private static double closedLoopMax(String port) throws Exception {
+        CliTest.Outcome o = CliTest.run("client", "--port", port, "--threads", "16", "--window", "2",
+                "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--format", "json");
+        assertEquals(ExitCode.OK, o.code(), o.err());
+        return ResultDocs.read(o.out()).get("summary").get("throughput").get("mean").asDouble();
+    }
+
+    /**
+     * {@code --max-time}: no step starts that would end after it; the search stops with the bracket so far, which
+     * is printed and written, every step kept.
+     */
+    @Test
+    void maxTimeStopsTheSearchWithTheBracketSoFar(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        CliTest.Outcome o = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--find-rate", "--slo",
+                "p99<=1s", "--rate-resolution", "0.01%", "--iteration-time", "100ms", "--warmup", "0",
+                "--iterations", "2", "--max-time", "1s", "--out", out.toString());
+        JsonNode capacity = ResultDocs.read(Files.readString(out)).get("capacity");
+        assertEquals("stopped", capacity.get("outcome").asText(), o.out());
+        assertFalse(capacity.get("steps").isEmpty(), capacity.toString());
+        assertTrue(o.out().contains("stopped by --max-time"), o.out());
+        assertEquals(capacity.get("passed").isNumber() ? ExitCode.OK : ExitCode.THRESHOLD, o.code(), o.out());
+        long lines = o.out().lines().filter(l -> l.startsWith("capacity step ")).count();
+        assertEquals(capacity.get("steps").size(), lines, o.out());
+        List<String> table = o.out().lines().dropWhile(l -> !l.startsWith("CAPACITY SEARCH")).toList();
+        assertTrue(table.size() >= 3 + 1 + capacity.get("steps").size() + 1, o.out());
+    }
+}
