@@ -13,10 +13,14 @@ import java.util.List;
  * @param outcome    how the search ended
  * @param passed     the highest rate that passed, messages/s; NaN when none did
  * @param failed     the lowest rate above {@code passed} that failed, messages/s; NaN when none did
- * @param steps      every open-loop step in the order it ran, repetitions included
+ * @param steps      every open-loop step in the order it ran, repetitions included: the combinations of the run
+ *                   whose {@code rate} is not {@link #PROBE}, in order
  */
 public record Capacity(String objective, double resolution, double firstGuess, Outcome outcome, double passed,
                        double failed, List<Step> steps) {
+
+    /** The {@code rate} key of the closed-loop probe's combination, which has no rate. */
+    public static final String PROBE = "closed-loop";
 
     public Capacity {
         steps = List.copyOf(steps);

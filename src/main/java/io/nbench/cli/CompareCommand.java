@@ -1,11 +1,13 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
+import io.nbench.report.compare.CapacityComparison;
 import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.CompareTable;
 import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.Gate;
 import io.nbench.report.compare.ResultFile;
+import io.nbench.report.json.ResultDoc;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,9 +85,12 @@ final class CompareCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<Gate> gates = gates();
         List<ResultFile> results = new ArrayList<>();
+        List<CapacityComparison.Named> capacities = new ArrayList<>();
         for (Path f : files) {
             try {
-                results.add(ResultFile.read(f, input.maxInput));
+                ResultDoc doc = ResultFile.document(f, input.maxInput);
+                results.add(ResultFile.of(f, doc));
+                capacities.add(new CapacityComparison.Named(f.toString(), doc.capacity()));
             } catch (ResultFile.Unreadable e) {
                 err.println("nbench compare: " + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
@@ -107,7 +112,12 @@ final class CompareCommand implements Callable<Integer> {
         switch (format) {
             case json -> CompareFormats.json(out, results, blocks, verdicts, code);
             case markdown -> CompareFormats.markdown(out, results, blocks, verdicts);
-            default -> CompareTable.print(out, results, blocks);
+            default -> {
+                CompareTable.print(out, results, blocks);
+                if (CapacityComparison.any(capacities)) {
+                    CapacityComparison.print(out, capacities);
+                }
+            }
         }
         for (Gate.Verdict v : verdicts) {
             String file = results.get(v.file()).path().toString();

@@ -23,15 +23,20 @@ public final class CapacityTable {
                 "errors", "result");
         List<List<String>> rows = new ArrayList<>();
         List<CombinationResult> all = sweep.combinations();
+        int judged = 0; // the search's steps so far: the combinations but the probes, in order
         for (int i = 0; i < all.size(); i++) {
             CombinationResult c = all.get(i);
             Summary s = c.run().summary();
             List<String> row = new ArrayList<>();
             row.add(Integer.toString(i));
-            Capacity.Step step = i == 0 || i > capacity.steps().size() ? null : capacity.steps().get(i - 1);
-            if (step == null) {
+            boolean probe = Capacity.PROBE.equals(c.combination().get("rate"));
+            Capacity.Step step = probe || judged >= capacity.steps().size() ? null : capacity.steps().get(judged++);
+            if (probe) {
                 row.add("closed loop");
                 row.add(Double.isNaN(s.throughput().mean()) ? "-" : rate(s.throughput().mean()));
+            } else if (step == null) { // cut short (interrupted), so the search never judged it
+                row.add(rate(c.spec().rate()));
+                row.add("-");
             } else {
                 row.add(rate(step.result().target()));
                 row.add(Double.isNaN(step.result().achieved()) ? "-" : rate(step.result().achieved()));
@@ -40,7 +45,7 @@ public final class CapacityTable {
                 row.add(s.latencyMeasured() ? Units.micros(s.mergedPercentile(p)) : "-");
             }
             row.add(Units.count(c.run().errors().total()));
-            row.add(step == null ? "probe" : verdict(step));
+            row.add(probe ? "probe" : step == null ? c.status().name() : verdict(step));
             rows.add(row);
         }
         out.println("================================================");

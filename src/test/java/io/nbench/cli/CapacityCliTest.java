@@ -12,6 +12,7 @@ import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -84,12 +85,17 @@ class CapacityCliTest {
             }
             // Every step is a combination of the document, named, and a step that passed kept to its rate.
             JsonNode steps = capacity.get("steps");
-            JsonNode combinations = doc.get("combinations");
-            assertEquals(combinations.size() - 1, steps.size());
-            assertEquals("closed-loop", combinations.get(0).get("keys").get("rate").asText());
+            List<String> searched = new ArrayList<>();
+            for (JsonNode c : doc.get("combinations")) {
+                if (!c.get("keys").get("rate").asText().equals("closed-loop")) {
+                    searched.add(c.get("name").asText());
+                }
+            }
+            assertEquals("closed-loop", doc.get("combinations").get(0).get("keys").get("rate").asText());
+            assertEquals(searched.size(), steps.size());
             for (int i = 0; i < steps.size(); i++) {
                 JsonNode s = steps.get(i);
-                assertEquals(combinations.get(i + 1).get("name").asText(), s.get("combination").asText());
+                assertEquals(searched.get(i), s.get("combination").asText());
                 if (s.get("passed").asBoolean()) {
                     assertTrue(s.get("achievedRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
                 }
@@ -126,5 +132,34 @@ class CapacityCliTest {
         assertEquals(capacity.get("steps").size(), lines, o.out());
         List<String> table = o.out().lines().dropWhile(l -> !l.startsWith("CAPACITY SEARCH")).toList();
         assertTrue(table.size() >= 3 + 1 + capacity.get("steps").size() + 1, o.out());
+    }
+
+    /**
+     * {@code run --find-rate}: each server's capacity searched in one piece, then compared by their brackets;
+     * {@code compare} of the kept documents prints the same capacities.
+     */
+    @Test
+    void runComparesTheCapacityOfEachServerAndCompareReadsThemBack(@TempDir Path dir) {
+        CliTest.Outcome o = CliTest.run("run", "--in-process", "--find-rate", "--slo", "p99<=1s",
+                "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "0", "--iterations", "2",
+                "--max-time", "20s", "--results-dir", dir.toString());
+        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        List<String> block = o.out().lines().dropWhile(l -> !l.startsWith("=== capacity (A = server ")).toList();
+        assertTrue(block.size() >= 3, o.out());
+        assertTrue(block.get(1).startsWith("A  server ") && block.get(1).contains(" requests/s within p99<=1s ["),
+                block.toString());
+        assertTrue(block.get(2).startsWith("B  server ") && block.get(2).contains(" x A ["), block.toString());
+        assertFalse(o.out().contains("=== comparison of the servers"), "steps at different rates are not compared");
+        List<String> files = new ArrayList<>();
+        try (var listing = Files.list(dir)) {
+            listing.map(Path::toString).filter(f -> f.endsWith(".json")).sorted().forEach(files::add);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertEquals(2, files.size(), files.toString());
+        CliTest.Outcome c = CliTest.run("compare", files.get(0), files.get(1));
+        assertTrue(c.out().contains("=== capacity (A = " + files.get(0) + ") ==="), c.out());
+        assertTrue(c.out().lines().anyMatch(l -> l.startsWith("B  " + files.get(1) + ": ") && l.contains(" x A [")),
+                c.out());
     }
 }

@@ -34,10 +34,10 @@ public final class CapacitySearch implements StepSource {
 
     /** A judged figure within this fraction of its limit is near the boundary: its step is repeated. */
     public static final double NEAR = 0.10;
+    /** How many times the closed-loop probe runs before the search gives up for want of a first guess. */
+    static final int PROBES = 3;
     /** Messages in one iteration at the lowest rate tried: 1 % of them is one message. */
     public static final int MIN_MESSAGES = 100;
-    /** The rate key of the closed-loop probe, which has no rate. */
-    public static final String PROBE = "closed-loop";
 
     private final ClientPlanBuilder plan;
     private final CapacitySettings settings;
@@ -78,6 +78,11 @@ public final class CapacitySearch implements StepSource {
         }
         if (search == null) { // the probe ran
             double guess = last.run().summary().throughput().mean();
+            if (!(guess >= RateSearch.MIN_RATE) && done.size() < PROBES) {
+                // A cold client or server on a busy machine can take longer than an iteration to answer at first.
+                lines.probeAgain(done.size(), String.join("; ", last.reasons()));
+                return step(null);
+            }
             if (!(guess >= RateSearch.MIN_RATE)) {
                 throw new CouldNotRun("the closed-loop probe measured no throughput ("
                         + String.join("; ", last.reasons()) + "): the search has no rate to start from");
@@ -107,7 +112,7 @@ public final class CapacitySearch implements StepSource {
     @Override
     public Verdict verdict(ClientPlan.Step step, Verdict planned) {
         Verdict objectives = settings.verdict();
-        return PROBE.equals(step.combination().get("rate")) ? new Verdict(objectives.limit(), List.of()) : objectives;
+        return Capacity.PROBE.equals(step.combination().get("rate")) ? new Verdict(objectives.limit(), List.of()) : objectives;
     }
 
     private void stop() {
@@ -160,7 +165,7 @@ public final class CapacitySearch implements StepSource {
         }
         ClientPlan.Step s = built.steps().get(0);
         Map<String, String> keys = new LinkedHashMap<>(s.combination().keys());
-        keys.putIfAbsent("rate", PROBE);
+        keys.putIfAbsent("rate", Capacity.PROBE);
         keys.put("step", Integer.toString(steps++));
         return new ClientPlan.Step(new Combination(keys), s.transport(), s.load());
     }

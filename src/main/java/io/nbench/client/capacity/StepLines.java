@@ -23,6 +23,11 @@ final class StepLines {
         out.flush();
     }
 
+    void probeAgain(int number, String why) {
+        out.println("capacity probe " + number + " (closed loop) measured no throughput (" + why + "): probing again");
+        out.flush();
+    }
+
     /**
      * {@code capacity step 3: 4,375/s achieved 4,012/s p99 45,123 µs errors 0: FAIL [passed 3,512, failed 4,375]}.
      */

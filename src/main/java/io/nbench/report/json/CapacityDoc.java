@@ -8,8 +8,7 @@ import java.util.Locale;
 
 /**
  * A capacity search in the result document ({@code capacity}, present only with {@code --find-rate}): the answer,
- * its bracket and every step, each naming its combination (the probe is {@code combinations[0]}, step i is
- * {@code combinations[i]}).
+ * its bracket and every step, each naming its combination (the probe's have {@code rate} {@code closed-loop}).
  *
  * @param objective  the {@code --slo} expressions joined by " and "
  * @param resolution the relative bracket width asked for (0.02 = 2 %)
@@ -36,12 +35,14 @@ public record CapacityDoc(String objective, double resolution, Double firstGuess
                        boolean nearBoundary, Boolean decided) {
     }
 
-    /** The search of a client run; its steps are the combinations after the probe. */
+    /** The search of a client run; its steps are the combinations but the probes, in order. */
     static CapacityDoc of(Capacity c, List<CombinationResult> combinations) {
+        List<String> names = combinations.stream().filter(r -> !Capacity.PROBE.equals(r.combination().get("rate")))
+                .map(r -> r.combination().name()).toList();
         List<Step> steps = new ArrayList<>();
         for (int i = 0; i < c.steps().size(); i++) {
             Capacity.Step s = c.steps().get(i);
-            String name = i + 1 < combinations.size() ? combinations.get(i + 1).combination().name() : null;
+            String name = i < names.size() ? names.get(i) : null;
             steps.add(new Step(name, s.result().target(), orNull(s.result().achieved()), s.result().passed(),
                     s.result().nearBoundary(), s.decided()));
         }
