@@ -162,4 +162,30 @@ class CapacityCliTest {
         assertTrue(c.out().lines().anyMatch(l -> l.startsWith("B  " + files.get(1) + ": ") && l.contains(" x A [")),
                 c.out());
     }
+
+    /**
+     * {@code report --html} of a search: the page carries the steps and each latency objective's limit (in µs),
+     * and, in a browser, draws latency against rate with the objective as a line, without a script error.
+     */
+    @Test
+    void theHtmlReportDrawsLatencyAgainstRateWithTheObjective(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        CliTest.Outcome o = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--find-rate", "--slo",
+                "p99<=1s", "--slo", "errors<=1%", "--rate-resolution", "30%", "--iteration-time", "100ms",
+                "--warmup", "0", "--iterations", "2", "--max-time", "3s", "--out", out.toString());
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());
+        Path html = dir.resolve("r.html");
+        assertEquals(ExitCode.OK, CliTest.run("report", out.toString(), "--html", html.toString()).code());
+        JsonNode drawn = HtmlReportTest.data(Files.readString(html)).path("files").get(0).path("capacity");
+        JsonNode capacity = ResultDocs.read(Files.readString(out)).get("capacity");
+        assertEquals(capacity.get("steps").size(), drawn.path("steps").size());
+        assertEquals(1, drawn.path("limits").size(), "one latency objective; errors<=1% is no latency: " + drawn);
+        assertEquals("p99<=1s", drawn.path("limits").get(0).path("expression").asText());
+        assertEquals(1_000_000.0, drawn.path("limits").get(0).path("limit").asDouble(), "1 s in µs");
+        if (HtmlReportTest.chromium()) {
+            String dom = HtmlReportTest.dom(html);
+            assertTrue(dom.contains("capacity search: latency against rate (p99&lt;=1s and errors&lt;=1%)"), dom);
+            assertTrue(dom.contains("objective p99&lt;=1s"), "the objective's line in the legend");
+        }
+    }
 }
