@@ -57,31 +57,43 @@ class CapacityCliTest {
      * answer never lies above what the server can serve, and it lies in the bracket printed; the document holds
      * every step. The objective is the median, not the p99: on a busy 2-core machine scheduling stalls of tens of
      * milliseconds reach a step's p99 at any rate (the search then honestly finds a low capacity, see
-     * docs/measurement.md), while they move the median of a step little.
+     * docs/measurement.md), while they move the median of a step little. Under stress-ng --cpu 2 even the
+     * client's schedule slips by more than 1 % at the lowest rate: then no rate passes, which it must say.
      */
     @Test
     void theCapacityOfASleepBoundServerLiesBelowItsBoundAndInThePrintedBracket(@TempDir Path dir) throws Exception {
         try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--executor-threads", "4",
                 "--executor-queue", "100000", "--work", "1ms", "--work-mode", "sleep", "--duration", "4m")) {
             String port = Integer.toString(server.port);
-            double closedLoopMax = closedLoopMax(port);
             Path out = dir.resolve("capacity.json");
             CliTest.Outcome o = CliTest.run("client", "--port", port, "--find-rate", "--slo", "p50<=20ms",
                     "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--max-time", "90s",
                     "--out", out.toString());
-            closedLoopMax = Math.max(closedLoopMax, closedLoopMax(port));
+            // The yardstick, for the figures printed (docs/measurement.md): on a busy machine it moves by
+            // 20 % from one run to the next, so no bound is asserted against it.
+            double closedLoopMax = closedLoopMax(port);
             assertEquals("", o.err());
             JsonNode doc = ResultDocs.read(Files.readString(out));
             JsonNode capacity = doc.get("capacity");
-            assertEquals(ExitCode.OK, o.code(), o.out());
-            double passed = capacity.get("passed").asDouble();
-            assertTrue(passed <= SLEEP_BOUND, "the answer " + passed + " above the server's bound " + SLEEP_BOUND);
             String answer = o.out().lines().filter(l -> l.startsWith("capacity: ")).findFirst().orElseThrow();
-            assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within p50<=20ms [between "
-                    + CapacityTable.rate(passed) + " passed and "), answer);
-            if (capacity.get("failed").isNumber()) {
-                assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
-                assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"), answer);
+            if (capacity.get("passed").isNumber()) {
+                assertEquals(ExitCode.OK, o.code(), o.out());
+                double passed = capacity.get("passed").asDouble();
+                assertTrue(passed <= SLEEP_BOUND, "the answer " + passed + " above the server's bound " + SLEEP_BOUND);
+                assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within p50<=20ms [between "
+                        + CapacityTable.rate(passed) + " passed and "), answer);
+                if (capacity.get("failed").isNumber()) {
+                    assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
+                    assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"),
+                            answer);
+                }
+                System.out.printf("capacity %.0f of closed-loop max %.0f (%.2f)%n", passed, closedLoopMax,
+                        passed / closedLoopMax);
+            } else {
+                // A machine so busy that the client cannot keep even the lowest rate's schedule within 1 %
+                // (stress-ng --cpu 2 on 2 cores): no answer, said so, exit 3; never a made-up rate.
+                assertEquals(ExitCode.THRESHOLD, o.code(), o.out());
+                assertTrue(answer.startsWith("capacity: not found: no rate tried met p50<=20ms"), answer);
             }
             // Every step is a combination of the document, named, and a step that passed kept to its rate.
             JsonNode steps = capacity.get("steps");
@@ -100,17 +112,18 @@ class CapacityCliTest {
                     assertTrue(s.get("achievedRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
                 }
             }
-            System.out.printf("capacity %.0f of closed-loop max %.0f (%.2f)%n", passed, closedLoopMax,
-                    passed / closedLoopMax);
         }
     }
 
-    /** The server's closed-loop throughput with 32 requests in flight over 16 connections, 8 per pool thread. */
+    /**
+     * The server's closed-loop throughput with 32 requests in flight over 16 connections, 8 per pool thread; NaN
+     * when a starved machine measured none.
+     */
     private static double closedLoopMax(String port) throws Exception {
         CliTest.Outcome o = CliTest.run("client", "--port", port, "--threads", "16", "--window", "2",
                 "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--format", "json");
-        assertEquals(ExitCode.OK, o.code(), o.err());
-        return ResultDocs.read(o.out()).get("summary").get("throughput").get("mean").asDouble();
+        return o.code() == ExitCode.OK ? ResultDocs.read(o.out()).get("summary").get("throughput").get("mean")
+                .asDouble() : Double.NaN;
     }
 
     /**
@@ -143,12 +156,17 @@ class CapacityCliTest {
         CliTest.Outcome o = CliTest.run("run", "--in-process", "--find-rate", "--slo", "p99<=1s",
                 "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "0", "--iterations", "2",
                 "--max-time", "20s", "--results-dir", dir.toString());
-        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        // 0 when every server's search found a rate; 3 when one found none (a client starved of CPU misses even
+        // the lowest rate's schedule by more than 1 %).
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());
         List<String> block = o.out().lines().dropWhile(l -> !l.startsWith("=== capacity (A = server ")).toList();
         assertTrue(block.size() >= 3, o.out());
-        assertTrue(block.get(1).startsWith("A  server ") && block.get(1).contains(" requests/s within p99<=1s ["),
-                block.toString());
-        assertTrue(block.get(2).startsWith("B  server ") && block.get(2).contains(" x A ["), block.toString());
+        assertTrue(block.get(1).startsWith("A  server "), block.toString());
+        assertTrue(block.get(2).startsWith("B  server "), block.toString());
+        if (o.code() == ExitCode.OK) {
+            assertTrue(block.get(1).contains(" requests/s within p99<=1s ["), block.toString());
+            assertTrue(block.get(2).contains(" x A ["), block.toString());
+        }
         assertFalse(o.out().contains("=== comparison of the servers"), "steps at different rates are not compared");
         List<String> files = new ArrayList<>();
         try (var listing = Files.list(dir)) {
@@ -159,8 +177,7 @@ class CapacityCliTest {
         assertEquals(2, files.size(), files.toString());
         CliTest.Outcome c = CliTest.run("compare", files.get(0), files.get(1));
         assertTrue(c.out().contains("=== capacity (A = " + files.get(0) + ") ==="), c.out());
-        assertTrue(c.out().lines().anyMatch(l -> l.startsWith("B  " + files.get(1) + ": ") && l.contains(" x A [")),
-                c.out());
+        assertTrue(c.out().lines().anyMatch(l -> l.startsWith("B  " + files.get(1) + ": ")), c.out());
     }
 
     /**
