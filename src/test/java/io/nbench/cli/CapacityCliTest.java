@@ -8,8 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.CapacityTable;
+import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -203,6 +207,50 @@ class CapacityCliTest {
             String dom = HtmlReportTest.dom(html);
             assertTrue(dom.contains("capacity search: latency against rate (p99&lt;=1s and errors&lt;=1%)"), dom);
             assertTrue(dom.contains("objective p99&lt;=1s"), "the objective's line in the legend");
+        }
+    }
+
+    /**
+     * SIGINT (or SIGTERM, where this JVM ignores SIGINT) during a search: the step under way ends, the table and
+     * the bracket so far are printed and written with every step, and the exit code is 130.
+     */
+    @Test
+    void sigintStopsTheSearchAndKeepsEveryStep(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--duration", "3m")) {
+            List<String> command = new ArrayList<>(NbenchProcess.command(List.of()));
+            command.addAll(List.of("client", "--port", Integer.toString(server.port), "--find-rate", "--slo",
+                    "p99<=1s", "--rate-resolution", "0.001%", "--iteration-time", "200ms", "--warmup", "0",
+                    "--iterations", "2", "--out", out.toString()));
+            Process p = new ProcessBuilder(command).start();
+            try {
+                java.util.concurrent.CompletableFuture<String> err = RunFilesTest.text(p.getErrorStream());
+                BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                        StandardCharsets.UTF_8));
+                StringBuilder text = new StringBuilder();
+                int steps = 0;
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    text.append(line).append('\n');
+                    if (line.startsWith("capacity step ") && ++steps == 2) {
+                        break; // two steps judged, the third under way
+                    }
+                }
+                assertEquals(0, new ProcessBuilder("kill", RunFilesTest.interruptSignal(), Long.toString(p.pid()))
+                        .start().waitFor());
+                reader.lines().forEach(l -> text.append(l).append('\n'));
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client ends after SIGINT");
+                assertEquals(ExitCode.INTERRUPTED, p.exitValue(), text + err.get());
+                assertEquals("", err.get());
+                assertTrue(text.toString().contains("(interrupted)\nResult: INTERRUPTED (exit code 130)"), text.toString());
+                JsonNode doc = ResultDocs.read(Files.readString(out));
+                assertEquals("INTERRUPTED", doc.get("status").asText());
+                assertEquals("interrupted", doc.get("capacity").get("outcome").asText());
+                assertTrue(doc.get("capacity").get("steps").size() >= 2, doc.get("capacity").toString());
+                assertTrue(doc.get("combinations").size() >= 1 + doc.get("capacity").get("steps").size(),
+                        "every step's figures kept, the one cut short too");
+            } finally {
+                NbenchProcess.destroyTree(p);
+            }
         }
     }
 }
