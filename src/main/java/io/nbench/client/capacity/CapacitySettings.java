@@ -27,9 +27,12 @@ public record CapacitySettings(List<Threshold> objectives, double resolution, Du
         objectives = List.copyOf(objectives);
     }
 
-    /** How each open-loop step is judged: {@code --max-errors} and the objectives as thresholds. */
+    /**
+     * How each open-loop step is judged: {@code --max-errors} and the objectives as thresholds; its achieved rate
+     * over the whole step, by {@link io.nbench.capacity.StepResult#passed}, not iteration by iteration.
+     */
     public Verdict verdict() {
-        return new Verdict(maxErrors, objectives);
+        return new Verdict(maxErrors, objectives).rateJudgedElsewhere();
     }
 
     /** {@code p99<=10ms and errors<=0.1%}: the objectives as the user wrote them. */
