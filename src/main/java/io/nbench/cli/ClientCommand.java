@@ -7,6 +7,8 @@ import io.nbench.client.CouldNotRun;
 import io.nbench.client.ExitCode;
 import io.nbench.client.InvalidClientPlan;
 import io.nbench.client.Verdict;
+import io.nbench.client.capacity.CapacitySearch;
+import io.nbench.client.capacity.CapacitySettings;
 import io.nbench.client.output.CannotWrite;
 import io.nbench.client.output.OutputContext;
 import io.nbench.client.output.Outputs;
@@ -39,10 +41,12 @@ import picocli.CommandLine.Spec;
             "  nbench client --format json | jq '.summary.throughput.mean'",
             "  nbench client --format csv --no-header >> all-runs.csv",
             "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo slower",
+            "  # capacity: the highest open-loop rate whose p99 stays within 10 ms",
+            "  nbench client --find-rate --slo 'p99<=10ms' --slo 'errors<=0.1%%'",
             "", "Exit codes (the first that applies wins): 2 usage error, 1 could not run, aborted or results not "
                 + "written, 130 interrupted (the partial result is printed and written), 5 nothing measured (NO_DATA: "
                 + "no message completed in the measured iterations), 4 errors over --max-errors, 3 a --threshold "
-                + "breached, 0 ok."})
+                + "breached (with --find-rate: no rate met the --slo), 0 ok (with --find-rate: some rate met it)."})
 final class ClientCommand implements Callable<Integer> {
 
     @Spec
@@ -81,6 +85,9 @@ final class ClientCommand implements Callable<Integer> {
     @Mixin
     ServerStatsOptions serverStats;
 
+    @Mixin
+    CapacityOptions capacity;
+
     /** With --server-stats: the connection to the server's monitor. */
     private io.nbench.client.ServerStats stats;
 
@@ -115,6 +122,7 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--start-at aligns one run's first iteration across hosts; --forks runs several one after "
                     + "another: use one of them");
         }
+        capacity.check(spec, this.load, output.thresholds);
         ClientPlanBuilder planned = planBuilder();
         try {
             planned.checkTarget();
@@ -128,9 +136,12 @@ final class ClientCommand implements Callable<Integer> {
             return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles, listener).run(out, err);
         }
         ClientPlan plan;
+        CapacitySettings search = capacity.findRate
+                ? capacity.settings(spec, this.load, output.maxErrors(spec)) : null;
         try {
             plan = planned.percentiles(output.percentiles(spec))
-                    .verdict(new Verdict(output.maxErrors(spec), output.thresholds(spec)))
+                    .verdict(search != null ? search.verdict()
+                            : new Verdict(output.maxErrors(spec), output.thresholds(spec)))
                     .build();
         } catch (InvalidClientPlan e) {
             throw usage(e.getMessage());
@@ -144,14 +155,20 @@ final class ClientCommand implements Callable<Integer> {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
+        if (search != null && plan.steps().size() > 1) {
+            throw usage("--find-rate searches the capacity of one combination: give one value to --impl, --size, "
+                    + "--threads, --window and each -O");
+        }
         RunRecord record = new RunRecord(output.hostLabel, output.arguments(spec), OptionRecord.values(spec));
         if (stats != null) {
             record.document().serverStats(stats.byCombination());
         }
         Outputs outputs;
         try {
-            outputs = Outputs.open(new OutputContext(output.settings(), out, err, plan.keys(), plan.steps().size(),
-                    record));
+            outputs = Outputs.open(search != null
+                    ? new OutputContext(output.settings(), out, err, CapacitySearch.keys(plan.keys()),
+                            OutputContext.SEARCH, record)
+                    : new OutputContext(output.settings(), out, err, plan.keys(), plan.steps().size(), record));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         } catch (CannotWrite e) {
@@ -168,7 +185,8 @@ final class ClientCommand implements Callable<Integer> {
         Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10),
                 run::interrupt, out::flush);
         try {
-            io.nbench.report.SweepResult result = run.run();
+            io.nbench.report.SweepResult result = search == null ? run.run() : run.run(new CapacitySearch(planned,
+                    search, output.settings().textOnStdout() ? out : err));
             if (listener != null) {
                 listener.ran(result, record.document().doc(result));
             }
@@ -193,6 +211,9 @@ final class ClientCommand implements Callable<Integer> {
                 .allowInJvm(allowInJvm)
                 .startAt(startAt);
         load.mapOnto(plan, transport.protocol);
+        if (capacity.findRate) {
+            plan.iterationTime(capacity.iterationTime(load));
+        }
         return plan;
     }
 

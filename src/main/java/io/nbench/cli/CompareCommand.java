@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.client.ExitCode;
 import io.nbench.report.compare.BaselineComparison;
 import io.nbench.report.compare.BaselineSelector;
+import io.nbench.report.compare.CapacityComparison;
 import io.nbench.report.compare.CompareBlocks;
 import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.CompareTable;
@@ -10,6 +11,7 @@ import io.nbench.report.compare.Comparison;
 import io.nbench.report.compare.Gate;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.report.compare.Sides;
+import io.nbench.report.json.ResultDoc;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -102,9 +104,12 @@ final class CompareCommand implements Callable<Integer> {
         BaselineSelector selector = selector();
         List<Gate> gates = gates();
         List<ResultFile> results = new ArrayList<>();
+        List<CapacityComparison.Named> capacities = new ArrayList<>();
         for (Path f : files) {
             try {
-                results.add(ResultFile.read(f, input.maxInput));
+                ResultDoc doc = ResultFile.document(f, input.maxInput);
+                results.add(ResultFile.of(f, doc));
+                capacities.add(new CapacityComparison.Named(f.toString(), doc.capacity()));
             } catch (ResultFile.Unreadable e) {
                 err.println("nbench compare: " + e.getMessage());
                 return ExitCode.COULD_NOT_RUN;
@@ -144,6 +149,9 @@ final class CompareCommand implements Callable<Integer> {
                     // A block per baseline combination, one table per file or combination against it, as run's:
                     // a column pair per file grows the one table past any terminal from the third file on.
                     CompareBlocks.print(out, sides, blocks, RunResults.width());
+                }
+                if (CapacityComparison.any(capacities)) {
+                    CapacityComparison.print(out, capacities);
                 }
             }
         }

@@ -103,7 +103,8 @@ final class RunChecks {
         if (!inRounds) {
             if (rounds != null && rounds > 1) {
                 throw usage("--rounds deals the iterations of the client in this JVM out over the servers; with "
-                        + (parsed.hasMatchedOption("--start-at") ? "--start-at" : "--forks") + " each server's client "
+                        + (parsed.hasMatchedOption("--start-at") ? "--start-at"
+                        : parsed.hasMatchedOption("--find-rate") ? "--find-rate" : "--forks") + " each server's client "
                         + "runs in one piece: leave out --rounds");
             }
             return 1;

@@ -43,6 +43,8 @@ import picocli.CommandLine.Unmatched;
             "  # --no-server-stats",
             "  nbench run --servers mina,netty --protocol echo -O mina.executor=2 \\",
             "      -O netty.executor=2",
+            "  # capacity per server: the highest rate within the objective",
+            "  nbench run --servers netty,mina --find-rate --slo 'p99<=10ms'",
             "  # 10 measured iterations per server in 5 rounds of 2",
             "  nbench run --servers netty,nio --iterations 10 --rounds 5",
             "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5 (2 warmup rounds and 5",
@@ -121,9 +123,10 @@ final class RunCommand implements Callable<Integer> {
         int iterations = parsed.hasMatchedOption("--iterations") ? client.load.iterations : DEFAULT_ITERATIONS;
         ChildClientPlan plan = withShortTiming(parsed, warmups, iterations);
         // --forks: each fork is a fresh client JVM that warms itself up against its own server, and its
-        // document is the fork's; --start-at: the client's first measured iteration starts at an instant. Both
-        // run each server's client in one piece, as the client alone would.
-        boolean inRounds = client.load.forks == 1 && !parsed.hasMatchedOption("--start-at");
+        // document is the fork's; --start-at: the client's first measured iteration starts at an instant;
+        // --find-rate: each step's rate follows from the last. All run each server's client in one piece, as the
+        // client alone would.
+        boolean inRounds = client.load.forks == 1 && !parsed.hasMatchedOption("--start-at") && !client.capacity.findRate;
         int roundCount = checks.rounds(rounds, inRounds, iterations, parsed);
         Verdict verdict = new Verdict(client.output.maxErrors(client.spec), client.output.thresholds(client.spec));
         RunFiles files;

@@ -5,6 +5,7 @@ import io.nbench.client.ExitCode;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.Environment;
 import io.nbench.report.Tty;
+import io.nbench.report.compare.CapacityComparison;
 import io.nbench.report.compare.CompareBlocks;
 import io.nbench.report.compare.CompareFormats;
 import io.nbench.report.compare.Comparison;
@@ -50,6 +51,7 @@ final class RunResults {
         List<ResultFile> results = new ArrayList<>();
         List<String> compared = new ArrayList<>();
         List<HtmlReport.Source> pages = new ArrayList<>();
+        List<CapacityComparison.Named> capacities = new ArrayList<>();
         for (RunFiles.Measured m : measured) {
             List<ResultFile> documents = new ArrayList<>();
             Path keptLast = null;
@@ -79,10 +81,17 @@ final class RunResults {
             if (!documents.isEmpty()) {
                 results.add(joined(m.server(), documents, keptLast));
                 compared.add(m.server().name());
+                capacities.add(new CapacityComparison.Named("server " + m.server().name(),
+                        m.documents().get(m.documents().size() - 1).document().capacity()));
             }
         }
         code = ExitCode.first(code, joinLogs(measured, err));
-        compare(results, compared, out);
+        if (CapacityComparison.any(capacities)) {
+            // Each server's steps ran at its own rates: step against step would compare different loads.
+            CapacityComparison.print(out, capacities);
+        } else {
+            compare(results, compared, out);
+        }
         if (report != null && !pages.isEmpty()) {
             JsonNode comparison = results.size() >= 2
                     ? CompareFormats.document(results, Comparison.compare(results), List.of(), ExitCode.OK) : null;

@@ -128,6 +128,15 @@ public final class ClientPlanBuilder {
         return this;
     }
 
+    /**
+     * Only the swept rates: null, a closed loop; else each rate in messages per second (a capacity search sets
+     * one rate per step, the rest of the sweep as given).
+     */
+    public ClientPlanBuilder rates(List<Double> rates) {
+        this.rates = rates == null ? null : rates.stream().map(ClientPlanBuilder::rateText).toList();
+        return this;
+    }
+
     /** The latency percentiles every combination reports. */
     public ClientPlanBuilder percentiles(List<Double> percentiles) {
         this.percentiles = List.copyOf(percentiles);

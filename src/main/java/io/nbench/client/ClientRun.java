@@ -74,21 +74,35 @@ public final class ClientRun {
 
     /** Runs every combination, reports and writes the results; the outputs are closed when it returns. */
     public SweepResult run() {
+        return run(new PlannedSteps(plan));
+    }
+
+    /**
+     * Runs the steps a source gives, each decided after the last was judged (a capacity search's next rate), then
+     * reports and writes the results as the source concludes them; the outputs are closed when it returns.
+     */
+    public SweepResult run(StepSource source) {
         try {
             List<CombinationResult> done = new ArrayList<>();
             String error = null;
+            boolean more = true;
             int number = 0;
-            for (ClientPlan.Step step : plan.steps()) {
-                if (stopRequested.get()) {
+            while (!stopRequested.get()) {
+                ClientPlan.Step step;
+                try {
+                    step = source.next(List.copyOf(done));
+                } catch (CouldNotRun e) {
+                    error = e.getMessage();
+                    err.println("nbench client: " + error);
+                    break;
+                }
+                if (step == null) {
+                    more = false;
                     break;
                 }
                 number++;
                 try {
-                    CombinationResult r = runOne(step, number);
-                    done.add(r);
-                    if (r.status() == Status.INTERRUPTED || r.status() == Status.ABORTED) {
-                        break; // the server is gone or the user wants out: later combinations would fail the same way
-                    }
+                    done.add(runOne(step, number, source.verdict(step, plan.verdict())));
                 } catch (RunFailure e) {
                     error = e.getMessage() + hint(e, step.transport().transport().name());
                     err.println("nbench client: " + error);
@@ -99,14 +113,14 @@ public final class ClientRun {
                     break;
                 }
             }
-            boolean cut = stopRequested.get() && done.size() < plan.steps().size();
-            return outputs.finish(Verdict.sweep(plan.target(), plan.keys(), done, error, cut));
+            boolean cut = stopRequested.get() && more;
+            return outputs.finish(source.conclude(Verdict.sweep(plan.target(), plan.keys(), done, error, cut)));
         } finally {
             outputs.close();
         }
     }
 
-    private CombinationResult runOne(ClientPlan.Step step, int number) throws RunFailure, IOException {
+    private CombinationResult runOne(ClientPlan.Step step, int number, Verdict verdict) throws RunFailure, IOException {
         LoadSpec planned = step.load();
         Transport t = step.transport().transport();
         int maxFrame = Math.max(16 * 1024 * 1024, Math.max(planned.size(), planned.responseSize()));
@@ -129,14 +143,14 @@ public final class ClientRun {
                 listener = new CompositeListener(List.of(listener, new StartAt(plan.firstIterationAt(), stopRequested)));
             }
             BenchmarkRun run = new BenchmarkRun(spec, listener);
-            MaxErrors limit = plan.verdict().limit();
+            MaxErrors limit = verdict.limit();
             run.abortWhenErrorsExceed(limit.budget(spec), limit.describeBudget(spec));
             current.set(run);
             if (stopRequested.get()) {
                 run.interrupt(); // interrupted between two combinations
             }
             RunResult result = run.execute(client, plan.remote());
-            CombinationResult r = plan.verdict().judge(step, result, client.effectiveConfig());
+            CombinationResult r = verdict.judge(step, result, client.effectiveConfig());
             outputs.summary(r);
             return r;
         }

@@ -1,5 +1,6 @@
 package io.nbench.report;
 
+import io.nbench.capacity.Capacity;
 import java.util.List;
 
 /**
@@ -9,13 +10,21 @@ import java.util.List;
  * @param keys         the combination keys, in column order
  * @param combinations in the order they ran
  * @param error        why the invocation could not go on (cannot connect, results not written), or null
- * @param status       the worst combination's status (ABORTED when {@code error} is set)
+ * @param status       the worst combination's status (ABORTED when {@code error} is set); with a capacity search,
+ *                     the search's
  * @param exitCode     the process exit code: the first that applies of the combinations' codes and the run's own
+ * @param capacity     with {@code --find-rate}: what the search found, its steps being {@code combinations} after
+ *                     the first (the closed-loop probe); null otherwise
  */
 public record SweepResult(String target, List<String> keys, List<CombinationResult> combinations, String error,
-                          Status status, int exitCode) {
+                          Status status, int exitCode, Capacity capacity) {
+
+    public SweepResult(String target, List<String> keys, List<CombinationResult> combinations, String error,
+                       Status status, int exitCode) {
+        this(target, keys, combinations, error, status, exitCode, null);
+    }
 
     public SweepResult withError(String error, int exitCode) {
-        return new SweepResult(target, keys, combinations, error, status.worse(Status.ABORTED), exitCode);
+        return new SweepResult(target, keys, combinations, error, status.worse(Status.ABORTED), exitCode, capacity);
     }
 }

@@ -37,34 +37,10 @@ public final class SweepTable {
             row.add(c.status().name());
             rows.add(row);
         }
-        int[] width = new int[head.size()];
-        for (int i = 0; i < width.length; i++) {
-            width[i] = head.get(i).length();
-            for (List<String> r : rows) {
-                width[i] = Math.max(width[i], r.get(i).length());
-            }
-        }
         out.println("================================================");
         out.println("SWEEP RESULTS (" + rows.size() + " combinations, measured iterations merged)");
         out.println("================================================");
-        out.println(line(head, width, sweep.keys().size()));
-        for (List<String> r : rows) {
-            out.println(line(r, width, sweep.keys().size()));
-        }
+        TextTable.print(out, head, rows, sweep.keys().size());
         out.flush();
-    }
-
-    /** Keys left-aligned, figures right-aligned. */
-    private static String line(List<String> cells, int[] width, int keys) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < cells.size(); i++) {
-            if (i > 0) {
-                sb.append("  ");
-            }
-            String c = cells.get(i);
-            String pad = " ".repeat(width[i] - c.length());
-            sb.append(i < keys || i == cells.size() - 1 ? c + pad : pad + c);
-        }
-        return sb.toString().stripTrailing();
     }
 }

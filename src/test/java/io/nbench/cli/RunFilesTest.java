@@ -184,7 +184,7 @@ class RunFilesTest {
         return new ProcessBuilder(command).start();
     }
 
-    private static CompletableFuture<String> text(java.io.InputStream in) {
+    static CompletableFuture<String> text(java.io.InputStream in) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -199,7 +199,7 @@ class RunFilesTest {
      * in some CI runners): the child inherits that, and the JVM then never sees SIGINT. SIGTERM takes the
      * same path in nbench (exit 130).
      */
-    private static String interruptSignal() throws IOException {
+    static String interruptSignal() throws IOException {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("SigIgn:")) {
                 long ignored = Long.parseLong(line.substring("SigIgn:".length()).strip(), 16);

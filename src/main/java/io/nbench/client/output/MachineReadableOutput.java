@@ -20,6 +20,9 @@ abstract class MachineReadableOutput implements Output {
 
     @Override
     public void summary(CombinationResult r) {
+        if (context.search()) {
+            return; // a search's failing steps are its measure, each on the line of its step (on stderr here)
+        }
         PrintWriter err = context.err();
         String where = " [" + r.combination().name() + "]";
         for (Threshold.Outcome o : r.thresholds()) {

@@ -10,14 +10,22 @@ import java.util.List;
  * @param out          stdout, for the chosen format
  * @param err          stderr: problems, the progress line
  * @param keys         the sweep's combination keys, in column order
- * @param combinations how many combinations the sweep has
+ * @param combinations how many combinations the sweep has; {@link #SEARCH} when each is decided as the run goes
  * @param record       the run's id, arguments and per-second figures, for the result document
  */
 public record OutputContext(OutputSettings settings, PrintWriter out, PrintWriter err, List<String> keys,
                             int combinations, RunRecord record) {
 
-    /** More than one combination: each is announced and the sweep table ends the text output. */
+    /** The combinations of a search (a capacity search's steps): not known ahead, each decided after the last. */
+    public static final int SEARCH = 0;
+
+    /** Whether the combinations are a search's steps, each printed as one line rather than a block. */
+    public boolean search() {
+        return combinations == SEARCH;
+    }
+
+    /** More than one combination (or not known ahead): each is announced and a table ends the text output. */
     public boolean sweep() {
-        return combinations > 1;
+        return combinations != 1;
     }
 }

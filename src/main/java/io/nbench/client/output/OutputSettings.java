@@ -23,7 +23,12 @@ public record OutputSettings(String format, boolean quiet, boolean noHeader, Pat
      * {@code --quiet}): other per-iteration lines, such as the server's figures, may then follow each one.
      */
     public boolean iterationLinesOnStdout() {
-        return !quiet && OutputRegistry.format(format).name().equals(OutputRegistry.formatNames().get(0));
+        return !quiet && textOnStdout();
+    }
+
+    /** Whether stdout is for people (the default format, text), so a line of progress may go there. */
+    public boolean textOnStdout() {
+        return OutputRegistry.format(format).name().equals(OutputRegistry.formatNames().get(0));
     }
 
     /** The progress line on stderr: only on a terminal, always, or never. */

@@ -1,6 +1,7 @@
 package io.nbench.client.output;
 
 import io.nbench.load.RunListener;
+import io.nbench.report.CapacityTable;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
 import io.nbench.report.SweepTable;
@@ -33,6 +34,12 @@ final class TextOutput implements Output {
     @Override
     public RunListener start(CombinationStart s) {
         report = new TextReport(out, s.load(), context.settings().quiet(), columns);
+        if (context.search()) { // the search prints a line per step; the header once, for the target and transport
+            if (s.number() == 1) {
+                report.header(s.target(), s.transport(), s.config(), s.writtenEvent());
+            }
+            return RunListener.NONE;
+        }
         if (context.sweep()) {
             out.println("Combination " + s.number() + "/" + context.combinations() + ": " + s.combination().name());
         }
@@ -42,6 +49,9 @@ final class TextOutput implements Output {
 
     @Override
     public void summary(CombinationResult r) {
+        if (context.search()) {
+            return;
+        }
         report.summary(r.run());
         for (Threshold.Outcome o : r.thresholds()) {
             out.println("Threshold " + (!o.judged() ? "NOT JUDGED: " : o.passed() ? "passed: " : "BREACHED: ")
@@ -56,7 +66,11 @@ final class TextOutput implements Output {
     @Override
     public void finish(SweepResult last, List<String> writeErrors) {
         if (context.sweep() && !last.combinations().isEmpty()) {
-            SweepTable.print(out, last);
+            if (last.capacity() != null) {
+                CapacityTable.print(out, last);
+            } else {
+                SweepTable.print(out, last);
+            }
             out.println("Result: " + last.status() + (last.exitCode() == 0 ? ""
                     : " (exit code " + last.exitCode() + ")") + (writeErrors.isEmpty() ? ""
                     : ": " + String.join("; ", writeErrors)));

@@ -25,9 +25,10 @@ public final class PercentileFiles {
     private final String template;
 
     public PercentileFiles(String template, int combinations) {
-        if (!template.contains(PLACEHOLDER) && combinations > 1) {
-            throw new IllegalArgumentException("--hgrm " + template + " names one file but the sweep has "
-                    + combinations + " combinations: put " + PLACEHOLDER + " in it, e.g. lat-" + PLACEHOLDER + ".hgrm");
+        if (!template.contains(PLACEHOLDER) && combinations != 1) {
+            throw new IllegalArgumentException("--hgrm " + template + " names one file but "
+                    + (combinations > 1 ? "the sweep has " + combinations + " combinations" : "--find-rate runs several steps")
+                    + ": put " + PLACEHOLDER + " in it, e.g. lat-" + PLACEHOLDER + ".hgrm");
         }
         this.template = template;
     }

@@ -3,12 +3,15 @@ package io.nbench.report.html;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.json.AsRead;
+import io.nbench.report.json.CapacityDoc;
 import io.nbench.report.json.CombinationDoc;
 import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.IterationDoc;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.report.json.SummaryDoc;
+import io.nbench.report.threshold.MetricKind;
+import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.HistogramCodec;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -49,7 +52,41 @@ final class ReportData {
         for (CombinationDoc c : doc.combinations()) {
             combinations.add(combination(c, asRead));
         }
+        f.set("capacity", capacity(doc.capacity()));
         return f;
+    }
+
+    /**
+     * A capacity search for the chart of latency against rate (the knee): its steps (each a combination, whose
+     * figures the page looks up by name), the answer, and each latency objective's limit in µs, drawn as a line;
+     * null without a search.
+     */
+    private static ObjectNode capacity(CapacityDoc c) {
+        if (c == null) {
+            return null;
+        }
+        ObjectNode o = ResultDocument.MAPPER.createObjectNode();
+        o.put("objective", c.objective());
+        o.put("outcome", c.outcome());
+        o.put("passed", c.passed());
+        o.put("failed", c.failed());
+        ArrayNode steps = o.putArray("steps");
+        for (CapacityDoc.Step s : c.steps()) {
+            steps.addObject().put("combination", s.combination()).put("targetRate", s.targetRate())
+                    .put("achievedRate", s.achievedRate()).put("passed", s.passed());
+        }
+        ArrayNode limits = o.putArray("limits");
+        for (String expression : c.objective().split(" and ")) {
+            try {
+                Threshold t = Threshold.parse(expression, "--slo");
+                if (t.metric().kind() == MetricKind.LATENCY) {
+                    limits.addObject().put("expression", expression).put("limit", t.limit() / 1000.0);
+                }
+            } catch (IllegalArgumentException e) {
+                // Not the grammar this nbench reads (a document from another version): no line for it.
+            }
+        }
+        return o;
     }
 
     private static ObjectNode combination(CombinationDoc c, boolean asRead) {

@@ -12,10 +12,18 @@ import java.util.Map;
  * @param environment   the client machine and JVM ({@code nbench}, {@code host}, ...), in the order written
  * @param combinations  in the order they ran
  * @param sources       the documents merged into this one; null in a client's document (the field is absent)
+ * @param capacity      a capacity search ({@code --find-rate}); null otherwise (the field is absent)
  */
 public record ResultDoc(String nbench, String runId, Status status, int exitCode, String error,
                         Map<String, String> environment, ConfigurationDoc configuration,
-                        List<CombinationDoc> combinations, List<Source> sources) {
+                        List<CombinationDoc> combinations, List<Source> sources, CapacityDoc capacity) {
+
+    /** A document without a capacity search. */
+    public ResultDoc(String nbench, String runId, Status status, int exitCode, String error,
+                     Map<String, String> environment, ConfigurationDoc configuration,
+                     List<CombinationDoc> combinations, List<Source> sources) {
+        this(nbench, runId, status, exitCode, error, environment, configuration, combinations, sources, null);
+    }
 
     /** The only combination's summary ({@code jq .summary.throughput.mean}); null in a sweep. */
     public SummaryDoc summary() {

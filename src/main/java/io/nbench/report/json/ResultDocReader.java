@@ -38,7 +38,22 @@ public final class ResultDocReader {
                 d.path("exitCode").asInt(), text(d.path("error")), strings(d.path("environment")),
                 new ConfigurationDoc(text(config.path("target")), list(config.path("arguments")),
                         object(config.path("options")), list(config.path("keys"))),
-                combinations, sources);
+                combinations, sources, capacity(d.path("capacity")));
+    }
+
+    /** A capacity search, or null: the document has none. */
+    private static CapacityDoc capacity(JsonNode c) {
+        if (!c.isObject()) {
+            return null;
+        }
+        List<CapacityDoc.Step> steps = new ArrayList<>();
+        for (JsonNode s : c.path("steps")) {
+            steps.add(new CapacityDoc.Step(text(s.path("combination")), s.path("targetRate").asDouble(),
+                    number(s.path("achievedRate")), s.path("passed").asBoolean(), s.path("nearBoundary").asBoolean(),
+                    s.path("decided").isBoolean() ? s.path("decided").asBoolean() : null));
+        }
+        return new CapacityDoc(text(c.path("objective")), c.path("resolution").asDouble(), number(c.path("firstGuess")),
+                text(c.path("outcome")), number(c.path("passed")), number(c.path("failed")), steps);
     }
 
     static CombinationDoc combination(JsonNode c) {

@@ -36,6 +36,9 @@ public final class ResultDocWriter {
         }
         // The same object as the combination's: written once per place, as the tree was before the records.
         doc.set("summary", combinations.size() == 1 ? combinations.get(0).get("summary") : null);
+        if (d.capacity() != null) {
+            doc.set("capacity", capacity(d.capacity()));
+        }
         if (d.sources() != null) {
             ArrayNode sources = doc.putArray("sources");
             for (ResultDoc.Source s : d.sources()) {
@@ -44,6 +47,23 @@ public final class ResultDocWriter {
             }
         }
         return doc;
+    }
+
+    private static ObjectNode capacity(CapacityDoc c) {
+        ObjectNode node = ResultDocument.MAPPER.createObjectNode();
+        node.put("objective", c.objective());
+        node.put("resolution", c.resolution());
+        node.put("firstGuess", c.firstGuess());
+        node.put("outcome", c.outcome());
+        node.put("passed", c.passed());
+        node.put("failed", c.failed());
+        ArrayNode steps = node.putArray("steps");
+        for (CapacityDoc.Step s : c.steps()) {
+            steps.addObject().put("combination", s.combination()).put("targetRate", s.targetRate())
+                    .put("achievedRate", s.achievedRate()).put("passed", s.passed())
+                    .put("nearBoundary", s.nearBoundary()).put("decided", s.decided());
+        }
+        return node;
     }
 
     public static ObjectNode combination(CombinationDoc c) {

@@ -16,6 +16,14 @@ import java.util.Locale;
 public record Threshold(String expression, Metric metric, Operator operator, double limit) {
 
     public static Threshold parse(String expression) {
+        return parse(expression, "--threshold");
+    }
+
+    /**
+     * The same grammar under another option's name ({@code --slo}), which its messages name. {@code errors} with a
+     * percentage ({@code errors<=0.1%}) is {@code error-rate}: a share of the attempts, not a count.
+     */
+    public static Threshold parse(String expression, String option) {
         String text = expression.strip();
         int at = 0;
         while (at < text.length() && "<>=!".indexOf(text.charAt(at)) < 0) {
@@ -24,18 +32,18 @@ public record Threshold(String expression, Metric metric, Operator operator, dou
         String name = text.substring(0, at).strip().toLowerCase(Locale.ROOT);
         Operator op = Operator.prefixOf(text.substring(at));
         if (name.isEmpty() || op == null) {
-            throw new IllegalArgumentException("--threshold '" + expression + "' is not METRIC OP VALUE: "
+            throw new IllegalArgumentException(option + " '" + expression + "' is not METRIC OP VALUE: "
                     + "use e.g. 'p99<2ms', 'throughput>=100k', 'errors==0' (OP is one of < <= > >= == !=)");
         }
         String value = text.substring(at + op.symbol().length()).strip();
         if (value.isEmpty()) {
-            throw new IllegalArgumentException("--threshold '" + expression + "' has no value after " + op.symbol());
+            throw new IllegalArgumentException(option + " '" + expression + "' has no value after " + op.symbol());
         }
         try {
-            Metric metric = Metric.named(name);
+            Metric metric = Metric.named(name.equals("errors") && value.endsWith("%") ? "error-rate" : name);
             return new Threshold(expression, metric, op, metric.kind().parse(value));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--threshold '" + expression + "': " + e.getMessage());
+            throw new IllegalArgumentException(option + " '" + expression + "': " + e.getMessage());
         }
     }
 

@@ -1,0 +1,174 @@
+package io.nbench.capacity;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.function.LongSupplier;
+
+/**
+ * The search for the highest open-loop rate that meets an objective, as a state machine that measures nothing
+ * itself: {@link #next} says which rate to measure, {@link #record} takes what was measured, so a driver runs
+ * real steps and a test a model of a server. Starting from a first guess (a closed-loop probe's rate) it
+ * brackets the capacity with growing steps (x1.25, x1.5, x2, x3, x5 ... up while steps pass, down while they
+ * fail), then bisects the bracket until it is no wider than the resolution. A step near the boundary (a figure
+ * close to its limit) is measured again before it decides, and a third time if the two disagree: the majority
+ * decides, so one noisy step does not move the bracket.
+ */
+public final class RateSearch {
+
+    /** The lowest rate any search tries, messages/s. */
+    public static final double MIN_RATE = 1;
+
+    private final String objective;
+    private final double resolution;
+    private final double firstGuess;
+    private final double lowest;
+    private final LongSupplier nanoClock;
+    private final long maxNanos;
+    private final long startNanos;
+    private final List<Capacity.Step> steps = new ArrayList<>();
+    /** The runs at {@link #current} not yet decided (a step near the boundary and its repetitions). */
+    private final List<StepResult> atCurrent = new ArrayList<>();
+    private double current;
+    private double passed = Double.NaN;
+    private double failed = Double.NaN;
+    /** How many bracketing steps were taken: each goes further than the last. */
+    private int outward;
+    private long stepStartNanos;
+    private long lastStepNanos;
+    private Capacity.Outcome outcome;
+
+    /**
+     * @param objective  the objectives as the user wrote them, for the result
+     * @param resolution the bracket's relative width to reach, e.g. 0.02 for 2 %
+     * @param firstGuess where to start, messages/s (a closed-loop probe's rate)
+     * @param lowest     the lowest rate to try, messages/s (at least {@link #MIN_RATE}): below it a step is too
+     *                   sparse to judge, and the search ends with no rate passing
+     * @param maxTime    no step starts that would end (by the last step's duration) after this; null: no limit
+     * @param nanoClock  a monotonic clock in nanoseconds ({@code System::nanoTime}; a test's own)
+     */
+    public RateSearch(String objective, double resolution, double firstGuess, double lowest, Duration maxTime,
+                      LongSupplier nanoClock) {
+        if (!(resolution > 0)) {
+            throw new IllegalArgumentException("the resolution must be above 0, not " + resolution);
+        }
+        if (!(firstGuess >= MIN_RATE)) {
+            throw new IllegalArgumentException("the first guess must be at least " + MIN_RATE + " messages/s, not "
+                    + firstGuess);
+        }
+        this.objective = objective;
+        this.resolution = resolution;
+        this.firstGuess = firstGuess;
+        this.lowest = Math.max(MIN_RATE, lowest);
+        this.current = roundRate(Math.max(firstGuess, this.lowest));
+        this.nanoClock = nanoClock;
+        this.maxNanos = maxTime == null ? Long.MAX_VALUE : maxTime.toNanos();
+        this.startNanos = nanoClock.getAsLong();
+    }
+
+    /**
+     * The rate to measure next, or empty when the search has ended (found, no rate passes, out of time, or
+     * {@link #stop stopped}). Out of time: the step would end after the time limit by the last step's duration.
+     */
+    public OptionalDouble next() {
+        if (outcome != null) {
+            return OptionalDouble.empty();
+        }
+        long now = nanoClock.getAsLong();
+        if (maxNanos != Long.MAX_VALUE && now - startNanos + lastStepNanos > maxNanos) {
+            outcome = Capacity.Outcome.STOPPED;
+            return OptionalDouble.empty();
+        }
+        stepStartNanos = now;
+        return OptionalDouble.of(current);
+    }
+
+    /** What the step at the rate {@link #next} gave measured. */
+    public void record(StepResult result) {
+        if (outcome != null) {
+            throw new IllegalStateException("the search has ended: " + outcome);
+        }
+        lastStepNanos = nanoClock.getAsLong() - stepStartNanos;
+        atCurrent.add(result);
+        Boolean decision = decide(atCurrent);
+        steps.add(new Capacity.Step(result, decision));
+        if (decision == null) {
+            return; // measured again at the same rate
+        }
+        atCurrent.clear();
+        if (decision) {
+            passed = current;
+        } else {
+            failed = current;
+        }
+        if (Double.isNaN(failed)) {
+            current = roundRate(current * growth());
+        } else if (Double.isNaN(passed)) {
+            double lower = roundRate(current / growth());
+            if (current <= lowest) {
+                outcome = Capacity.Outcome.NONE_PASSED;
+            }
+            current = Math.max(lower, lowest); // the lowest rate is tried once before the search gives up
+        } else if ((failed - passed) / passed <= resolution) {
+            outcome = Capacity.Outcome.FOUND;
+        } else {
+            double mid = roundRate((passed + failed) / 2);
+            if (mid <= passed || mid >= failed) {
+                outcome = Capacity.Outcome.FOUND; // no whole rate left between the two
+            }
+            current = mid;
+        }
+    }
+
+    /** Ends the search where it is (SIGINT, a step that could not run); a search already ended keeps its outcome. */
+    public void stop(Capacity.Outcome why) {
+        if (outcome == null) {
+            outcome = why;
+        }
+    }
+
+    /** Whether the search has ended. */
+    public boolean ended() {
+        return outcome != null;
+    }
+
+    /** The search so far; a search not ended reads as interrupted. */
+    public Capacity result() {
+        Capacity.Outcome o = outcome != null ? outcome : Capacity.Outcome.INTERRUPTED;
+        return new Capacity(objective, resolution, firstGuess, o, passed, failed, steps);
+    }
+
+    /**
+     * The verdict at one rate: a clear step decides alone; one near the boundary waits for a second run, and if
+     * the two disagree for a third, whose majority decides. Null: measure again.
+     */
+    static Boolean decide(List<StepResult> runs) {
+        int pass = 0;
+        for (StepResult r : runs) {
+            if (r.passed()) {
+                pass++;
+            }
+        }
+        int fail = runs.size() - pass;
+        if (runs.size() == 1) {
+            return runs.get(0).nearBoundary() ? null : pass == 1;
+        }
+        if (pass >= 2 || fail >= 2) {
+            return pass > fail;
+        }
+        return null;
+    }
+
+    /** x1.25, x1.5, x2, x3, x5, x9 ...: each bracketing step further than the last, so a bad guess costs few steps. */
+    private double growth() {
+        double g = 1 + 0.25 * Math.pow(2, Math.min(outward, 20));
+        outward++;
+        return g;
+    }
+
+    /** Whole messages per second above 100/s, so the rates printed are the rates run. */
+    private static double roundRate(double rate) {
+        return rate >= 100 ? Math.rint(rate) : rate;
+    }
+}

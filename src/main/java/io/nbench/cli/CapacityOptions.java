@@ -1,0 +1,112 @@
+package io.nbench.cli;
+
+import io.nbench.client.MaxErrors;
+import io.nbench.client.capacity.CapacitySettings;
+import io.nbench.report.threshold.Threshold;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code --find-rate} and its options: a search for the highest open-loop rate that meets the objectives. */
+final class CapacityOptions {
+
+    /** Each open-loop step's iterations when neither --msgs nor --iteration-time is given. */
+    static final Duration DEFAULT_STEP_ITERATION = Duration.ofSeconds(1);
+
+    @Option(names = "--find-rate",
+            description = "Capacity: search for the highest open-loop rate that meets every --slo. A closed-loop "
+                    + "probe gives the first guess, growing steps bracket the capacity, bisection narrows it to "
+                    + "--rate-resolution; each step is a full measurement (warmup and iterations; 1s iterations "
+                    + "unless --iteration-time or --msgs is given) and fails if it sends short of its rate by over "
+                    + "1%%. Prints a line per step, a table and 'capacity: N requests/s within EXPR [between A "
+                    + "passed and B failed]'. Exit 0 when some rate passed, 3 when none did (default: off).")
+    boolean findRate;
+
+    @Option(names = "--slo", paramLabel = "EXPR",
+            description = "With --find-rate, repeatable: an objective every passing step meets, in the --threshold "
+                    + "grammar, e.g. 'p99<=10ms', 'p99.9<=5ms', 'errors<=0.1%%' (a percentage of errors is "
+                    + "error-rate) (default: none).")
+    List<String> slos = new ArrayList<>();
+
+    @Option(names = "--rate-resolution", paramLabel = "PCT",
+            description = "With --find-rate: the search stops when the rate that failed is within PCT of the rate "
+                    + "that passed, e.g. 2%% or 0.5%% (default: 2%%).")
+    String resolution;
+
+    @Option(names = "--max-time", paramLabel = "D", converter = Converters.Time.class,
+            description = "With --find-rate: no step starts that would end after D (by the last step's length), "
+                    + "e.g. 2m; the bracket found so far is printed (default: no limit).")
+    Duration maxTime;
+
+    /** Usage errors of these options among themselves and with the client's others. */
+    void check(CommandSpec spec, LoadOptions load, List<String> thresholds) {
+        if (!findRate) {
+            String given = !slos.isEmpty() ? "--slo" : resolution != null ? "--rate-resolution"
+                    : maxTime != null ? "--max-time" : null;
+            if (given != null) {
+                throw usage(spec, given + " belongs to a capacity search: add --find-rate");
+            }
+            return;
+        }
+        if (slos.isEmpty()) {
+            throw usage(spec, "--find-rate needs an objective: add e.g. --slo 'p99<=10ms'");
+        }
+        if (load.rate != null) {
+            throw usage(spec, "--find-rate searches the rate itself: leave out --rate");
+        }
+        if (!thresholds.isEmpty()) {
+            throw usage(spec, "--find-rate judges each step by --slo: give the --threshold expressions as --slo");
+        }
+        if (load.forks > 1) {
+            throw usage(spec, "--find-rate runs one search: leave out --forks");
+        }
+    }
+
+    /** The search's settings; each step's iterations as the load options say. */
+    CapacitySettings settings(CommandSpec spec, LoadOptions load, MaxErrors maxErrors) {
+        List<Threshold> objectives = new ArrayList<>();
+        for (String s : slos) {
+            try {
+                objectives.add(Threshold.parse(s, "--slo"));
+            } catch (IllegalArgumentException e) {
+                throw usage(spec, Converters.oneLine(e.getMessage()));
+            }
+        }
+        if (maxTime != null && maxTime.isZero()) {
+            throw usage(spec, "--max-time 0 leaves no time for a step: give e.g. --max-time 2m");
+        }
+        return new CapacitySettings(objectives, resolution(spec), maxTime, load.warmup, load.iterations, maxErrors);
+    }
+
+    /** Each step's iterations: as given, else time-based of {@link #DEFAULT_STEP_ITERATION}. */
+    Duration iterationTime(LoadOptions load) {
+        return load.msgs == null && load.iterationTime == null ? DEFAULT_STEP_ITERATION : load.iterationTime;
+    }
+
+    /** {@code 2%}, {@code 0.5%} or {@code 2}: a percentage as a fraction. */
+    private double resolution(CommandSpec spec) {
+        if (resolution == null) {
+            return CapacitySettings.DEFAULT_RESOLUTION;
+        }
+        String text = resolution.strip();
+        text = text.endsWith("%") ? text.substring(0, text.length() - 1).strip() : text;
+        double pct;
+        try {
+            pct = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            pct = Double.NaN;
+        }
+        if (!(pct > 0 && pct < 100)) {
+            throw usage(spec, Converters.oneLine("--rate-resolution '" + resolution + "' is not a percentage above 0 "
+                    + "and below 100: use e.g. 2% or 0.5%"));
+        }
+        return pct / 100;
+    }
+
+    private static ParameterException usage(CommandSpec spec, String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

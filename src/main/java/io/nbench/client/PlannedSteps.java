@@ -1,0 +1,29 @@
+package io.nbench.client;
+
+import io.nbench.report.CombinationResult;
+import io.nbench.report.Status;
+import java.util.List;
+
+/**
+ * A sweep's combinations in their planned order. A combination INTERRUPTED or ABORTED ends the sweep: the server
+ * is gone or the user wants out, and later combinations would fail the same way.
+ */
+final class PlannedSteps implements StepSource {
+
+    private final List<ClientPlan.Step> steps;
+
+    PlannedSteps(ClientPlan plan) {
+        this.steps = plan.steps();
+    }
+
+    @Override
+    public ClientPlan.Step next(List<CombinationResult> done) {
+        if (!done.isEmpty()) {
+            Status last = done.get(done.size() - 1).status();
+            if (last == Status.INTERRUPTED || last == Status.ABORTED) {
+                return null;
+            }
+        }
+        return done.size() < steps.size() ? steps.get(done.size()) : null;
+    }
+}

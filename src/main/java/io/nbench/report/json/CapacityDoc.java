@@ -1,0 +1,56 @@
+package io.nbench.report.json;
+
+import io.nbench.capacity.Capacity;
+import io.nbench.report.CombinationResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A capacity search in the result document ({@code capacity}, present only with {@code --find-rate}): the answer,
+ * its bracket and every step, each naming its combination (the probe's have {@code rate} {@code closed-loop}).
+ *
+ * @param objective  the {@code --slo} expressions joined by " and "
+ * @param resolution the relative bracket width asked for (0.02 = 2 %)
+ * @param firstGuess the closed-loop probe's msg/s; null when it did not run
+ * @param outcome    found, stopped, interrupted or none_passed
+ * @param passed     the highest rate that passed (the answer), msg/s; null when none did
+ * @param failed     the lowest rate above it that failed, msg/s; null when none did
+ * @param steps      every open-loop step, in order
+ */
+public record CapacityDoc(String objective, double resolution, Double firstGuess, String outcome, Double passed,
+                          Double failed, List<Step> steps) {
+
+    /**
+     * One open-loop step.
+     *
+     * @param combination  its combination's name
+     * @param targetRate   msg/s asked for
+     * @param achievedRate msg/s sent; null when nothing was measured
+     * @param passed       this run's verdict: objectives met and the rate achieved within 1 %
+     * @param nearBoundary a judged figure within 10 % of its limit: measured again before deciding
+     * @param decided      the verdict at this rate once decided; null on a run followed by a repetition
+     */
+    public record Step(String combination, double targetRate, Double achievedRate, boolean passed,
+                       boolean nearBoundary, Boolean decided) {
+    }
+
+    /** The search of a client run; its steps are the combinations but the probes, in order. */
+    static CapacityDoc of(Capacity c, List<CombinationResult> combinations) {
+        List<String> names = combinations.stream().filter(r -> !Capacity.PROBE.equals(r.combination().get("rate")))
+                .map(r -> r.combination().name()).toList();
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < c.steps().size(); i++) {
+            Capacity.Step s = c.steps().get(i);
+            String name = i < names.size() ? names.get(i) : null;
+            steps.add(new Step(name, s.result().target(), orNull(s.result().achieved()), s.result().passed(),
+                    s.result().nearBoundary(), s.decided()));
+        }
+        return new CapacityDoc(c.objective(), c.resolution(), orNull(c.firstGuess()),
+                c.outcome().name().toLowerCase(Locale.ROOT), orNull(c.passed()), orNull(c.failed()), steps);
+    }
+
+    private static Double orNull(double v) {
+        return Double.isNaN(v) ? null : v;
+    }
+}

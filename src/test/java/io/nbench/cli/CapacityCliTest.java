@@ -1,0 +1,256 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
+import io.nbench.protocol.Protocol;
+import io.nbench.report.CapacityTable;
+import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.ServerProcess;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code nbench client --find-rate} as a user runs it: usage errors, a search against a server of known capacity. */
+@Timeout(value = 240, unit = TimeUnit.SECONDS)
+class CapacityCliTest {
+
+    /** 4 executor threads sleeping 1 ms per request serve at most 4,000 requests/s, whatever the CPU. */
+    private static final double SLEEP_BOUND = 4 * 1_000;
+
+    @Test
+    void badCombinationsAreOneLineUsageErrors() {
+        String port = CliTest.port(Protocol.FRAMED);
+        expectUsage("--find-rate needs an objective", "client", "--port", port, "--find-rate");
+        expectUsage("--slo belongs to a capacity search: add --find-rate", "client", "--port", port, "--slo",
+                "p99<=10ms");
+        expectUsage("--max-time belongs to a capacity search", "client", "--port", port, "--max-time", "1m");
+        expectUsage("--rate-resolution '0%' is not a percentage", "client", "--port", port, "--find-rate", "--slo",
+                "p99<=10ms", "--rate-resolution", "0%");
+        expectUsage("leave out --rate", "client", "--port", port, "--find-rate", "--slo", "p99<=10ms", "--rate",
+                "1000");
+        expectUsage("give the --threshold expressions as --slo", "client", "--port", port, "--find-rate", "--slo",
+                "p99<=10ms", "--threshold", "p99<1ms");
+        expectUsage("--slo 'p99<<1ms'", "client", "--port", port, "--find-rate", "--slo", "p99<<1ms");
+        expectUsage("the capacity of one combination", "client", "--port", port, "--find-rate", "--slo",
+                "p99<=10ms", "--size", "1k,2k");
+    }
+
+    private static void expectUsage(String message, String... args) {
+        CliTest.Outcome o = CliTest.run(args);
+        assertEquals(ExitCode.USAGE, o.code(), o.err());
+        assertTrue(o.err().contains(message), o.err());
+        assertEquals("", o.out());
+    }
+
+    /**
+     * The issue's check on a server whose capacity is known: a pool of 4 threads sleeping 1 ms per request. The
+     * answer never lies above what the server can serve, and it lies in the bracket printed; the document holds
+     * every step. The objective is the median, not the p99: on a busy 2-core machine scheduling stalls of tens of
+     * milliseconds reach a step's p99 at any rate (the search then honestly finds a low capacity, see
+     * docs/measurement.md), while they move the median of a step little. Under stress-ng --cpu 2 even the
+     * client's schedule slips by more than 1 % at the lowest rate: then no rate passes, which it must say.
+     */
+    @Test
+    void theCapacityOfASleepBoundServerLiesBelowItsBoundAndInThePrintedBracket(@TempDir Path dir) throws Exception {
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--executor-threads", "4",
+                "--executor-queue", "100000", "--work", "1ms", "--work-mode", "sleep", "--duration", "4m")) {
+            String port = Integer.toString(server.port);
+            Path out = dir.resolve("capacity.json");
+            CliTest.Outcome o = CliTest.run("client", "--port", port, "--find-rate", "--slo", "p50<=20ms",
+                    "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--max-time", "90s",
+                    "--out", out.toString());
+            // The yardstick, for the figures printed (docs/measurement.md): on a busy machine it moves by
+            // 20 % from one run to the next, so no bound is asserted against it.
+            double closedLoopMax = closedLoopMax(port);
+            assertEquals("", o.err());
+            JsonNode doc = ResultDocs.read(Files.readString(out));
+            JsonNode capacity = doc.get("capacity");
+            String answer = o.out().lines().filter(l -> l.startsWith("capacity: ")).findFirst().orElseThrow();
+            if (capacity.get("passed").isNumber()) {
+                assertEquals(ExitCode.OK, o.code(), o.out());
+                double passed = capacity.get("passed").asDouble();
+                assertTrue(passed <= SLEEP_BOUND, "the answer " + passed + " above the server's bound " + SLEEP_BOUND);
+                assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within p50<=20ms [between "
+                        + CapacityTable.rate(passed) + " passed and "), answer);
+                if (capacity.get("failed").isNumber()) {
+                    assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
+                    assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"),
+                            answer);
+                }
+                System.out.printf("capacity %.0f of closed-loop max %.0f (%.2f)%n", passed, closedLoopMax,
+                        passed / closedLoopMax);
+            } else {
+                // A machine so busy that the client cannot keep even the lowest rate's schedule within 1 %
+                // (stress-ng --cpu 2 on 2 cores): no answer, said so, exit 3; never a made-up rate.
+                assertEquals(ExitCode.THRESHOLD, o.code(), o.out());
+                assertTrue(answer.startsWith("capacity: not found: no rate tried met p50<=20ms"), answer);
+            }
+            // Every step is a combination of the document, named, and a step that passed kept to its rate.
+            JsonNode steps = capacity.get("steps");
+            List<String> searched = new ArrayList<>();
+            for (JsonNode c : doc.get("combinations")) {
+                if (!c.get("keys").get("rate").asText().equals("closed-loop")) {
+                    searched.add(c.get("name").asText());
+                }
+            }
+            assertEquals("closed-loop", doc.get("combinations").get(0).get("keys").get("rate").asText());
+            assertEquals(searched.size(), steps.size());
+            for (int i = 0; i < steps.size(); i++) {
+                JsonNode s = steps.get(i);
+                assertEquals(searched.get(i), s.get("combination").asText());
+                if (s.get("passed").asBoolean()) {
+                    assertTrue(s.get("achievedRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
+                }
+            }
+        }
+    }
+
+    /**
+     * The server's closed-loop throughput with 32 requests in flight over 16 connections, 8 per pool thread; NaN
+     * when a starved machine measured none.
+     */
+    private static double closedLoopMax(String port) throws Exception {
+        CliTest.Outcome o = CliTest.run("client", "--port", port, "--threads", "16", "--window", "2",
+                "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--format", "json");
+        return o.code() == ExitCode.OK ? ResultDocs.read(o.out()).get("summary").get("throughput").get("mean")
+                .asDouble() : Double.NaN;
+    }
+
+    /**
+     * {@code --max-time}: no step starts that would end after it; the search stops with the bracket so far, which
+     * is printed and written, every step kept.
+     */
+    @Test
+    void maxTimeStopsTheSearchWithTheBracketSoFar(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        CliTest.Outcome o = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--find-rate", "--slo",
+                "p99<=1s", "--rate-resolution", "0.01%", "--iteration-time", "100ms", "--warmup", "0",
+                "--iterations", "2", "--max-time", "1s", "--out", out.toString());
+        JsonNode capacity = ResultDocs.read(Files.readString(out)).get("capacity");
+        assertEquals("stopped", capacity.get("outcome").asText(), o.out());
+        assertFalse(capacity.get("steps").isEmpty(), capacity.toString());
+        assertTrue(o.out().contains("stopped by --max-time"), o.out());
+        assertEquals(capacity.get("passed").isNumber() ? ExitCode.OK : ExitCode.THRESHOLD, o.code(), o.out());
+        long lines = o.out().lines().filter(l -> l.startsWith("capacity step ")).count();
+        assertEquals(capacity.get("steps").size(), lines, o.out());
+        List<String> table = o.out().lines().dropWhile(l -> !l.startsWith("CAPACITY SEARCH")).toList();
+        assertTrue(table.size() >= 3 + 1 + capacity.get("steps").size() + 1, o.out());
+    }
+
+    /**
+     * {@code run --find-rate}: each server's capacity searched in one piece, then compared by their brackets;
+     * {@code compare} of the kept documents prints the same capacities.
+     */
+    @Test
+    void runComparesTheCapacityOfEachServerAndCompareReadsThemBack(@TempDir Path dir) {
+        CliTest.Outcome o = CliTest.run("run", "--in-process", "--find-rate", "--slo", "p99<=1s",
+                "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "0", "--iterations", "2",
+                "--max-time", "20s", "--results-dir", dir.toString());
+        // 0 when every server's search found a rate; 3 when one found none (a client starved of CPU misses even
+        // the lowest rate's schedule by more than 1 %).
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());
+        List<String> block = o.out().lines().dropWhile(l -> !l.startsWith("=== capacity (A = server ")).toList();
+        assertTrue(block.size() >= 3, o.out());
+        assertTrue(block.get(1).startsWith("A  server "), block.toString());
+        assertTrue(block.get(2).startsWith("B  server "), block.toString());
+        if (o.code() == ExitCode.OK) {
+            assertTrue(block.get(1).contains(" requests/s within p99<=1s ["), block.toString());
+            assertTrue(block.get(2).contains(" x A ["), block.toString());
+        }
+        assertFalse(o.out().contains("=== comparison of the servers"), "steps at different rates are not compared");
+        List<String> files = new ArrayList<>();
+        try (var listing = Files.list(dir)) {
+            listing.map(Path::toString).filter(f -> f.endsWith(".json")).sorted().forEach(files::add);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        assertEquals(2, files.size(), files.toString());
+        CliTest.Outcome c = CliTest.run("compare", files.get(0), files.get(1));
+        assertTrue(c.out().contains("=== capacity (A = " + files.get(0) + ") ==="), c.out());
+        assertTrue(c.out().lines().anyMatch(l -> l.startsWith("B  " + files.get(1) + ": ")), c.out());
+    }
+
+    /**
+     * {@code report --html} of a search: the page carries the steps and each latency objective's limit (in µs),
+     * and, in a browser, draws latency against rate with the objective as a line, without a script error.
+     */
+    @Test
+    void theHtmlReportDrawsLatencyAgainstRateWithTheObjective(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        CliTest.Outcome o = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--find-rate", "--slo",
+                "p99<=1s", "--slo", "errors<=1%", "--rate-resolution", "30%", "--iteration-time", "100ms",
+                "--warmup", "0", "--iterations", "2", "--max-time", "3s", "--out", out.toString());
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());
+        Path html = dir.resolve("r.html");
+        assertEquals(ExitCode.OK, CliTest.run("report", out.toString(), "--html", html.toString()).code());
+        JsonNode drawn = HtmlReportTest.data(Files.readString(html)).path("files").get(0).path("capacity");
+        JsonNode capacity = ResultDocs.read(Files.readString(out)).get("capacity");
+        assertEquals(capacity.get("steps").size(), drawn.path("steps").size());
+        assertEquals(1, drawn.path("limits").size(), "one latency objective; errors<=1% is no latency: " + drawn);
+        assertEquals("p99<=1s", drawn.path("limits").get(0).path("expression").asText());
+        assertEquals(1_000_000.0, drawn.path("limits").get(0).path("limit").asDouble(), "1 s in µs");
+        if (HtmlReportTest.chromium()) {
+            String dom = HtmlReportTest.dom(html);
+            assertTrue(dom.contains("capacity search: latency against rate (p99&lt;=1s and errors&lt;=1%)"), dom);
+            assertTrue(dom.contains("objective p99&lt;=1s"), "the objective's line in the legend");
+        }
+    }
+
+    /**
+     * SIGINT (or SIGTERM, where this JVM ignores SIGINT) during a search: the step under way ends, the table and
+     * the bracket so far are printed and written with every step, and the exit code is 130.
+     */
+    @Test
+    void sigintStopsTheSearchAndKeepsEveryStep(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--duration", "3m")) {
+            List<String> command = new ArrayList<>(NbenchProcess.command(List.of()));
+            command.addAll(List.of("client", "--port", Integer.toString(server.port), "--find-rate", "--slo",
+                    "p99<=1s", "--rate-resolution", "0.001%", "--iteration-time", "200ms", "--warmup", "0",
+                    "--iterations", "2", "--out", out.toString()));
+            Process p = new ProcessBuilder(command).start();
+            try {
+                java.util.concurrent.CompletableFuture<String> err = RunFilesTest.text(p.getErrorStream());
+                BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(),
+                        StandardCharsets.UTF_8));
+                StringBuilder text = new StringBuilder();
+                int steps = 0;
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    text.append(line).append('\n');
+                    if (line.startsWith("capacity step ") && ++steps == 2) {
+                        break; // two steps judged, the third under way
+                    }
+                }
+                assertEquals(0, new ProcessBuilder("kill", RunFilesTest.interruptSignal(), Long.toString(p.pid()))
+                        .start().waitFor());
+                reader.lines().forEach(l -> text.append(l).append('\n'));
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client ends after SIGINT");
+                assertEquals(ExitCode.INTERRUPTED, p.exitValue(), text + err.get());
+                assertEquals("", err.get());
+                assertTrue(text.toString().contains("(interrupted)\nResult: INTERRUPTED (exit code 130)"), text.toString());
+                JsonNode doc = ResultDocs.read(Files.readString(out));
+                assertEquals("INTERRUPTED", doc.get("status").asText());
+                assertEquals("interrupted", doc.get("capacity").get("outcome").asText());
+                assertTrue(doc.get("capacity").get("steps").size() >= 2, doc.get("capacity").toString());
+                assertTrue(doc.get("combinations").size() >= 1 + doc.get("capacity").get("steps").size(),
+                        "every step's figures kept, the one cut short too");
+            } finally {
+                NbenchProcess.destroyTree(p);
+            }
+        }
+    }
+}
