@@ -21,7 +21,8 @@ public final class ProtocolRegistry {
 
     private static final List<Protocol> BUILT_IN = List.of(
             Protocol.FRAMED,
-            Protocol.ECHO);
+            Protocol.ECHO,
+            Protocol.HTTP);
 
     private final Map<String, Protocol> byName;
 

@@ -180,7 +180,7 @@ public final class TextReport implements RunListener {
                         + "; in-flight cap waits " + Units.count(s.measured().stream()
                         .mapToLong(r -> r.openLoop().maxInflightHits()).sum()));
             }
-            if (spec.churn()) {
+            if (spec.replacesConnections()) {
                 org.HdrHistogram.Histogram connects = io.nbench.stats.LatencyHistograms.newHistogram();
                 s.measured().forEach(r -> connects.add(r.connectLatency()));
                 out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
@@ -226,8 +226,9 @@ public final class TextReport implements RunListener {
         }
         out.println("Errors: " + errors(result.errors()) + (result.lateResponses() > 0
                 ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : "")
-                + (result.reconnects() > 0 ? "; connections reopened after an echo timeout (first-in first-out "
-                + "matching) " + Units.count(result.reconnects()) : ""));
+                + (result.reconnects() > 0 ? "; connections reopened " + Units.count(result.reconnects())
+                + (result.spec().protocol().responsesVerifiable() ? " after an echo timeout (first-in first-out "
+                + "matching)" : " after the server closed them (Connection: close)") : ""));
         for (Map.Entry<ErrorKind, String> e : result.firstErrors().entrySet()) {
             out.println("  first " + e.getKey().label() + " error: " + e.getValue());
         }

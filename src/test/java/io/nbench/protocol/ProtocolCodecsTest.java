@@ -25,13 +25,13 @@ class ProtocolCodecsTest {
     @Test
     void theRegistryListsFramedThenEchoAndNamesThemInItsErrors() {
         ProtocolRegistry registry = ProtocolRegistry.load();
-        assertEquals(List.of("framed", "echo"), registry.names());
+        assertEquals(List.of("framed", "echo", "http"), registry.names());
         assertSame(Protocol.FRAMED, registry.defaultProtocol());
         assertSame(Protocol.ECHO, registry.get("Echo"));
-        assertEquals("framed (length, response length, id) or echo (RFC 862)", registry.help());
-        assertEquals("framed", registry.withRequests());
-        assertEquals("unknown protocol 'http': use framed or echo",
-                assertThrows(IllegalArgumentException.class, () -> registry.get("http")).getMessage());
+        assertEquals("framed (length, response length, id), echo (RFC 862) or http (HTTP/1.1)", registry.help());
+        assertEquals("framed or http", registry.withRequests());
+        assertEquals("unknown protocol 'gopher': use framed, echo or http",
+                assertThrows(IllegalArgumentException.class, () -> registry.get("gopher")).getMessage());
         assertThrows(IllegalStateException.class, () -> new ProtocolRegistry(List.of(Protocol.ECHO, Protocol.ECHO)));
     }
 
@@ -81,7 +81,7 @@ class ProtocolCodecsTest {
         assertEquals(-5, codec.frame(bytes(any, 4), 5, MAX_FRAME));
         assertEquals(5, codec.frame(bytes(any, 12), 5, MAX_FRAME));
         assertEquals(-1, codec.id(bytes(any, 5)));
-        assertEquals(0, codec.payloadOffset());
+        assertEquals(0, codec.payloadOffset(bytes(any, 5)));
         assertEquals(7, codec.responseLength(7, 0));
         assertThrows(IllegalArgumentException.class, () -> RequestTemplate.echo(0, 1));
     }
