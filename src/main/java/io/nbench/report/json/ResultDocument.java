@@ -174,6 +174,15 @@ public final class ResultDocument {
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }
+            if (value instanceof io.nbench.protocol.ClientRequest request) {
+                if (request != io.nbench.protocol.ClientRequest.NONE) {
+                    ObjectNode http = node.putObject("http");
+                    http.put("method", request.method());
+                    http.put("url", "http://" + request.authority() + request.path());
+                    request.headers().forEach(http.putArray("headers")::add);
+                }
+                continue;
+            }
             if (value instanceof Record group) {
                 flatten(group, node);
                 continue;

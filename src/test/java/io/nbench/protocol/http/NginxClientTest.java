@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.Transports;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -121,10 +123,16 @@ class NginxClientTest {
     @Test
     void aMissingPathIsCountedAsErrorsByStatus() throws Exception {
         NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "nio", "--threads", "1",
-                "--msgs", "10", "--warmup", "0", "--iterations", "1", "--url", "http://127.0.0.1:" + port + "/none");
+                "--msgs", "10", "--warmup", "0", "--iterations", "1", "--url", "http://127.0.0.1:" + port + "/none",
+                "-H", "X-Test:  yes", "--out", "missing.json");
         assertTrue(r.out().contains("Errors: 10 (status=10)"), r.out());
         assertTrue(r.out().contains("first status error: the server answered with status 404"), r.out());
         assertEquals(Map.of("404 153", 10L), logged(), r.out());
+        JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("missing.json")));
+        JsonNode combination = doc.path("combinations").path(0);
+        assertEquals(10, combination.path("errors").path("status").asLong(), doc.toString());
+        assertEquals("http://127.0.0.1:" + port + "/none", combination.path("load").path("http").path("url").asText());
+        assertEquals("X-Test: yes", combination.path("load").path("http").path("headers").path(0).asText());
     }
 
     @Test
