@@ -242,6 +242,12 @@ public final class TextReport implements RunListener {
                 + (result.reconnects() > 0 ? "; connections reopened " + Units.count(result.reconnects())
                 + (result.spec().protocol().responsesVerifiable() ? " after an echo timeout (first-in first-out "
                 + "matching)" : " after the server closed them (Connection: close)") : ""));
+        if (!result.statuses().isEmpty()) {
+            StringBuilder line = new StringBuilder("Responses by status (whole run):");
+            new java.util.TreeMap<>(result.statuses()).forEach((code, n) -> line.append(' ').append(code).append(" x")
+                    .append(Units.count(n)));
+            out.println(line);
+        }
         for (Map.Entry<ErrorKind, String> e : result.firstErrors().entrySet()) {
             out.println("  first " + e.getKey().label() + " error: " + e.getValue());
         }

@@ -115,6 +115,7 @@ class NginxClientTest {
         assertTrue(r.out().contains("Errors: 0"), r.out());
         assertEquals("", r.err());
         assertEquals(Map.of("200 " + BODY, (long) THREADS * MSGS * ROUNDS), logged(), r.out());
+        assertTrue(r.out().contains("Responses by status (whole run): 200 x" + THREADS * MSGS * ROUNDS), r.out());
         if (mode.startsWith("server closes")) {
             assertTrue(r.out().contains("after the server closed them (Connection: close)"), r.out());
         }
@@ -131,6 +132,8 @@ class NginxClientTest {
         JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("missing.json")));
         JsonNode combination = doc.path("combinations").path(0);
         assertEquals(10, combination.path("errors").path("status").asLong(), doc.toString());
+        assertEquals("{\"404\":10}", combination.path("errors").path("statuses").toString());
+        assertTrue(r.out().contains("Responses by status (whole run): 404 x10"), r.out());
         assertEquals("http://127.0.0.1:" + port + "/none", combination.path("load").path("http").path("url").asText());
         assertEquals("X-Test: yes", combination.path("load").path("http").path("headers").path(0).asText());
     }
