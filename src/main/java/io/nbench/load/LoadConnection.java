@@ -487,9 +487,11 @@ final class LoadConnection implements ConnectionHandler {
     void reconnect(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
                    ThreadContext ctx) {
         ClientConnection old = transport;
+        generation += 2; // stays even: odd means "being swapped" to FIFO senders
+        // Only now, with the old connection's events ignored: its close arriving in between would otherwise
+        // find no announced close and count the connection lost (dead), and its sender would stop sending.
         peerCloses = false;
         replaceNeeded.set(false);
-        generation += 2; // stays even: odd means "being swapped" to FIFO senders
         if (old != null) {
             old.close();
         }
@@ -799,9 +801,12 @@ final class LoadConnection implements ConnectionHandler {
 
     @Override
     public void onClosed() {
-        if (peerCloses && !run.closing) {
-            // The server closed as its last response said it would (HTTP's Connection: close): not a lost
-            // connection but one to replace. Requests pipelined past that response are lost: read errors.
+        if ((peerCloses || serverResponses) && !run.closing) {
+            // The server closed as its last response said it would (HTTP's Connection: close), or an HTTP
+            // server closed it unannounced, which RFC 9112 (9.6) allows at any time: not a lost connection
+            // but one to replace (a failed reconnect then ends it). Requests in flight on it are lost: read errors.
+            awaitingReplacement = true;
+            peerCloses = true;
             replaceNeeded.set(true);
             failAll(ErrorKind.READ);
             run.replaceClosed();

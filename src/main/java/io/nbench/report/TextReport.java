@@ -241,7 +241,7 @@ public final class TextReport implements RunListener {
                 ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : "")
                 + (result.reconnects() > 0 ? "; connections reopened " + Units.count(result.reconnects())
                 + (result.spec().protocol().responsesVerifiable() ? " after an echo timeout (first-in first-out "
-                + "matching)" : " after the server closed them (Connection: close)") : ""));
+                + "matching)" : " after the server closed them") : ""));
         if (!result.statuses().isEmpty()) {
             StringBuilder line = new StringBuilder("Responses by status (whole run):");
             new java.util.TreeMap<>(result.statuses()).forEach((code, n) -> line.append(' ').append(code).append(" x")
