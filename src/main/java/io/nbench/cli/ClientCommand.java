@@ -80,6 +80,9 @@ final class ClientCommand implements Callable<Integer> {
     LoadOptions load;
 
     @Mixin
+    HttpTargetOptions http;
+
+    @Mixin
     OutputOptions output;
 
     @Mixin
@@ -206,11 +209,12 @@ final class ClientCommand implements Callable<Integer> {
         ClientPlanBuilder plan = ClientPlan.builder()
                 .impls(transport.impls())
                 .transportOptions(transport.transportOptionLists())
-                .port(transport.port)
                 .socket(transport.socket())
                 .allowInJvm(allowInJvm)
                 .startAt(startAt);
-        load.mapOnto(plan, transport.protocol);
+        HttpTargetOptions.Target target = http.resolve(spec, transport.protocol, load.host, transport.port);
+        load.mapOnto(plan, target.protocol(), target.request());
+        plan.host(target.host()).port(target.port());
         if (capacity.findRate) {
             plan.iterationTime(capacity.iterationTime(load));
         }

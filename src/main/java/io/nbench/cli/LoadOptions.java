@@ -120,7 +120,7 @@ final class LoadOptions {
      * The load options onto the plan: the swept ones (size, threads, window, rate), the timing, and what every
      * combination's workload shares.
      */
-    void mapOnto(ClientPlanBuilder plan, Protocol protocol) {
+    void mapOnto(ClientPlanBuilder plan, Protocol protocol, io.nbench.protocol.ClientRequest request) {
         plan.host(host)
                 .sweep(size, threads, window, rate)
                 .iterationTime(iterationTime)
@@ -139,6 +139,7 @@ final class LoadOptions {
                         .driver(driver)
                         .timeout(timeout)
                         .verify(verify)
-                        .protocol(protocol));
+                        .protocol(protocol)
+                        .request(request));
     }
 }

@@ -49,8 +49,8 @@ final class ClientMemory {
 
     static void check(LoadSpec spec) throws InvalidClientPlan {
         ClientCodec codec = spec.protocol().client();
-        long request = spec.size() + (long) codec.requestOverhead();
-        long responseFrame = spec.responseSize() == 0 ? 0 : spec.responseSize() + (long) codec.payloadOffset();
+        long request = spec.size() + (long) codec.requestOverhead(spec.size());
+        long responseFrame = spec.responseSize() == 0 ? 0 : spec.responseSize() + (long) codec.responseOverhead();
         // A decoder's buffer grows to the next power of two by copying: the old half and the new buffer at once.
         long response = responseFrame == 0 ? 0 : 3 * Long.highestOneBit(Math.max(1, responseFrame * 2 - 1)) / 2;
         long permits = spec.permits();

@@ -112,7 +112,8 @@ public final class BenchmarkRun {
         }
         return new RunResult(run.spec, List.copyOf(results), new Summary(results, run.spec.percentiles()),
                 run.errors.snapshot(), run.lateResponses.sum(), run.firstErrors(), run.abortReason(),
-                run.abortCause(), run.reconnects.sum(), interrupted, iterations.runStartEpochMillis(), drain);
+                run.abortCause(), run.reconnects.sum(), interrupted, iterations.runStartEpochMillis(), drain,
+                run.statuses.snapshot());
     }
 
     private static void shutdown(RunControl run, ConnectionSet connections, SenderGroup senders, Watchdog watchdog) {

@@ -19,6 +19,8 @@ abstract class ConnectionHost {
     final boolean ioDriver;
     final ErrorCounts errors = new ErrorCounts();
     final LongAdder lateResponses = new LongAdder();
+    /** Responses by status code, for protocols whose responses carry one (HTTP). */
+    final io.nbench.stats.StatusCounts statuses = new io.nbench.stats.StatusCounts();
 
     /** The run is shutting down: closes and errors from here on are its own doing, not the server's. */
     volatile boolean closing;
@@ -39,6 +41,20 @@ abstract class ConnectionHost {
 
     /** A connection is closed for good. */
     abstract void connectionLost(LoadConnection c);
+
+    /**
+     * A connection the server closed after saying so waits to be replaced: the thread that replaces
+     * connections with the io driver (the watchdog) is woken.
+     */
+    void replaceClosed() {
+        Thread t = replacer;
+        if (t != null) {
+            java.util.concurrent.locks.LockSupport.unpark(t);
+        }
+    }
+
+    /** The thread {@link #replaceClosed} wakes, or null. */
+    volatile Thread replacer;
 
     /** The recorder of {@code thread}, which must be the calling thread. */
     abstract ThreadContext contextFor(Thread thread);

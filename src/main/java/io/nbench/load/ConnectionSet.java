@@ -46,6 +46,9 @@ final class ConnectionSet {
             throw new RunFailure("cannot connect to " + describe(remote) + ": " + shortage, null);
         }
         long rampStart = System.nanoTime();
+        // One codec for the run: every connection's requests are laid out by it and its responses framed by it.
+        io.nbench.protocol.ClientCodec codec = spec.protocol().newClientCodec(spec.request(),
+                spec.requestsPerConnection() == 1);
         for (int i = 0; i < cs.length; i++) {
             if (spec.connectRate() > 0) {
                 // Ramp-up: connection i opens no earlier than i / rate after the first.
@@ -55,7 +58,8 @@ final class ConnectionSet {
                     LockSupport.parkNanos(wait);
                 }
             }
-            RequestTemplate template = RequestTemplate.of(spec.protocol(), spec.size(), spec.responseSize(), i + 1L);
+            RequestTemplate template = RequestTemplate.of(spec.protocol(), codec, spec.size(), spec.responseSize(),
+                    i + 1L);
             LoadConnection c = new LoadConnection(i, run, template, spec.permits(), spec.measure() == Measure.SEND,
                     spec.openLoop(), spec.batch() > 0);
             // Counted live before the connect returns: the server may close it at once.
@@ -99,6 +103,14 @@ final class ConnectionSet {
 
     /** Churn: reconnects {@code c} on the calling sender thread, timing the connect. */
     void reconnect(LoadConnection c) {
+        c.reconnect(clientTransport, remote, run.contextFor(Thread.currentThread()));
+    }
+
+    /**
+     * Replaces {@code c}, which the server closed after saying so (HTTP's Connection: close), on the calling
+     * thread, timing the connect as churn's are.
+     */
+    void replace(LoadConnection c) {
         c.reconnect(clientTransport, remote, run.contextFor(Thread.currentThread()));
     }
 

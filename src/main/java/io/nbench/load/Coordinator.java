@@ -135,6 +135,15 @@ final class Coordinator {
                 continue;
             }
             long quota = counted ? total / conns + (c < total % conns ? 1 : 0) : Long.MAX_VALUE;
+            if (lc.awaitingReplacement) {
+                // The server is closing it: the watchdog sends this share once it has replaced it (or here,
+                // if it did so meanwhile).
+                lc.remaining.set(quota);
+                if (!lc.awaitingReplacement) {
+                    lc.resumeFromIo();
+                }
+                continue;
+            }
             int initial = (int) Math.min(quota, lc.window);
             lc.remaining.set(quota - initial);
             int taken = 0;
@@ -161,7 +170,7 @@ final class Coordinator {
         for (LoadConnection c : connections) {
             c.drainWaiter = me;
             try {
-                while (!c.drained() && !run.aborted()) {
+                while (!c.finished() && !run.aborted()) {
                     long now = System.nanoTime(); // the grace is a safety net in real time
                     if (c.remaining.get() > 0 && !c.dead) {
                         deadline = now + grace; // still sending its quota: the clock has not started

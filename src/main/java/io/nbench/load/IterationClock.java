@@ -149,7 +149,7 @@ final class IterationClock {
         Tally(LoadSpec spec) {
             uncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             lag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
-            connects = spec.churn() ? LatencyHistograms.newHistogram() : null;
+            connects = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;
         }
     }
 

@@ -62,6 +62,12 @@ final class LoadConnection implements ConnectionHandler {
      * response instead of two; a response too short to carry the stamp fails on its length).
      */
     private final boolean idIsStamp;
+    /**
+     * Responses are the server's own (HTTP): matched first-in first-out, never verified, and counted by
+     * the codec's status (non-success statuses are errors by code).
+     */
+    private final boolean serverResponses;
+    private final io.nbench.protocol.ClientCodec codec;
 
     final AtomicInteger permits;
     /** The messages in flight. The fields below alias its columns: one load fewer for each message. */
@@ -105,9 +111,11 @@ final class LoadConnection implements ConnectionHandler {
         this.window = window;
         this.measureSend = measureSend;
         this.echo = !template.protocol().responsesCarryIds();
-        this.fifo = echo && !template.payloadCarriesId() && !measureSend;
-        this.idIsStamp = echo && template.payloadCarriesId();
-        this.verifyNone = run.verify == Verify.NONE;
+        this.serverResponses = !template.protocol().responsesVerifiable();
+        this.codec = template.codec();
+        this.fifo = echo && (serverResponses || !template.payloadCarriesId()) && !measureSend;
+        this.idIsStamp = echo && !serverResponses && template.payloadCarriesId();
+        this.verifyNone = run.verify == Verify.NONE || serverResponses;
         this.verifyFull = run.verify == Verify.FULL;
         this.verifier = new ResponseVerifier(template);
         this.permits = new AtomicInteger(window);
@@ -176,6 +184,14 @@ final class LoadConnection implements ConnectionHandler {
         }
     }
 
+    /**
+     * Nothing in flight and nothing left to send: {@link #drained()}, unless the connection waits to be
+     * replaced after the server closed it (io driver) with messages of its share still to send.
+     */
+    boolean finished() {
+        return drained() && !(awaitingReplacement && !dead && remaining.get() > 0);
+    }
+
     /** Called by a sender that just took a permit: if more are free, another parked sender may use one. */
     void passOnWakeUp() {
         if (waiters.length > 1 && permits.get() > 0) {
@@ -208,7 +224,7 @@ final class LoadConnection implements ConnectionHandler {
      * of two is a measurable share of the I/O thread's time at millions of messages per second.
      */
     private void complete(ThreadContext ctx, long now) {
-        if (run.ioDriver && !dead && !run.stopSending && remaining.decrementAndGet() >= 0) {
+        if (run.ioDriver && !dead && !peerCloses && !run.stopSending && remaining.decrementAndGet() >= 0) {
             sendFromIo(ctx, now);
             return;
         }
@@ -369,7 +385,7 @@ final class LoadConnection implements ConnectionHandler {
      * went out on the connection generation {@code gen} the reply came from.
      */
     private long echoId(int gen, PayloadView payload) {
-        long stamped = verifier.stampedId(payload);
+        long stamped = serverResponses ? -1 : verifier.stampedId(payload);
         if (stamped != -1) {
             return stamped;
         }
@@ -472,6 +488,10 @@ final class LoadConnection implements ConnectionHandler {
                    ThreadContext ctx) {
         ClientConnection old = transport;
         generation += 2; // stays even: odd means "being swapped" to FIFO senders
+        // Only now, with the old connection's events ignored: its close arriving in between would otherwise
+        // find no announced close and count the connection lost (dead), and its sender would stop sending.
+        peerCloses = false;
+        replaceNeeded.set(false);
         if (old != null) {
             old.close();
         }
@@ -487,6 +507,37 @@ final class LoadConnection implements ConnectionHandler {
             run.connectionLost(this);
             wakeWaiters();
         }
+    }
+
+    /**
+     * The server said it closes this connection after its latest response (HTTP's {@code Connection: close}):
+     * no more requests go out on it; once its close came ({@link #replaceNeeded}) and nothing is in flight, a
+     * sender thread (or, io driver, the watchdog) replaces it ({@link #reconnect}).
+     */
+    volatile boolean peerCloses;
+    /**
+     * Io driver: set with {@link #peerCloses}, cleared once the replacement sends again ({@link #resumeFromIo}),
+     * so that the iteration does not end in between with part of this connection's share unsent.
+     */
+    volatile boolean awaitingReplacement;
+    /** The close {@link #peerCloses} announced came: the connection waits to be replaced. */
+    final java.util.concurrent.atomic.AtomicBoolean replaceNeeded = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Io driver, after a {@link #reconnect} that replaced a connection the server closed: fills the window
+     * again from the messages left to send (its permits came back without successors).
+     */
+    void resumeFromIo() {
+        // Once: the window's permits. A permit that comes back later goes on from the I/O thread.
+        for (int k = 0; k < window && !dead && !peerCloses && !run.stopSending && remaining.get() > 0
+                && tryAcquire(); k++) {
+            if (remaining.decrementAndGet() < 0) {
+                releasePermit();
+                break;
+            }
+            sendOne();
+        }
+        awaitingReplacement = peerCloses;
     }
 
     /** FIFO echo: a message of the current connection timed out; the watchdog reopens the connection. */
@@ -590,6 +641,10 @@ final class LoadConnection implements ConnectionHandler {
             run.lateResponses.increment(); // a reply on a connection replaced after a timeout
             return;
         }
+        if ((status & io.nbench.protocol.ClientCodec.CLOSES) != 0) {
+            awaitingReplacement = true; // first: the coordinator must not see this connection finished meanwhile
+            peerCloses = true; // before the message completes: its successor must not go out on this connection
+        }
         if (echo) {
             id = echoId(gen, payload);
         } else if (!wellFormed(id, status, payload)) {
@@ -597,14 +652,16 @@ final class LoadConnection implements ConnectionHandler {
         }
         if (measureSend) {
             // The message was completed by its write; the response is only checked.
-            if (status == Framed.STATUS_REJECTED) {
+            if (serverResponses) {
+                countStatus(status);
+            } else if (status == Framed.STATUS_REJECTED) {
                 run.errors.add(ErrorKind.REJECTED);
             } else if (!verified(id, payload)) {
                 run.errors.add(ErrorKind.INTEGRITY);
             }
             return;
         }
-        boolean ok = status == Framed.STATUS_OK && verified(id, payload);
+        boolean ok = codec.success(status) && verified(id, payload);
         if (!finish(id, now, ok, ctx)) {
             if (!fifo && !issued(id)) {
                 unknownId(id, status, payload);
@@ -613,13 +670,32 @@ final class LoadConnection implements ConnectionHandler {
             run.lateResponses.increment(); // its message timed out before it came
             return;
         }
-        if (status == Framed.STATUS_REJECTED) {
+        if (serverResponses) {
+            countStatus(status);
+        } else if (status == Framed.STATUS_REJECTED) {
             run.errors.add(ErrorKind.REJECTED);
         } else if (!ok) {
             run.errors.add(ErrorKind.INTEGRITY);
             run.noteError(ErrorKind.INTEGRITY, "response payload differs from the request on connection " + index);
         }
         complete(ctx, now);
+    }
+
+    /** Whether this connection has noted an error status yet; I/O thread only. */
+    private boolean statusNoted;
+
+    /** A server's own response (HTTP): counted by status code; one that is not a success is an error. */
+    private void countStatus(int status) {
+        int code = status & ~io.nbench.protocol.ClientCodec.CLOSES;
+        run.statuses.add(code);
+        if (!codec.success(status)) {
+            run.errors.add(ErrorKind.STATUS);
+            if (!statusNoted) { // once per connection: the run keeps the first message only
+                statusNoted = true;
+                run.noteError(ErrorKind.STATUS, "the server answered with status " + code + " (connection "
+                        + index + ")");
+            }
+        }
     }
 
     /**
@@ -702,7 +778,9 @@ final class LoadConnection implements ConnectionHandler {
             return;
         }
         String text = PeerBytes.describe(head);
-        if (echo) {
+        if (serverResponses) {
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, reason + " (it sent " + text + ")");
+        } else if (echo) {
             run.protocolMismatch(AbortCause.FOREIGN_PEER, "protocol mismatch: " + reason + " (the peer sent " + text
                     + ")");
         } else {
@@ -723,6 +801,17 @@ final class LoadConnection implements ConnectionHandler {
 
     @Override
     public void onClosed() {
+        if ((peerCloses || serverResponses) && !run.closing) {
+            // The server closed as its last response said it would (HTTP's Connection: close), or an HTTP
+            // server closed it unannounced, which RFC 9112 (9.6) allows at any time: not a lost connection
+            // but one to replace (a failed reconnect then ends it). Requests in flight on it are lost: read errors.
+            awaitingReplacement = true;
+            peerCloses = true;
+            replaceNeeded.set(true);
+            failAll(ErrorKind.READ);
+            run.replaceClosed();
+            return;
+        }
         dead = true;
         if (run.closing) {
             failAll(null);

@@ -60,10 +60,13 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
      * @param size         request payload bytes
      * @param responseSize response payload bytes asked for (framed; 0 = one-way); echo: {@code size}
      * @param measure      rtt (until the response is complete) or send (until written to the kernel)
+     * @param request      what each request says beyond its size (HTTP: method, URL, headers)
      */
-    public record Message(Protocol protocol, int size, int responseSize, Measure measure) {
+    public record Message(Protocol protocol, int size, int responseSize, Measure measure,
+                          io.nbench.protocol.ClientRequest request) {
         public Message {
             Objects.requireNonNull(protocol, "protocol");
+            Objects.requireNonNull(request, "request");
             Objects.requireNonNull(measure, "measure");
         }
     }
@@ -135,6 +138,7 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
                 .iterations(iterations()).size(size()).responseSize(responseSize()).window(window()).measure(measure())
                 .driver(driver()).timeout(Duration.ofNanos(timeoutNanos()))
                 .connectTimeout(Duration.ofNanos(connectTimeoutNanos())).verify(verify()).protocol(protocol())
+                .request(request())
                 .percentiles(percentiles()).maxInflight(maxInflight()).batch(batch())
                 .requestsPerConnection(requestsPerConnection()).connectRate(connectRate()).pacing(pacing());
         if (timeBased()) {
@@ -178,6 +182,14 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
     /** Connections are closed and reopened during the run. */
     public boolean churn() {
         return requestsPerConnection() > 0;
+    }
+
+    /**
+     * Connections may be replaced while the run goes on: churn, or HTTP, whose server may close a
+     * connection after any response ({@code Connection: close}). Connect times are then kept.
+     */
+    public boolean replacesConnections() {
+        return churn() || !protocol().responsesVerifiable();
     }
 
     public boolean timeBased() {
@@ -234,6 +246,10 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
 
     public Pacing pacing() {
         return shape.pacing();
+    }
+
+    public io.nbench.protocol.ClientRequest request() {
+        return message.request();
     }
 
     public Protocol protocol() {

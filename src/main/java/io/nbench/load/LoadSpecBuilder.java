@@ -35,6 +35,7 @@ public final class LoadSpecBuilder {
     private Duration connectTimeout = Duration.ofSeconds(5);
     private Verify verify = Verify.SAMPLE;
     private Protocol protocol = Protocol.FRAMED;
+    private io.nbench.protocol.ClientRequest request = io.nbench.protocol.ClientRequest.NONE;
     private List<Double> percentiles = Percentiles.DEFAULT;
 
     LoadSpecBuilder() {
@@ -147,6 +148,12 @@ public final class LoadSpecBuilder {
         return this;
     }
 
+    /** What each request says beyond its size (HTTP: method, URL, headers); default {@code ClientRequest.NONE}. */
+    public LoadSpecBuilder request(io.nbench.protocol.ClientRequest r) {
+        request = r;
+        return this;
+    }
+
     public LoadSpecBuilder protocol(Protocol p) {
         protocol = p;
         return this;
@@ -196,7 +203,7 @@ public final class LoadSpecBuilder {
         return new LoadSpec(
                 new LoadSpec.Shape(threads, conns, (int) effectiveWindow, effectiveDriver, batch, requestsPerConnection,
                         rate, maxInflight, connectRate, pacing),
-                new LoadSpec.Message(protocol, size, response, measure),
+                new LoadSpec.Message(protocol, size, response, measure, request),
                 new LoadSpec.Timing(iterationTime == null ? perThread : 0, iterationNanos, warmup, iterations,
                         timeout.toNanos(), connectTimeout.toNanos()),
                 new LoadSpec.Verification(verify, percentiles));

@@ -44,7 +44,7 @@ final class Recorders {
         ThreadContext c = contexts.get();
         if (c == null) {
             boolean packed = packedRecorder(spec.connections(), spec.churn(), allContexts.size());
-            c = new ThreadContext(thread, spec.openLoop(), spec.churn(), packed);
+            c = new ThreadContext(thread, spec.openLoop(), spec.replacesConnections(), packed);
             contexts.set(c);
             allContexts.add(c);
         }

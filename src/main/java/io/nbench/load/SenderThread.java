@@ -114,6 +114,13 @@ final class SenderThread extends Sender {
                     continue;
                 }
                 connectionSet.reconnect(c);
+            } else if (c.peerCloses && !c.dead) {
+                // The server closes this connection after its last response: replace it once that close came.
+                if (!c.replaceNeeded.get() || !c.drained() || !c.replaceNeeded.compareAndSet(true, false)) {
+                    continue;
+                }
+                connectionSet.replace(c);
+                run.reconnects.increment();
             }
             if (!c.dead && c.tryAcquire()) {
                 c.passOnWakeUp();

@@ -41,6 +41,9 @@ final class Watchdog {
 
     void start() {
         started = run.clock.nanoTime();
+        if (run.ioDriver) {
+            run.replacer = thread; // no sender thread replaces a connection the server closed: this one does
+        }
         thread.start();
     }
 
@@ -69,6 +72,9 @@ final class Watchdog {
             if (expired > 0 && !run.aborted()) {
                 checkSilence(now);
             }
+            if (run.ioDriver) {
+                replaceClosed(connections);
+            }
             for (LoadConnection c : connections) {
                 if (c.reopenNeeded && !run.closing && !run.aborted() && connectionSet.reopen(c, ctx)) {
                     run.reconnects.increment();
@@ -76,6 +82,21 @@ final class Watchdog {
                 }
             }
             checkErrorBudget();
+        }
+    }
+
+    /**
+     * Io driver: replaces each connection the server closed after saying so (HTTP's Connection: close), once
+     * nothing is in flight on it, and sends its share again; counted as a reconnect.
+     */
+    private void replaceClosed(LoadConnection[] connections) {
+        for (LoadConnection c : connections) {
+            if (c.replaceNeeded.get() && !c.dead && c.drained() && !run.closing && !run.aborted()
+                    && c.replaceNeeded.compareAndSet(true, false)) {
+                connectionSet.replace(c);
+                run.reconnects.increment();
+                c.resumeFromIo();
+            }
         }
     }
 

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 final class EchoClientCodec implements ClientCodec {
 
     @Override
-    public int requestOverhead() {
+    public int requestOverhead(int payloadSize) {
         return 0;
     }
 
@@ -20,7 +20,12 @@ final class EchoClientCodec implements ClientCodec {
     }
 
     @Override
-    public int payloadOffset() {
+    public int responseOverhead() {
+        return 0;
+    }
+
+    @Override
+    public int payloadOffset(WireBytes response) {
         return 0;
     }
 

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
 final class FramedClientCodec implements ClientCodec {
 
     @Override
-    public int requestOverhead() {
+    public int requestOverhead(int payloadSize) {
         return Framed.REQUEST_HEADER;
     }
 
@@ -21,7 +21,12 @@ final class FramedClientCodec implements ClientCodec {
     }
 
     @Override
-    public int payloadOffset() {
+    public int responseOverhead() {
+        return Framed.RESPONSE_HEADER;
+    }
+
+    @Override
+    public int payloadOffset(WireBytes response) {
         return Framed.RESPONSE_HEADER;
     }
 

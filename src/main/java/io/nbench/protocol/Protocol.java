@@ -16,7 +16,10 @@ public interface Protocol {
     Protocol FRAMED = new FramedProtocol();
     /** RFC 862: the server writes back every byte it reads; responses are counted per message size. */
     Protocol ECHO = new EchoProtocol();
-    /** HTTP/1.1 (RFC 9112): any method and path; the server answers 200 with {@code --response-size} bytes. */
+    /**
+     * HTTP/1.1 (RFC 9112): requests to a URL, responses counted by status; the server answers any method and
+     * path with 200 and {@code --response-size} bytes.
+     */
     Protocol HTTP = new io.nbench.protocol.http.HttpProtocol();
 
     /** The name {@code --protocol} takes, lower case. */
@@ -83,8 +86,26 @@ public interface Protocol {
         throw new UnsupportedOperationException(label() + " has no requests to reject");
     }
 
+    /**
+     * Whether a correct response's payload follows from the request (the request's payload truncated or
+     * zero-padded: framed and echo), so that {@code --verify} can check it. HTTP responses carry the
+     * server's own body: they are counted by status, matched to requests in order, and not verified.
+     */
+    default boolean responsesVerifiable() {
+        return true;
+    }
+
     /** The client side: request layout and response recognition, shared by every client transport. */
     ClientCodec client();
+
+    /**
+     * The client side for one run: {@link #client()} unless requests depend on {@code request} (HTTP's
+     * method, URL and headers). {@code closeEach}: every request asks the server to close the connection
+     * after its response ({@code --requests-per-connection 1}).
+     */
+    default ClientCodec newClientCodec(ClientRequest request, boolean closeEach) {
+        return client();
+    }
 
     /** The server side for one connection, over plain ByteBuffers, configured by the server's options. */
     ServerCodec newServerCodec(ServerCodec.Settings settings, ServerCodec.Listener listener);

@@ -31,19 +31,21 @@ public final class RequestTemplate {
     public static final int MIN_SHARED_TAIL = 1024;
 
     private final Protocol protocol;
+    private final ClientCodec codec;
     private final int payloadSize;
     private final int responseLength;
     private final byte[] payload;
     private final byte[] bytes;
     private final int[] idOffsets;
 
-    private RequestTemplate(Protocol protocol, int payloadSize, int responseLength, long seed) {
-        if (payloadSize < protocol.minSize()) {
+    private RequestTemplate(Protocol protocol, ClientCodec codec, int size, int responseLength, long seed) {
+        if (size < protocol.minSize()) {
             throw new IllegalArgumentException("--protocol " + protocol.label() + " needs messages of at least "
                     + protocol.minSize() + " byte(s): responses are counted per message size");
         }
-        ClientCodec codec = protocol.client();
+        int payloadSize = codec.requestPayloadSize(size);
         this.protocol = protocol;
+        this.codec = codec;
         this.payloadSize = payloadSize;
         this.responseLength = codec.responseLength(payloadSize, responseLength);
         this.payload = pattern(payloadSize, seed);
@@ -52,7 +54,7 @@ public final class RequestTemplate {
             byte[] shared = pattern(payloadSize, 0);
             System.arraycopy(shared, CONNECTION_BYTES, payload, CONNECTION_BYTES, payloadSize - CONNECTION_BYTES);
         }
-        int header = codec.requestOverhead();
+        int header = codec.requestOverhead(payloadSize);
         ByteBuffer b = ByteBuffer.allocate(header + payloadSize);
         codec.writeRequestHeader(b, payloadSize, this.responseLength);
         this.bytes = b.put(payload).array();
@@ -64,20 +66,33 @@ public final class RequestTemplate {
 
     /** A framed request of {@code payloadSize} bytes asking for {@code responseLength} bytes back. */
     public static RequestTemplate framed(int payloadSize, int responseLength, long seed) {
-        return new RequestTemplate(Protocol.FRAMED, payloadSize, responseLength, seed);
+        return of(Protocol.FRAMED, payloadSize, responseLength, seed);
     }
 
     /** An echo message of {@code size} bytes. */
     public static RequestTemplate echo(int size, long seed) {
-        return new RequestTemplate(Protocol.ECHO, size, size, seed);
+        return of(Protocol.ECHO, size, size, seed);
     }
 
     public static RequestTemplate of(Protocol protocol, int payloadSize, int responseLength, long seed) {
-        return new RequestTemplate(protocol, payloadSize, responseLength, seed);
+        return new RequestTemplate(protocol, protocol.client(), payloadSize, responseLength, seed);
+    }
+
+    /**
+     * The request a run's codec ({@link Protocol#newClientCodec}) lays out for a message of {@code size}
+     * bytes ({@code --size}; the payload is {@link ClientCodec#requestPayloadSize} of it).
+     */
+    public static RequestTemplate of(Protocol protocol, ClientCodec codec, int size, int responseLength, long seed) {
+        return new RequestTemplate(protocol, codec, size, responseLength, seed);
     }
 
     public Protocol protocol() {
         return protocol;
+    }
+
+    /** The run's client codec, shared by every connection: how requests are laid out and responses framed. */
+    public ClientCodec codec() {
+        return codec;
     }
 
     /** Request payload size (the echo message size). */
@@ -141,10 +156,10 @@ public final class RequestTemplate {
 
     /**
      * Whether {@code other}'s bytes from {@link #connectionHeadLength()} on are this template's: true for
-     * any two connections' templates of one protocol and payload size.
+     * any two connections' templates of one codec and payload size.
      */
     public boolean sameTailAs(RequestTemplate other) {
-        return other == this || other.protocol == protocol && other.payloadSize == payloadSize;
+        return other == this || other.codec == codec && other.payloadSize == payloadSize;
     }
 
     /** Whether the payload carries the id in its first 8 bytes. */

@@ -82,14 +82,27 @@ public final class TextReport implements RunListener {
                     + " request(s)" : "kept") + (spec.connectRate() > 0 ? ", opened at most "
                     + Units.rate(spec.connectRate()) + "/s" : ""));
         }
-        out.println("  message: request " + Sizes.format(spec.size()) + ", response "
-                + (spec.expectsResponse() ? Sizes.format(spec.responseSize()) : "none (one-way)")
-                + "; measure " + spec.measure().label()
+        out.println("  message: " + messageShape(spec) + "; measure " + spec.measure().label()
                 + (spec.measure() == io.nbench.load.Measure.SEND ? " (" + writtenEvent + ")" : " (request hand-off to response complete)")
                 + "; verify " + spec.verify().label() + "; timeout " + Durations.format(Duration.ofNanos(spec.timeoutNanos())));
         out.println("  iterations: " + spec.warmup() + " warmup + " + spec.iterations()
                 + " measured; latency in µs; throughput counts request payload sent");
         out.flush();
+    }
+
+    /**
+     * What each message is: request and response sizes, or for HTTP the request line and its body (the
+     * response is the server's, of its own size).
+     */
+    private static String messageShape(LoadSpec spec) {
+        io.nbench.protocol.ClientRequest r = spec.request();
+        if (r == io.nbench.protocol.ClientRequest.NONE) {
+            return "request " + Sizes.format(spec.size()) + ", response "
+                    + (spec.expectsResponse() ? Sizes.format(spec.responseSize()) : "none (one-way)");
+        }
+        int body = spec.protocol().newClientCodec(r, false).requestPayloadSize(spec.size());
+        return r.method() + " http://" + r.authority() + r.path() + ", body " + (body == 0 ? "none" : Sizes.format(body))
+                + ", response the server's (counted by status, not verified)";
     }
 
     private static String joinMap(Map<String, String> m) {
@@ -180,7 +193,7 @@ public final class TextReport implements RunListener {
                         + "; in-flight cap waits " + Units.count(s.measured().stream()
                         .mapToLong(r -> r.openLoop().maxInflightHits()).sum()));
             }
-            if (spec.churn()) {
+            if (spec.replacesConnections()) {
                 org.HdrHistogram.Histogram connects = io.nbench.stats.LatencyHistograms.newHistogram();
                 s.measured().forEach(r -> connects.add(r.connectLatency()));
                 out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
@@ -226,8 +239,15 @@ public final class TextReport implements RunListener {
         }
         out.println("Errors: " + errors(result.errors()) + (result.lateResponses() > 0
                 ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : "")
-                + (result.reconnects() > 0 ? "; connections reopened after an echo timeout (first-in first-out "
-                + "matching) " + Units.count(result.reconnects()) : ""));
+                + (result.reconnects() > 0 ? "; connections reopened " + Units.count(result.reconnects())
+                + (result.spec().protocol().responsesVerifiable() ? " after an echo timeout (first-in first-out "
+                + "matching)" : " after the server closed them") : ""));
+        if (!result.statuses().isEmpty()) {
+            StringBuilder line = new StringBuilder("Responses by status (whole run):");
+            new java.util.TreeMap<>(result.statuses()).forEach((code, n) -> line.append(' ').append(code).append(" x")
+                    .append(Units.count(n)));
+            out.println(line);
+        }
         for (Map.Entry<ErrorKind, String> e : result.firstErrors().entrySet()) {
             out.println("  first " + e.getKey().label() + " error: " + e.getValue());
         }

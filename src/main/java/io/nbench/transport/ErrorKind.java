@@ -15,7 +15,9 @@ public enum ErrorKind {
     /** The server answered with status "rejected" (its executor queue was full). */
     REJECTED,
     /** A response payload differed from what was sent ({@code --verify}). */
-    INTEGRITY;
+    INTEGRITY,
+    /** The server answered with a status that is not a success (HTTP: not 2xx; counted by code too). */
+    STATUS;
 
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);

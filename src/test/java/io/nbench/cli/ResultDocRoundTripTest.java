@@ -3,6 +3,8 @@ package io.nbench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocReader;
@@ -87,7 +89,25 @@ class ResultDocRoundTripTest {
             try (var in = getClass().getResourceAsStream("/io/nbench/report/json/written-before-records/" + name)) {
                 Files.write(copy, in.readAllBytes());
             }
-            assertRoundTrip(copy);
+            String written = Files.readString(copy);
+            JsonNode again = ResultDocument.MAPPER.readTree(ResultDocument.pretty(ResultDocWriter.document(
+                    ResultDocReader.document(ResultReader.read(copy, ResultReader.DEFAULT_MAX_BYTES)))));
+            // The one field added since, in every count of errors by class: HTTP's status errors, 0 in a document
+            // written before them. Everything else comes back byte for byte.
+            assertEquals(written, ResultDocument.pretty(withoutAddedStatusClass(again)) + "\n", copy + " read and written again");
         }
+    }
+
+    /** {@code node} without the {@code status} error class (beside {@code integrity}) where it is 0. */
+    private static JsonNode withoutAddedStatusClass(JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            if (o.has("integrity") && o.path("status").isNumber() && o.path("status").asLong() == 0) {
+                o.remove("status");
+            }
+            o.elements().forEachRemaining(ResultDocRoundTripTest::withoutAddedStatusClass);
+        } else if (node.isArray()) {
+            node.elements().forEachRemaining(ResultDocRoundTripTest::withoutAddedStatusClass);
+        }
+        return node;
     }
 }

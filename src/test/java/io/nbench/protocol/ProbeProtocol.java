@@ -77,7 +77,7 @@ public final class ProbeProtocol implements Protocol, ClientCodec, ServerCodec {
     // ---- client side ----
 
     @Override
-    public int requestOverhead() {
+    public int requestOverhead(int payloadSize) {
         return REQUEST_HEADER;
     }
 
@@ -92,7 +92,12 @@ public final class ProbeProtocol implements Protocol, ClientCodec, ServerCodec {
     }
 
     @Override
-    public int payloadOffset() {
+    public int responseOverhead() {
+        return RESPONSE_HEADER;
+    }
+
+    @Override
+    public int payloadOffset(WireBytes response) {
         return RESPONSE_HEADER;
     }
 

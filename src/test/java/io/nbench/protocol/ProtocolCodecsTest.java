@@ -83,7 +83,7 @@ class ProtocolCodecsTest {
         assertEquals(-5, codec.frame(bytes(any, 4), 5, MAX_FRAME));
         assertEquals(5, codec.frame(bytes(any, 12), 5, MAX_FRAME));
         assertEquals(-1, codec.id(bytes(any, 5)));
-        assertEquals(0, codec.payloadOffset());
+        assertEquals(0, codec.payloadOffset(bytes(any, 5)));
         assertEquals(7, codec.responseLength(7, 0));
         assertThrows(IllegalArgumentException.class, () -> RequestTemplate.echo(0, 1));
     }

@@ -166,9 +166,11 @@ class RequestLayoutTest {
         assertEquals("echo", Protocol.ECHO.label());
         assertEquals(Protocol.ECHO, Protocol.parse("ECHO"));
         assertEquals(Protocol.FRAMED, Protocol.parse("framed"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Protocol.parse("spdy"));
-        assertEquals("unknown protocol 'spdy': use framed, echo or http", e.getMessage());
-        assertEquals(java.util.List.of(Protocol.FRAMED, Protocol.ECHO, Protocol.HTTP), io.nbench.protocol.ProtocolRegistry.load().all());
+        assertEquals(Protocol.HTTP, Protocol.parse("HTTP"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Protocol.parse("gopher"));
+        assertEquals("unknown protocol 'gopher': use framed, echo or http", e.getMessage());
+        assertEquals(java.util.List.of(Protocol.FRAMED, Protocol.ECHO, Protocol.HTTP),
+                io.nbench.protocol.ProtocolRegistry.load().all());
     }
     @Test
     void theTailAfterTheIdIsSharedFrom1KiB() {

@@ -1,17 +1,22 @@
 package io.nbench.protocol.http;
 
 import io.nbench.protocol.ClientCodec;
+import io.nbench.protocol.ClientRequest;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.ServerCodec;
 import java.nio.ByteBuffer;
 
 /**
- * HTTP/1.1 (RFC 9112), so that ab, wrk, curl and any HTTP client can drive nbench's server: any method and
- * target is answered {@code 200} with {@code --response-size} bytes ({@link HttpRequestParser}); a request the
- * business pool refuses is answered {@code 503}. The server decides the response size, so requests need no
- * layout of nbench's own.
+ * HTTP/1.1 (RFC 9112), both sides. The client sends a request to a URL ({@link ClientRequest}, {@link
+ * HttpClientCodec}) and counts responses by status; their bodies are the server's own, so they are matched to
+ * requests in order and not verified. The server, so that ab, wrk, curl and any HTTP client can drive it, answers
+ * any method and target {@code 200} with {@code --response-size} bytes ({@link HttpRequestParser}), and a request
+ * the business pool refuses {@code 503}.
  */
 public final class HttpProtocol implements Protocol {
+
+    /** The default request when none was given: its codec only sizes buffers before a run's own is built. */
+    private final ClientCodec client = new HttpClientCodec(ClientRequest.NONE, false);
 
     /** The one instance, {@link Protocol#HTTP}. */
     public HttpProtocol() {
@@ -63,11 +68,19 @@ public final class HttpProtocol implements Protocol {
         return HttpResponses.serviceUnavailable();
     }
 
-    /** The client half is issue 27's other part ({@code --url}); until it is merged the client refuses HTTP. */
+    @Override
+    public boolean responsesVerifiable() {
+        return false;
+    }
+
     @Override
     public ClientCodec client() {
-        throw new UnsupportedOperationException("nbench's HTTP client is not in this build: drive --protocol http "
-                + "with ab, wrk or curl");
+        return client;
+    }
+
+    @Override
+    public ClientCodec newClientCodec(ClientRequest request, boolean closeEach) {
+        return new HttpClientCodec(request, closeEach);
     }
 
     @Override

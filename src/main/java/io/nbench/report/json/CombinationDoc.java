@@ -35,7 +35,17 @@ public record CombinationDoc(String name, Map<String, String> keys, Status statu
      * The whole run's errors (warmup included) by class, the late responses and reconnects, and the first
      * message of each class by its label.
      */
-    public record RunErrors(ErrorsDoc counts, long lateResponses, long reconnects, Map<String, String> first) {
+    public record RunErrors(ErrorsDoc counts, long lateResponses, long reconnects, Map<String, String> first,
+                            Map<String, Long> statuses) {
+
+        /** HTTP: responses by status code ({@code "404"}), whole run; empty for other protocols. */
+        public RunErrors {
+            statuses = Map.copyOf(statuses);
+        }
+
+        public RunErrors(ErrorsDoc counts, long lateResponses, long reconnects, Map<String, String> first) {
+            this(counts, lateResponses, reconnects, first, Map.of());
+        }
     }
 
     /** One host's figures in a merged document, side by side (never summed). */

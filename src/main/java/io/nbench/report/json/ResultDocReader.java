@@ -90,7 +90,8 @@ public final class ResultDocReader {
                 text(c.path("abortCause")), c.path("interrupted").asBoolean(), iterations,
                 summary(c.path("summary")), drain(c.path("drain")),
                 new CombinationDoc.RunErrors(errors(errors), errors.path("lateResponses").asLong(),
-                        errors.path("reconnects").asLong(), strings(errors.path("first"))),
+                        errors.path("reconnects").asLong(), strings(errors.path("first")),
+                        counts(errors.path("statuses"))),
                 intervals, serverStats(c.path("serverStats")), thresholds, hosts);
     }
 
@@ -241,5 +242,12 @@ public final class ResultDocReader {
 
     private static ObjectNode object(JsonNode n) {
         return n.isObject() ? (ObjectNode) n : ResultDocument.MAPPER.createObjectNode();
+    }
+
+    /** An object of counts ({@code {"200": 5}}) in its order; empty when absent. */
+    private static Map<String, Long> counts(JsonNode node) {
+        Map<String, Long> map = new java.util.LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asLong()));
+        return map;
     }
 }

@@ -93,6 +93,10 @@ public final class ResultDocWriter {
         errors.put("reconnects", c.errors().reconnects());
         ObjectNode first = errors.putObject("first");
         c.errors().first().forEach(first::put);
+        if (!c.errors().statuses().isEmpty()) {
+            ObjectNode statuses = errors.putObject("statuses");
+            c.errors().statuses().forEach(statuses::put);
+        }
         node.set("errors", errors);
         if (c.intervals() != null) {
             ArrayNode seconds = node.putArray("intervals");

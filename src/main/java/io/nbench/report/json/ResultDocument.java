@@ -151,7 +151,8 @@ public final class ResultDocument {
                 new LoadDoc(load(run.spec())), Instant.ofEpochMilli(run.startEpochMillis()).toString(),
                 run.abortReason(), run.abortCause() == null ? null : run.abortCause().name().toLowerCase(Locale.ROOT),
                 run.interrupted(), iterations, summaryDoc(run.summary()), drain(run.drain(), percentiles),
-                new CombinationDoc.RunErrors(ErrorsDoc.of(run.errors()), run.lateResponses(), run.reconnects(), first),
+                new CombinationDoc.RunErrors(ErrorsDoc.of(run.errors()), run.lateResponses(), run.reconnects(), first,
+                        statuses(run)),
                 intervals.get(name), stats, thresholds, null);
     }
 
@@ -161,6 +162,14 @@ public final class ResultDocument {
      * the protocol in lower case as on the command line. Flat, so the document's {@code load} keeps its
      * fields when the code regroups them.
      */
+    /** The run's responses by status code, keyed by the code's text, in order. */
+    private static Map<String, Long> statuses(RunResult run) {
+        Map<String, Long> byCode = new LinkedHashMap<>();
+        run.statuses().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> byCode.put(Integer.toString(e.getKey()), e.getValue()));
+        return byCode;
+    }
+
     private static ObjectNode load(LoadSpec spec) {
         ObjectNode node = MAPPER.createObjectNode();
         flatten(spec, node);
@@ -174,6 +183,15 @@ public final class ResultDocument {
                 value = component.getAccessor().invoke(record);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
+            }
+            if (value instanceof io.nbench.protocol.ClientRequest request) {
+                if (request != io.nbench.protocol.ClientRequest.NONE) {
+                    ObjectNode http = node.putObject("http");
+                    http.put("method", request.method());
+                    http.put("url", "http://" + request.authority() + request.path());
+                    request.headers().forEach(http.putArray("headers")::add);
+                }
+                continue;
             }
             if (value instanceof Record group) {
                 flatten(group, node);

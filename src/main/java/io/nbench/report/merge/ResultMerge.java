@@ -397,8 +397,10 @@ public final class ResultMerge {
     static CombinationDoc.RunErrors runErrors(List<Input> inputs, int c) throws Overflow {
         Counts sums = new Counts();
         Map<String, String> first = new LinkedHashMap<>();
+        Map<String, Long> statuses = new java.util.TreeMap<>();
         for (Input input : inputs) {
             CombinationDoc.RunErrors e = input.document().combinations().get(c).errors();
+            e.statuses().forEach((code, n) -> statuses.merge(code, n, Long::sum));
             Map<String, Long> counted = new LinkedHashMap<>();
             counted.put("total", e.counts().total());
             for (ErrorKind k : ErrorKind.values()) {
@@ -417,6 +419,6 @@ public final class ResultMerge {
             byClass[k.ordinal()] = sums.get(k.label());
         }
         return new CombinationDoc.RunErrors(new ErrorsDoc(sums.get("total"), new ErrorCounts.Snapshot(byClass)),
-                sums.get("lateResponses"), sums.get("reconnects"), first);
+                sums.get("lateResponses"), sums.get("reconnects"), first, statuses);
     }
 }

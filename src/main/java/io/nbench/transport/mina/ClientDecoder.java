@@ -24,15 +24,13 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
     private final ConnectionHandler handler;
     private final ClientCodec codec;
     private final int responseLength;
-    private final int payloadOffset;
     private final int maxFrame;
     private final ByteBufferPayloadView view = new ByteBufferPayloadView();
 
     ClientDecoder(ConnectionHandler handler, RequestTemplate template, int maxFrame) {
         this.handler = handler;
-        this.codec = template.protocol().client();
+        this.codec = template.codec();
         this.responseLength = template.responseLength();
-        this.payloadOffset = codec.payloadOffset();
         this.maxFrame = maxFrame;
         // Always cumulate. MINA skips cumulation on transports without fragmentation (VmPipe), which
         // would drop the bytes of a frame left undecoded (a pause, or a split write).
@@ -56,6 +54,7 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         }
         long id = codec.id(available);
         int status = codec.status(available);
+        int payloadOffset = codec.payloadOffset(available);
         // Move past the frame first: the engine may send from inside onResponse, and a decode error
         // there must not replay this frame.
         in.position(r + total);

@@ -53,7 +53,6 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     private final ClientCodec codec;
     /** The response payload asked for, and where a response's payload starts: the codec's questions. */
     private final int responseLength;
-    private final int payloadOffset;
     private final byte[] bytes;
     private final int[] idOffsets;
     /** Bytes encoded per request: the whole request, or only its header when the tail is shared. */
@@ -102,9 +101,8 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         this.maxFrame = maxFrame;
         this.handler = handler;
         this.notifyWritten = notifyWritten;
-        this.codec = template.protocol().client();
+        this.codec = template.codec();
         this.responseLength = template.responseLength();
-        this.payloadOffset = codec.payloadOffset();
         this.bytes = template.bytes();
         this.idOffsets = template.idOffsets();
         this.encoded = template.sharedTailLength() > 0 ? template.perMessageLength() : bytes.length;
@@ -239,6 +237,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             }
             long id = codec.id(view);
             int status = codec.status(view);
+            int payloadOffset = codec.payloadOffset(view);
             handler.onResponse(id, status, view.at(r + payloadOffset, total - payloadOffset));
             in.readerIndex(r + total);
         }

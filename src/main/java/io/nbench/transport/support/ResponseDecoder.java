@@ -21,7 +21,6 @@ public final class ResponseDecoder {
 
     private final ClientCodec codec;
     private final int responseLength;
-    private final int payloadOffset;
     private final int maxFrame;
     private final ConnectionHandler handler;
     private final ByteBufferPayloadView view = new ByteBufferPayloadView();
@@ -30,9 +29,8 @@ public final class ResponseDecoder {
     private String error;
 
     public ResponseDecoder(RequestTemplate template, int maxFrame, ConnectionHandler handler) {
-        this.codec = template.protocol().client();
+        this.codec = template.codec();
         this.responseLength = template.responseLength();
-        this.payloadOffset = codec.payloadOffset();
         this.maxFrame = maxFrame;
         this.handler = handler;
         this.needed = initialCapacity(template);
@@ -40,7 +38,7 @@ public final class ResponseDecoder {
 
     /** Bytes one response of this template occupies on the wire: the buffer size that avoids growth. */
     public static int initialCapacity(RequestTemplate template) {
-        return Math.max(1, template.protocol().client().payloadOffset() + template.responseLength());
+        return Math.max(1, template.codec().responseOverhead() + template.responseLength());
     }
 
     /**
@@ -63,6 +61,7 @@ public final class ResponseDecoder {
             }
             long id = codec.id(available);
             int status = codec.status(available);
+            int payloadOffset = codec.payloadOffset(available);
             in.position(p + total);
             handler.onResponse(id, status, view.at(p + payloadOffset, total - payloadOffset));
         }

@@ -1,0 +1,132 @@
+package io.nbench.protocol.http;
+
+import io.nbench.protocol.ClientCodec;
+import io.nbench.protocol.ClientRequest;
+import io.nbench.protocol.WireBytes;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The client side of HTTP/1.1 for every transport without an HTTP codec of its own: requests are a head
+ * built once per run from {@link ClientRequest} (method, {@code Host}, the user's headers,
+ * {@code Content-Length} when there is a body, {@code Connection: close} when each request closes its
+ * connection) followed by the body; responses are framed by {@link HttpResponseParser}.
+ *
+ * <p>The response's payload is its body as it came on the wire (chunked bodies with their chunk lines), and
+ * its status is the status code, with {@link ClientCodec#CLOSES} set when the server closes the connection after it.
+ */
+public final class HttpClientCodec implements ClientCodec {
+
+    /** The methods whose requests carry the {@code --size} bytes as a body. */
+    private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
+
+    /** The body a buffer is first sized for: responses are the server's, of a size not known before. */
+    private static final int FIRST_BODY = 4096;
+
+    private final ClientRequest request;
+    private final boolean closeEach;
+    private final boolean headRequest;
+    private final boolean withBody;
+
+    HttpClientCodec(ClientRequest request, boolean closeEach) {
+        this.request = request;
+        this.closeEach = closeEach;
+        this.headRequest = request.method().equals("HEAD");
+        this.withBody = WITH_BODY.contains(request.method());
+    }
+
+    /** Only POST, PUT and PATCH send a body: a GET of --size 1k sends its head alone. */
+    @Override
+    public int requestPayloadSize(int size) {
+        return withBody ? size : 0;
+    }
+
+    @Override
+    public int requestOverhead(int payloadSize) {
+        return head(payloadSize).length;
+    }
+
+    @Override
+    public void writeRequestHeader(ByteBuffer target, int payloadSize, int responseLength) {
+        target.put(head(payloadSize));
+    }
+
+    /** The request's head: built when a template is made, never per message. */
+    private byte[] head(int payloadSize) {
+        StringBuilder sb = new StringBuilder(128);
+        sb.append(request.method()).append(' ').append(request.path()).append(" HTTP/1.1\r\n");
+        boolean host = false;
+        for (String h : request.headers()) {
+            host |= h.regionMatches(true, 0, "host:", 0, 5);
+        }
+        if (!host) {
+            sb.append("Host: ").append(request.authority()).append("\r\n");
+        }
+        for (String h : request.headers()) {
+            sb.append(h).append("\r\n");
+        }
+        if (withBody) {
+            sb.append("Content-Length: ").append(payloadSize).append("\r\n");
+        }
+        if (closeEach) {
+            sb.append("Connection: close\r\n");
+        }
+        return sb.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public int requestIdOffset() {
+        return -1;
+    }
+
+    /** A typical response head: nginx's for a static file is about 240 bytes. */
+    @Override
+    public int responseOverhead() {
+        return 256;
+    }
+
+    @Override
+    public int payloadOffset(WireBytes response) {
+        return HttpResponseParser.bodyOffset(response);
+    }
+
+    @Override
+    public int responseLength(int payloadSize, int responseLength) {
+        return FIRST_BODY;
+    }
+
+    @Override
+    public int frame(WireBytes in, int responseLength, int maxFrame) {
+        return HttpResponseParser.frame(in, headRequest, maxFrame, null);
+    }
+
+    @Override
+    public String problem(WireBytes in, int maxFrame) {
+        String[] why = new String[1];
+        HttpResponseParser.frame(in, headRequest, maxFrame, why);
+        return "the peer's response is not HTTP/1.1: " + (why[0] != null ? why[0] : "unreadable");
+    }
+
+    @Override
+    public long id(WireBytes response) {
+        return -1;
+    }
+
+    @Override
+    public int status(WireBytes response) {
+        return HttpResponseParser.status(response) | (HttpResponseParser.closes(response) ? CLOSES : 0);
+    }
+
+    @Override
+    public boolean success(int status) {
+        int code = status & ~CLOSES;
+        return code >= 200 && code < 300;
+    }
+
+    @Override
+    public String toString() {
+        return "http " + request.method().toLowerCase(Locale.ROOT) + " " + request.path();
+    }
+}

@@ -1,0 +1,186 @@
+package io.nbench.protocol.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.Transports;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * nbench's HTTP client against nginx, a server nbench did not write (Debian's nginx, installed by .ci/run),
+ * run as a user runs it: every client transport, keep-alive and --requests-per-connection 1, a server that
+ * closes each connection after 7 requests (keepalive_requests), a 404 and a chunked body. What nginx logged
+ * (one line per request: status and body bytes) is the independent count.
+ */
+class NginxClientTest {
+
+    private static final int BODY = 1000;
+    private static final int THREADS = 2;
+    private static final int MSGS = 40;
+    /** Warmup and measured iterations: every request of each is in nginx's log. */
+    private static final int ROUNDS = 2;
+
+    @TempDir
+    static Path dir;
+    private static Process nginx;
+    private static int port;
+    /** A server that closes every connection after 7 responses ({@code Connection: close} on the 7th). */
+    private static int closingPort;
+    private static Path accessLog;
+
+    @BeforeAll
+    static void startNginx() throws Exception {
+        assumeTrue(onPath("nginx"), "nginx is not installed (Debian package nginx-light): skipped");
+        Path www = Files.createDirectories(dir.resolve("www"));
+        byte[] body = new byte[BODY];
+        new java.util.Random(7).nextBytes(body);
+        Files.write(www.resolve("file"), body);
+        port = freePort();
+        closingPort = freePort();
+        accessLog = dir.resolve("access.log");
+        String config = "daemon off; master_process off; worker_processes 1; pid " + dir.resolve("nginx.pid") + ";\n"
+                + "error_log " + dir.resolve("error.log") + ";\n"
+                + "events { worker_connections 256; }\n"
+                + "http { log_format counted '$status $body_bytes_sent'; access_log " + accessLog + " counted;\n"
+                + "  client_body_temp_path " + dir + "; proxy_temp_path " + dir + "; fastcgi_temp_path " + dir + ";\n"
+                + "  uwsgi_temp_path " + dir + "; scgi_temp_path " + dir + "; keepalive_requests 100000;\n"
+                + "  server { listen 127.0.0.1:" + port + "; root " + www + ";\n"
+                + "    location /chunked { chunked_transfer_encoding on; return 200 'a body of unknown length'; } }\n"
+                + "  server { listen 127.0.0.1:" + closingPort + "; root " + www + "; keepalive_requests 7; } }\n";
+        Path conf = dir.resolve("nginx.conf");
+        Files.writeString(conf, config);
+        nginx = new ProcessBuilder("nginx", "-c", conf.toString(), "-p", dir.toString()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("nginx.out").toFile()).start();
+        awaitListening(port);
+        awaitListening(closingPort);
+    }
+
+    @AfterAll
+    static void stopNginx() throws InterruptedException {
+        if (nginx != null) {
+            NbenchProcess.destroyTree(nginx);
+            nginx.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @BeforeEach
+    void emptyTheLog() throws IOException {
+        Files.write(accessLog, new byte[0]); // nginx appends from its open descriptor's offset
+    }
+
+    static Stream<Arguments> cases() {
+        List<Arguments> args = new ArrayList<>();
+        for (String impl : Transports.network()) {
+            args.add(Arguments.of(impl, "keep-alive"));
+            args.add(Arguments.of(impl, "--requests-per-connection 1"));
+            args.add(Arguments.of(impl, "server closes after 7"));
+        }
+        return args.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("cases")
+    void everyRequestIsAnsweredWithTheWholeFileAndNoError(String impl, String mode) throws Exception {
+        List<String> args = new ArrayList<>(List.of("client", "--impl", impl, "--threads", "" + THREADS,
+                "--connections", "" + THREADS, "--msgs", "" + MSGS, "--warmup", "1", "--iterations", "1"));
+        int target = mode.startsWith("server closes") ? closingPort : port;
+        args.addAll(List.of("--url", "http://127.0.0.1:" + target + "/file"));
+        if (mode.startsWith("--requests")) {
+            args.addAll(List.of("--requests-per-connection", "1"));
+        }
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", args.toArray(String[]::new));
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(r.out().contains("Errors: 0"), r.out());
+        assertEquals("", r.err());
+        assertEquals(Map.of("200 " + BODY, (long) THREADS * MSGS * ROUNDS), logged(), r.out());
+        assertTrue(r.out().contains("Responses by status (whole run): 200 x" + THREADS * MSGS * ROUNDS), r.out());
+        if (mode.startsWith("server closes")) {
+            assertTrue(r.out().contains("after the server closed them"), r.out());
+        }
+    }
+
+    @Test
+    void aMissingPathIsCountedAsErrorsByStatus() throws Exception {
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "nio", "--threads", "1",
+                "--msgs", "10", "--warmup", "0", "--iterations", "1", "--url", "http://127.0.0.1:" + port + "/none",
+                "-H", "X-Test:  yes", "--out", "missing.json");
+        assertTrue(r.out().contains("Errors: 10 (status=10)"), r.out());
+        assertTrue(r.out().contains("first status error: the server answered with status 404"), r.out());
+        assertEquals(Map.of("404 153", 10L), logged(), r.out());
+        JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("missing.json")));
+        JsonNode combination = doc.path("combinations").path(0);
+        assertEquals(10, combination.path("errors").path("status").asLong(), doc.toString());
+        assertEquals("{\"404\":10}", combination.path("errors").path("statuses").toString());
+        assertTrue(r.out().contains("Responses by status (whole run): 404 x10"), r.out());
+        assertEquals("http://127.0.0.1:" + port + "/none", combination.path("load").path("http").path("url").asText());
+        assertEquals("X-Test: yes", combination.path("load").path("http").path("headers").path(0).asText());
+    }
+
+    @Test
+    void aChunkedBodyIsReadToItsLastChunk() throws Exception {
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "blocking", "--threads", "1",
+                "--window", "4", "--msgs", "20", "--warmup", "0", "--iterations", "1", "--url",
+                "http://127.0.0.1:" + port + "/chunked");
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(r.out().contains("Errors: 0"), r.out());
+        assertEquals(20L, logged().values().stream().mapToLong(Long::longValue).sum(), r.out());
+    }
+
+    /** nginx's log lines ({@code status bytes}) and how many of each. */
+    private static Map<String, Long> logged() throws IOException {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String line : Files.readAllLines(accessLog)) {
+            counts.merge(line.trim(), 1L, Long::sum);
+        }
+        return counts;
+    }
+
+    private static boolean onPath(String command) {
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin").concat(":/usr/sbin").split(":")) {
+            if (Files.isExecutable(Path.of(d, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void awaitListening(int p) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline && nginx.isAlive()) {
+            try (Socket s = new Socket("127.0.0.1", p)) {
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(20);
+            }
+        }
+        throw new IllegalStateException("nginx did not start listening on port " + p + " (see " + dir + ")");
+    }
+}
