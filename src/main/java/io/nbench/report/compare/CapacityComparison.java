@@ -44,12 +44,21 @@ public final class CapacityComparison {
             return "no capacity search in this document";
         }
         if (c.passed() == null) {
-            return "not found: no rate met " + c.objective() + " (" + c.outcome() + ")";
+            return "not found: no rate met " + c.objective() + ending(c.outcome());
         }
         return CapacityTable.rate(c.passed()) + " requests/s within " + c.objective() + " ["
                 + CapacityTable.rate(c.passed()) + " passed, "
                 + (c.failed() == null ? "no higher rate failed" : CapacityTable.rate(c.failed()) + " failed") + "]"
-                + (c.outcome().equals("found") ? "" : " (" + c.outcome() + ")");
+                + ending(c.outcome());
+    }
+
+    /** How the search ended, in words (the document's outcome is a token: found, stopped, interrupted, none_passed). */
+    private static String ending(String outcome) {
+        return switch (outcome) {
+            case "stopped" -> " (stopped by --max-time)";
+            case "interrupted" -> " (interrupted)";
+            default -> ""; // found, or none_passed: the line already says it
+        };
     }
 
     /** {@code  0.86 x A [0.85, 0.88]: lower}; the range is open above when a bracket has no failing end. */
