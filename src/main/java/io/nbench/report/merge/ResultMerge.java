@@ -310,9 +310,11 @@ public final class ResultMerge {
         double targetRate = 0;
         boolean reconnects = base.connectLatency() != null;
         Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
+        Map<Integer, Long> statuses = new java.util.TreeMap<>();
         for (Input input : inputs) {
             IterationDoc p = input.document().combinations().get(c).iterations().get(i);
             latency.add(HistogramCodec.decode(p.histogram()));
+            p.errors().byClass().statuses().forEach((code, n) -> statuses.merge(code, n, Long::sum));
             for (Map.Entry<String, Long> count : counts(p).entrySet()) {
                 String field = count.getKey();
                 long v = count.getValue();
@@ -360,7 +362,7 @@ public final class ResultMerge {
         OpenLoopFigures openLoop = open ? new OpenLoopFigures(targetRate, sums.get("sent"), sums.get("maxInflightHits"),
                 uncorrected, sendLag) : null;
         return new IterationResult(base.index(), warmup, sums.get("messages"), wall, payload,
-                latency, new ErrorCounts.Snapshot(errors), sums.get("clamped"), partial, null, openLoop, connect);
+                latency, new ErrorCounts.Snapshot(errors, statuses), sums.get("clamped"), partial, null, openLoop, connect);
     }
 
     /** The counts of an iteration that merging adds up, by their field in the document, in its order. */
