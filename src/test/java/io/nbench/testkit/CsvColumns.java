@@ -95,7 +95,7 @@ public final class CsvColumns {
         FIXED.put("msg_per_s", new Column(r -> decimal(r.iteration().path("msgPerSec"), 1),
                 r -> format(r.messages() * 1e9 / r.wallNs(), 1)));
         FIXED.put("mib_per_s", new Column(r -> decimal(r.iteration().path("mibPerSec"), 3),
-                r -> format(r.messages() * 1e9 / r.wallNs() * r.load().path("size").asLong() / (1024.0 * 1024.0), 3)));
+                r -> format(r.messages() * 1e9 / r.wallNs() * requestBody(r.load()) / (1024.0 * 1024.0), 3)));
         FIXED.put("errors", new Column(r -> r.iteration().path("errors").path("total").asText(), r -> {
             long sum = 0;
             for (ErrorKind k : ErrorKind.values()) {
@@ -252,6 +252,16 @@ public final class CsvColumns {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The request payload a message sends: {@code --size}, but for HTTP only POST, PUT and PATCH send a body
+     * (RFC 9110 gives the others none), so a GET's MiB/s is 0 whatever its {@code --size}.
+     */
+    public static long requestBody(JsonNode load) {
+        JsonNode http = load.path("http");
+        return http.isObject() && !List.of("POST", "PUT", "PATCH").contains(http.path("method").asText()) ? 0
+                : load.path("size").asLong();
     }
 
     /** A status cell ({@code 200=9990;404=10}) read back: pairs split on {@code ;}, then on {@code =}. */

@@ -269,7 +269,7 @@ public final class ResultMerge {
         boolean interrupted = parts.stream().anyMatch(CombinationDoc::interrupted);
 
         List<Double> percentiles = base.load().percentiles();
-        int payload = base.load().size();
+        int payload = payload(base);
         List<IterationResult> iterations = new ArrayList<>();
         List<IterationDoc> its = new ArrayList<>();
         // The summary adds the measured iterations up again: their running sums are checked as they grow.
@@ -289,6 +289,19 @@ public final class ResultMerge {
                 base.transport(), base.load(), startTime, aborted, abortCause, interrupted, its,
                 ResultDocument.summaryDoc(new Summary(iterations, percentiles)), null, runErrors(inputs, c), null, null,
                 List.of(), hosts);
+    }
+
+    /**
+     * The request payload a message sent, for the merged MiB/s: what the document's own MiB/s says of it (an HTTP
+     * GET sends none, whatever its {@code --size}), else {@code --size} when no iteration completed a message.
+     */
+    static int payload(CombinationDoc base) {
+        for (IterationDoc it : base.iterations()) {
+            if (it.messages() > 0 && it.wallNs() > 0) {
+                return (int) Math.round(it.mibPerSec() * (1 << 20) * (it.wallNs() / 1e9) / it.messages());
+            }
+        }
+        return base.load().size();
     }
 
     /**

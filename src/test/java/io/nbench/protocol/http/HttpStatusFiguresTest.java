@@ -81,6 +81,45 @@ class HttpStatusFiguresTest {
         assertEquals(List.of("200", "503"), List.copyOf(run.keySet()), r.out());
     }
 
+    /**
+     * MiB/s counts the request payload a message sends: a GET sends no body, whatever {@code --size} says, so 0
+     * (said on the header line, with why); a POST sends {@code --size} bytes of body. Checked in the text, the
+     * document (each iteration against messages x body / wall time) and, merged by {@code report --merge}, again.
+     */
+    @Test
+    void mibPerSecCountsTheBodiesSentNoneForAGet() throws Exception {
+        NbenchProcess.Result get = client("--size", "1k", "--out", "get.json");
+        assertTrue(get.out().contains("throughput counts request payload sent (none: a GET sends no body, so MiB/s "
+                + "is 0; the server's responses are not counted)"), get.out());
+        Matcher iteration = Pattern.compile("\\n(?:Warmup|Iteration) [^\\n]* msg/s +([\\d.,]+) MiB/s").matcher(get.out());
+        int lines = 0;
+        while (iteration.find()) {
+            assertEquals("0.0", iteration.group(1), get.out());
+            lines++;
+        }
+        assertEquals(3, lines, get.out());
+        JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("get.json")));
+        for (JsonNode it : doc.path("combinations").path(0).path("iterations")) {
+            assertEquals(0.0, it.path("mibPerSec").asDouble(), it.toString());
+        }
+        assertEquals(0.0, doc.path("combinations").path(0).path("summary").path("throughput").path("mibPerSec").asDouble());
+
+        NbenchProcess.Result post = client("--method", "POST", "--size", "1000", "--format", "csv", "--out", "post.json");
+        JsonNode posted = ResultDocs.valid(ResultDocs.read(dir.resolve("post.json")));
+        CsvColumns.check(post.out(), posted); // mib_per_s = messages x body / wall, worked out there
+        for (JsonNode it : posted.path("combinations").path(0).path("iterations")) {
+            assertEquals(it.path("messages").asLong() * 1e9 / it.path("wallNs").asLong() * 1000 / (1 << 20),
+                    it.path("mibPerSec").asDouble(), 1e-9, it.toString());
+        }
+
+        NbenchProcess.Result merged = NbenchProcess.run(dir, "022", "report", "get.json", "get.json", "--merge",
+                "--out", "merged.json");
+        assertEquals(0, merged.exit(), merged.all());
+        for (JsonNode it : ResultDocs.read(dir.resolve("merged.json")).path("combinations").path(0).path("iterations")) {
+            assertEquals(0.0, it.path("mibPerSec").asDouble(), "merged GETs sent no body either: " + it);
+        }
+    }
+
     @Test
     void theTextLineSaysTheDocumentsFiguresWhichAreTheIterationsSum() throws Exception {
         NbenchProcess.Result r = client("--out", "text.json");
