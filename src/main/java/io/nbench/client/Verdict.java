@@ -133,6 +133,12 @@ public final class Verdict {
         int n = result.spec().iterations();
         long errors = result.errors().total();
         String failed = errors > 0 ? " (" + errors + " errors)" : "";
+        String statuses = everyStatusAnError(result);
+        if (statuses != null) {
+            return "nothing measured: every response in the " + n + " measured iteration(s) was an error status ("
+                    + statuses + "; status errors, which have no latency: only a 2xx response is timed): check the "
+                    + "URL and the server";
+        }
         if (result.spec().timeBased()) {
             return "nothing measured: no message completed within the " + n + " measured iteration(s) of "
                     + Durations.format(Duration.ofNanos(result.spec().iterationNanos())) + failed + ": the server "
@@ -140,6 +146,26 @@ public final class Verdict {
         }
         return "nothing measured: no message completed in the " + n + " measured iteration(s)" + failed
                 + (errors > 0 ? ": fix what the errors name" : "");
+    }
+
+    /**
+     * HTTP: the measured iterations' responses by code ({@code 404 x10 503 x2}) when there were some and none was
+     * a 2xx, else null. Their latency is not measured on purpose (an error page is other work than the answer
+     * being benchmarked, often much faster), so such a run has nothing to judge, and the reason must say why.
+     */
+    private static String everyStatusAnError(RunResult result) {
+        Map<Integer, Long> byCode = new java.util.TreeMap<>();
+        for (IterationResult it : result.iterations()) {
+            if (!it.warmup()) {
+                it.errors().statuses().forEach((code, count) -> byCode.merge(code, count, Long::sum));
+            }
+        }
+        if (byCode.isEmpty() || byCode.keySet().stream().anyMatch(code -> code >= 200 && code <= 299)) {
+            return null;
+        }
+        java.util.StringJoiner codes = new java.util.StringJoiner(" ");
+        byCode.forEach((code, count) -> codes.add(code + " x" + io.nbench.units.Units.count(count)));
+        return codes.toString();
     }
 
     /**

@@ -20,7 +20,7 @@ abstract class ConnectionHost {
     final ErrorCounts errors = new ErrorCounts();
     final LongAdder lateResponses = new LongAdder();
     /** Responses by status code, for protocols whose responses carry one (HTTP). */
-    final io.nbench.stats.StatusCounts statuses = new io.nbench.stats.StatusCounts();
+    final io.nbench.stats.StatusCounts statuses = errors.statuses();
 
     /** The run is shutting down: closes and errors from here on are its own doing, not the server's. */
     volatile boolean closing;

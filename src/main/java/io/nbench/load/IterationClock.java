@@ -31,6 +31,8 @@ final class IterationClock {
     private final Recorders recorders;
     private final ErrorCounts errors;
     private final SenderGroup senders;
+    /** The request payload a message sends, for MiB/s (none for an HTTP GET). */
+    private final int payloadBytes;
 
     private long runStart;
     private long runStartEpochMillis = System.currentTimeMillis();
@@ -52,6 +54,7 @@ final class IterationClock {
         this.errors = run.errors;
         this.senders = senders;
         this.listener = listener;
+        this.payloadBytes = spec.requestPayloadBytes();
     }
 
     /** When the next one-second slice is due (the run clock); coordinator waits wake up for it. */
@@ -198,7 +201,7 @@ final class IterationClock {
         OpenLoopFigures open = spec.openLoop()
                 ? new OpenLoopFigures(spec.rate(), cut.sent(), cut.hits(), t.uncorrected, t.lag) : null;
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
-                t.latency.getTotalCount(), end - start, spec.size(), t.latency,
+                t.latency.getTotalCount(), end - start, payloadBytes, t.latency,
                 cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
                 t.connects);
         results.add(r);

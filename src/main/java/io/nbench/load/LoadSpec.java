@@ -256,6 +256,14 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
         return message.protocol();
     }
 
+    /**
+     * The request payload each message really sends, which MiB/s counts: {@code --size} bytes, or what the
+     * protocol's codec makes of it (an HTTP GET sends no body, whatever {@code --size} says).
+     */
+    public int requestPayloadBytes() {
+        return protocol().newClientCodec(request(), false).requestPayloadSize(size());
+    }
+
     public int size() {
         return message.size();
     }

@@ -86,7 +86,10 @@ public final class TextReport implements RunListener {
                 + (spec.measure() == io.nbench.load.Measure.SEND ? " (" + writtenEvent + ")" : " (request hand-off to response complete)")
                 + "; verify " + spec.verify().label() + "; timeout " + Durations.format(Duration.ofNanos(spec.timeoutNanos())));
         out.println("  iterations: " + spec.warmup() + " warmup + " + spec.iterations()
-                + " measured; latency in µs; throughput counts request payload sent");
+                + " measured; latency in µs; throughput counts request payload sent"
+                + (spec.requestPayloadBytes() == 0 && spec.size() > 0
+                ? " (none: a " + spec.request().method() + " sends no body, so MiB/s is 0; the server's responses are "
+                + "not counted)" : ""));
         out.flush();
     }
 
@@ -100,7 +103,7 @@ public final class TextReport implements RunListener {
             return "request " + Sizes.format(spec.size()) + ", response "
                     + (spec.expectsResponse() ? Sizes.format(spec.responseSize()) : "none (one-way)");
         }
-        int body = spec.protocol().newClientCodec(r, false).requestPayloadSize(spec.size());
+        int body = spec.requestPayloadBytes();
         return r.method() + " http://" + r.authority() + r.path() + ", body " + (body == 0 ? "none" : Sizes.format(body))
                 + ", response the server's (counted by status, not verified)";
     }

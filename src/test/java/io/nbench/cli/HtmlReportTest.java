@@ -14,10 +14,12 @@ import io.nbench.stats.HistogramCodec;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ScriptedServer.Action;
+import io.nbench.testkit.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
@@ -135,6 +137,59 @@ class HtmlReportTest {
         JsonNode comparison = data.path("comparison");
         assertEquals("nbench-compare/1", comparison.path("schema").asText());
         assertEquals(closed.toString(), comparison.path("files").get(0).asText());
+    }
+
+    /**
+     * HTTP: an HTTP run's responses by status code are in its combination's part of the page, as the document has
+     * them, in a table of their own (codes, counts, shares) that a framed run's combination does not get. From a
+     * real client run against {@code nbench server --protocol http} whose pool of one thread and a queue of one
+     * answers most requests 503; read from the page's data, and in headless Chromium from the rendered page.
+     */
+    @Test
+    void anHttpRunsResponsesByStatusAreShownForItsCombinationOnly() throws Exception {
+        Path http = dir.resolve("http.json");
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--protocol", "http", "--impl", "nio", "--port", "0",
+                "--work", "20ms", "--executor-threads", "1", "--executor-queue", "1")) {
+            CliTest.Outcome o = CliTest.run("client", "--impl", "nio", "--url", "http://127.0.0.1:" + server.port + "/",
+                    "--threads", "4", "--msgs", "15", "--warmup", "1", "--iterations", "2", "--max-errors", "100%",
+                    "--out", http.toString());
+            assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+        }
+        JsonNode statuses = ResultDocs.read(http).path("combinations").path(0).path("errors").path("statuses");
+        assertTrue(statuses.has("200") && statuses.has("503"), statuses.toString());
+        Path html = dir.resolve("statuses.html");
+        CliTest.Outcome o = CliTest.run("report", closed.toString(), http.toString(), "--html", html.toString());
+        assertEquals(ExitCode.OK, o.code(), o.err());
+        JsonNode files = data(Files.readString(html)).path("files");
+        assertTrue(files.get(0).path("combinations").get(0).path("statuses").isMissingNode(), "framed: no statuses");
+        assertEquals(statuses, files.get(1).path("combinations").get(0).path("statuses"));
+        assertEquals(List.of("200", "503"), List.copyOf(ResultDocs.read(http).path("combinations").path(0).path("errors")
+                .path("statuses").properties().stream().map(Map.Entry::getKey).toList()), "the document lists codes in order");
+        if (!chromium()) {
+            return;
+        }
+        JsonNode tables = probe(html).path("before").path("statusTables");
+        assertEquals(1, tables.size(), "one table, the HTTP combination's: " + tables);
+        JsonNode table = tables.get(0);
+        String name = files.get(1).path("combinations").get(0).path("name").asText();
+        assertTrue(table.path("combination").asText().startsWith(name), table.toString());
+        assertEquals("HTTP responses by status (whole run, warmup included)", table.path("caption").asText());
+        assertEquals("[\"status\",\"responses\",\"share\"]", table.path("rows").get(0).toString());
+        long all = 0;
+        for (JsonNode n : statuses) {
+            all += n.asLong();
+        }
+        List<String> codes = new ArrayList<>();
+        statuses.fieldNames().forEachRemaining(codes::add);
+        codes.sort(java.util.Comparator.comparingInt(Integer::parseInt)); // a row per code, in code order
+        assertEquals(codes.size() + 1, table.path("rows").size(), table.toString());
+        for (int i = 0; i < codes.size(); i++) {
+            JsonNode row = table.path("rows").get(i + 1);
+            long n = statuses.path(codes.get(i)).asLong();
+            assertEquals(codes.get(i), row.get(0).asText());
+            assertEquals(n, Long.parseLong(row.get(1).asText().replace(",", "")), row.toString());
+            assertEquals(100.0 * n / all, Double.parseDouble(row.get(2).asText().replace(" %", "")), 0.05, row.toString());
+        }
     }
 
     /**

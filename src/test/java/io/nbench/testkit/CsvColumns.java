@@ -95,7 +95,7 @@ public final class CsvColumns {
         FIXED.put("msg_per_s", new Column(r -> decimal(r.iteration().path("msgPerSec"), 1),
                 r -> format(r.messages() * 1e9 / r.wallNs(), 1)));
         FIXED.put("mib_per_s", new Column(r -> decimal(r.iteration().path("mibPerSec"), 3),
-                r -> format(r.messages() * 1e9 / r.wallNs() * r.load().path("size").asLong() / (1024.0 * 1024.0), 3)));
+                r -> format(r.messages() * 1e9 / r.wallNs() * requestBody(r.load()) / (1024.0 * 1024.0), 3)));
         FIXED.put("errors", new Column(r -> r.iteration().path("errors").path("total").asText(), r -> {
             long sum = 0;
             for (ErrorKind k : ErrorKind.values()) {
@@ -103,6 +103,8 @@ public final class CsvColumns {
             }
             return Long.toString(sum);
         }));
+        // The cell repeats the iteration's errors.statuses; check() adds the rows up against the run's.
+        FIXED.put("statuses", new Column(r -> statuses(r.iteration().path("errors").path("statuses")), null));
         FIXED.put("reconnects", new Column(null, null));
         FIXED.put("clamped", new Column(r -> r.iteration().path("clamped").asText(), null));
         FIXED.put("partial", new Column(r -> r.iteration().path("partial").asText(), null));
@@ -163,8 +165,10 @@ public final class CsvColumns {
         List<String> uncovered = header.stream().filter(h -> column(h) == null).toList();
         assertEquals(List.of(), uncovered, "CSV columns with no mapping to the result document in CsvColumns");
         int line = 1;
+        int statusColumn = header.indexOf("statuses");
         for (JsonNode combination : doc.path("combinations")) {
             Map<String, Long> totals = new LinkedHashMap<>();
+            Map<String, Long> statuses = new java.util.TreeMap<>();
             for (JsonNode iteration : combination.path("iterations")) {
                 assertNotNull(line < records.size() ? records.get(line) : null, "a CSV row per iteration");
                 List<String> cells = records.get(line);
@@ -189,8 +193,17 @@ public final class CsvColumns {
                         totals.merge(name, Long.parseLong(cells.get(i)), Long::sum);
                     }
                 }
+                addStatuses(statuses, cells.get(statusColumn));
                 line++;
             }
+            // Every response of the run is in one row or in the drain (what came after a time-based run's cut).
+            combination.path("drain").path("errors").path("statuses").fields()
+                    .forEachRemaining(e -> statuses.merge(e.getKey(), e.getValue().asLong(), Long::sum));
+            Map<String, Long> run = new java.util.TreeMap<>();
+            combination.path("errors").path("statuses").fields()
+                    .forEachRemaining(e -> run.put(e.getKey(), e.getValue().asLong()));
+            assertEquals(run, statuses, "column statuses summed over the rows (and the drain) of "
+                    + combination.path("name").asText() + " against the run's errors.statuses");
             for (Map.Entry<String, Function<JsonNode, Long>> t : RUN_TOTALS.entrySet()) {
                 assertEquals(t.getValue().apply(combination), totals.getOrDefault(t.getKey(), 0L),
                         "column " + t.getKey() + " summed over the rows of " + combination.path("name").asText());
@@ -238,6 +251,38 @@ public final class CsvColumns {
                 sb.append(sb.length() > 0 ? ";" : "").append(name).append('=').append(v.asText());
             }
         }
+        return sb.toString();
+    }
+
+    /**
+     * The request payload a message sends: {@code --size}, but for HTTP only POST, PUT and PATCH send a body
+     * (RFC 9110 gives the others none), so a GET's MiB/s is 0 whatever its {@code --size}.
+     */
+    public static long requestBody(JsonNode load) {
+        JsonNode http = load.path("http");
+        return http.isObject() && !List.of("POST", "PUT", "PATCH").contains(http.path("method").asText()) ? 0
+                : load.path("size").asLong();
+    }
+
+    /** A status cell ({@code 200=9990;404=10}) read back: pairs split on {@code ;}, then on {@code =}. */
+    public static Map<String, Long> statusCell(String cell) {
+        Map<String, Long> byCode = new LinkedHashMap<>();
+        for (String pair : cell.isEmpty() ? new String[0] : cell.split(";")) {
+            String[] kv = pair.split("=", 2);
+            byCode.put(kv[0], Long.parseLong(kv[1]));
+        }
+        return byCode;
+    }
+
+    private static void addStatuses(Map<String, Long> sums, String cell) {
+        statusCell(cell).forEach((code, n) -> sums.merge(code, n, Long::sum));
+    }
+
+    /** A document's statuses object as the CSV cell: {@code code=count} pairs in the document's order. */
+    private static String statuses(JsonNode byCode) {
+        StringBuilder sb = new StringBuilder();
+        byCode.fields().forEachRemaining(e -> sb.append(sb.length() > 0 ? ";" : "").append(e.getKey()).append('=')
+                .append(e.getValue().asLong()));
         return sb.toString();
     }
 

@@ -44,6 +44,13 @@
         ({ tag: c.tagName.toLowerCase(), text: text(c), mean: text(c.querySelector(".mean")), ratio: text(c.querySelector(".ratio")) })))) : [];
   }
 
+  /** The combination's heading a part of the files' section is under. */
+  function heading(e) {
+    let h = e.previousElementSibling;
+    while (h && h.tagName !== "H3") { h = h.previousElementSibling; }
+    return h;
+  }
+
   function collect() {
     const style = getComputedStyle(document.body);
     return {
@@ -55,6 +62,9 @@
       comparisonText: text(document.getElementById("comparison")),
       comparisonTables: tables(document.getElementById("comparison")),
       fileTables: Array.from(document.querySelectorAll("#files > table")).map(t => tables({ querySelectorAll: () => [t] })[0]),
+      statusTables: Array.from(document.querySelectorAll("#files > table.statuses")).map(t =>
+          ({ caption: text(t.caption), combination: text(heading(t)),
+             rows: Array.from(t.rows).map(r => Array.from(r.cells).map(text)) })),
     };
   }
 

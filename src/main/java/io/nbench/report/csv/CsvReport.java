@@ -68,6 +68,7 @@ public final class CsvReport {
         for (ErrorKind k : ErrorKind.values()) {
             c.add("errors_" + k.label());
         }
+        c.add("statuses");
         c.add("reconnects");
         c.add("clamped");
         c.add("partial");
@@ -126,6 +127,7 @@ public final class CsvReport {
                 for (ErrorKind k : ErrorKind.values()) {
                     cells.add(Long.toString(r.errors().get(k)));
                 }
+                cells.add(statuses(r.errors().statuses()));
                 cells.add(Long.toString(reconnects.getAndSet(0)));
                 cells.add(Long.toString(r.clamped()));
                 cells.add(Boolean.toString(r.partial()));
@@ -142,6 +144,18 @@ public final class CsvReport {
                 row(cells);
             }
         };
+    }
+
+    /**
+     * The iteration's responses by HTTP status code in one cell, {@code 200=9990;404=10} (codes in order, only
+     * those seen; empty for other protocols). One cell rather than a column per code or per class: the columns
+     * stay the same whatever the server answered, the exact codes are kept (a 404 is not a 401), and the
+     * {@code key=value;key=value} form is the {@code options} column's, so one split reads both.
+     */
+    static String statuses(java.util.Map<Integer, Long> byCode) {
+        StringBuilder cell = new StringBuilder();
+        byCode.forEach((code, n) -> cell.append(cell.length() > 0 ? ";" : "").append(code).append('=').append(n));
+        return cell.toString();
     }
 
     /** One decimal; unknown (NaN or negative, as the resource figures mark it) is an empty cell. */

@@ -130,6 +130,10 @@ final class ReportData {
         AsRead.put(s, "throughputCi", summary.throughput().ci(), asRead);
         AsRead.put(s, "mibPerSec", summary.throughput().mibPerSec(), asRead);
         s.put("errors", c.errors().counts().total());
+        if (!c.errors().statuses().isEmpty()) { // HTTP: the page shows the responses by code beside the errors
+            ObjectNode statuses = o.putObject("statuses");
+            c.errors().statuses().forEach(statuses::put);
+        }
         if (merged != null && merged.getTotalCount() > 0) {
             micros(s, "p50", merged, 50);
             micros(s, "p99", merged, 99);

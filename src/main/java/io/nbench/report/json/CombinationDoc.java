@@ -38,9 +38,12 @@ public record CombinationDoc(String name, Map<String, String> keys, Status statu
     public record RunErrors(ErrorsDoc counts, long lateResponses, long reconnects, Map<String, String> first,
                             Map<String, Long> statuses) {
 
-        /** HTTP: responses by status code ({@code "404"}), whole run; empty for other protocols. */
+        /**
+         * HTTP: responses by status code ({@code "404"}), whole run; empty for other protocols. Kept in the order
+         * given (code order): the document, the page and the CSV list codes in it.
+         */
         public RunErrors {
-            statuses = Map.copyOf(statuses);
+            statuses = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(statuses));
         }
 
         public RunErrors(ErrorsDoc counts, long lateResponses, long reconnects, Map<String, String> first) {

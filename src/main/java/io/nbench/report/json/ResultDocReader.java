@@ -197,7 +197,9 @@ public final class ResultDocReader {
         for (ErrorKind k : ErrorKind.values()) {
             byClass[k.ordinal()] = e.path(k.label()).asLong();
         }
-        return new ErrorsDoc(e.path("total").asLong(), new ErrorCounts.Snapshot(byClass));
+        Map<Integer, Long> statuses = new java.util.TreeMap<>();
+        counts(e.path("statuses")).forEach((code, n) -> statuses.put(Integer.parseInt(code), n));
+        return new ErrorsDoc(e.path("total").asLong(), new ErrorCounts.Snapshot(byClass, statuses));
     }
 
     /** Percentiles by label in the order written; null where nothing completed. */

@@ -273,6 +273,10 @@ public final class ResultDocWriter {
         for (ErrorKind k : ErrorKind.values()) {
             node.put(k.label(), e.byClass().get(k));
         }
+        if (!e.byClass().statuses().isEmpty()) { // HTTP only: no empty object in other protocols' documents
+            ObjectNode statuses = node.putObject("statuses");
+            e.byClass().statuses().forEach((code, n) -> statuses.put(Integer.toString(code), n));
+        }
         return node;
     }
 

@@ -269,7 +269,7 @@ public final class ResultMerge {
         boolean interrupted = parts.stream().anyMatch(CombinationDoc::interrupted);
 
         List<Double> percentiles = base.load().percentiles();
-        int payload = base.load().size();
+        int payload = payload(base);
         List<IterationResult> iterations = new ArrayList<>();
         List<IterationDoc> its = new ArrayList<>();
         // The summary adds the measured iterations up again: their running sums are checked as they grow.
@@ -292,6 +292,19 @@ public final class ResultMerge {
     }
 
     /**
+     * The request payload a message sent, for the merged MiB/s: what the document's own MiB/s says of it (an HTTP
+     * GET sends none, whatever its {@code --size}), else {@code --size} when no iteration completed a message.
+     */
+    static int payload(CombinationDoc base) {
+        for (IterationDoc it : base.iterations()) {
+            if (it.messages() > 0 && it.wallNs() > 0) {
+                return (int) Math.round(it.mibPerSec() * (1 << 20) * (it.wallNs() / 1e9) / it.messages());
+            }
+        }
+        return base.load().size();
+    }
+
+    /**
      * Iteration {@code i} of combination {@code c} of every host: histograms added, counts summed (exactly: a
      * sum beyond a long is refused), the longest wall time. {@code measured} sums the measured iterations.
      */
@@ -310,9 +323,11 @@ public final class ResultMerge {
         double targetRate = 0;
         boolean reconnects = base.connectLatency() != null;
         Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
+        Map<Integer, Long> statuses = new java.util.TreeMap<>();
         for (Input input : inputs) {
             IterationDoc p = input.document().combinations().get(c).iterations().get(i);
             latency.add(HistogramCodec.decode(p.histogram()));
+            p.errors().byClass().statuses().forEach((code, n) -> statuses.merge(code, n, Long::sum));
             for (Map.Entry<String, Long> count : counts(p).entrySet()) {
                 String field = count.getKey();
                 long v = count.getValue();
@@ -360,7 +375,7 @@ public final class ResultMerge {
         OpenLoopFigures openLoop = open ? new OpenLoopFigures(targetRate, sums.get("sent"), sums.get("maxInflightHits"),
                 uncorrected, sendLag) : null;
         return new IterationResult(base.index(), warmup, sums.get("messages"), wall, payload,
-                latency, new ErrorCounts.Snapshot(errors), sums.get("clamped"), partial, null, openLoop, connect);
+                latency, new ErrorCounts.Snapshot(errors, statuses), sums.get("clamped"), partial, null, openLoop, connect);
     }
 
     /** The counts of an iteration that merging adds up, by their field in the document, in its order. */
