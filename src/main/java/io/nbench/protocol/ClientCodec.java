@@ -64,6 +64,20 @@ public interface ClientCodec {
      */
     int frame(WireBytes in, int responseLength, int maxFrame);
 
+    /**
+     * {@link #frame(WireBytes, int, int)}, and for a complete response also its {@link #id},
+     * {@link #status} and {@link #payloadOffset} into {@code head}: what decoders call, once per response.
+     * A protocol whose header must be scanned to find them (HTTP) overrides it to scan once, not once per
+     * question; {@code head} is the caller's (one per connection), so the codec keeps no state.
+     */
+    default int frame(WireBytes in, int responseLength, int maxFrame, ResponseHead head) {
+        int total = frame(in, responseLength, maxFrame);
+        if (total > 0) {
+            head.set(id(in), status(in), payloadOffset(in));
+        }
+        return total;
+    }
+
     /** Why {@link #frame} returned {@link #BAD} for these bytes: one line. Off the hot path. */
     String problem(WireBytes in, int maxFrame);
 

@@ -2,6 +2,7 @@ package io.nbench.protocol.http;
 
 import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.ClientRequest;
+import io.nbench.protocol.ResponseHead;
 import io.nbench.protocol.WireBytes;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -100,6 +101,12 @@ public final class HttpClientCodec implements ClientCodec {
     @Override
     public int frame(WireBytes in, int responseLength, int maxFrame) {
         return HttpResponseParser.frame(in, headRequest, maxFrame, null);
+    }
+
+    /** One pass over the head for its end, status, close and body offset (not one per question). */
+    @Override
+    public int frame(WireBytes in, int responseLength, int maxFrame, ResponseHead head) {
+        return HttpResponseParser.frame(in, headRequest, maxFrame, null, head);
     }
 
     @Override

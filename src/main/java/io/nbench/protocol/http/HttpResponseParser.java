@@ -1,6 +1,7 @@
 package io.nbench.protocol.http;
 
 import io.nbench.protocol.ClientCodec;
+import io.nbench.protocol.ResponseHead;
 import io.nbench.protocol.WireBytes;
 
 /**
@@ -31,9 +32,18 @@ final class HttpResponseParser {
      * {@link ClientCodec#BAD} with the reason in {@code why[0]} when {@code why} is given.
      */
     static int frame(WireBytes in, boolean headRequest, int maxFrame, String[] why) {
+        return frame(in, headRequest, maxFrame, why, null);
+    }
+
+    /**
+     * {@link #frame(WireBytes, boolean, int, String[])}, and for a complete response also, in the same
+     * pass over its head, its {@link #status} with {@link ClientCodec#CLOSES} when it {@link #closes} and
+     * its {@link #bodyOffset} into {@code head} (when given): the per-response path reads each head once.
+     */
+    static int frame(WireBytes in, boolean headRequest, int maxFrame, String[] why, ResponseHead head) {
         int at = 0;
         while (true) {
-            int end = frameOne(in, at, headRequest, maxFrame, why);
+            int end = frameOne(in, at, headRequest, maxFrame, why, head);
             if (end < 0 || !interim(in, at)) {
                 return end;
             }
@@ -63,7 +73,7 @@ final class HttpResponseParser {
         while (line < end) {
             int eol = lineEnd(in, line, end);
             if (nameIs(in, line, eol, "connection")) {
-                int v = valueStart(in, line, eol);
+                int v = valueStart(in, line + "connection".length(), eol);
                 if (containsToken(in, v, trimEnd(in, v, eol), "close")) {
                     return true;
                 }
@@ -78,7 +88,8 @@ final class HttpResponseParser {
 
     // ---- one response ------------------------------------------------------------------------------
 
-    private static int frameOne(WireBytes in, int at, boolean headRequest, int maxFrame, String[] why) {
+    private static int frameOne(WireBytes in, int at, boolean headRequest, int maxFrame, String[] why,
+            ResponseHead head) {
         int length = in.length();
         int prefix = Math.min(PREFIX.length, length - at);
         for (int i = 0; i < prefix; i++) {
@@ -97,17 +108,31 @@ final class HttpResponseParser {
                 || !digit(in.getByte(at + 11)) || after != ' ' && after != '\r' && after != '\n') {
             return bad(why, "its status line is not 'HTTP/1.x NNN reason'");
         }
-        // Headers: one line at a time until the empty line.
+        // Headers: one line at a time until the empty line, each line's bytes read once (its end and
+        // its colon in the same loop); the name's length picks the few headers that matter.
         long contentLength = -1;
         boolean chunked = false;
-        int line = nextLine(in, at, length);
+        boolean close = false;
+        boolean keepAlive = false;
+        int line = nextLine(in, statusEnd, length);
         while (true) {
             if (line < 0) {
                 return length - at > MAX_HEAD ? bad(why, "its head is longer than " + MAX_HEAD + " bytes")
                         : -(length + 1);
             }
-            int eol = lineEnd(in, line, length);
-            if (eol < 0) {
+            int colon = -1;
+            int eol = line;
+            while (eol < length) {
+                byte b = in.getByte(eol);
+                if (b == '\n') {
+                    break;
+                }
+                if (b == ':' && colon < 0) {
+                    colon = eol;
+                }
+                eol++;
+            }
+            if (eol == length) {
                 return length - at > MAX_HEAD ? bad(why, "its head is longer than " + MAX_HEAD + " bytes")
                         : -(length + 1);
             }
@@ -115,27 +140,37 @@ final class HttpResponseParser {
                 line = eol + 1;
                 break;
             }
-            int colon = indexOf(in, line, eol, (byte) ':');
             if (colon <= line) {
                 return bad(why, "a header line has no 'name:'");
             }
-            if (nameIs(in, line, eol, "content-length")) {
-                long n = number(in, valueStart(in, line, eol), trimEnd(in, valueStart(in, line, eol), eol));
+            int nameLength = colon - line;
+            if (nameLength == 14 && nameIs(in, line, eol, "content-length")) {
+                int v = valueStart(in, colon, eol);
+                long n = number(in, v, trimEnd(in, v, eol));
                 if (n < 0 || contentLength >= 0 && n != contentLength) {
                     return bad(why, "its Content-Length is not one decimal number");
                 }
                 contentLength = n;
-            } else if (nameIs(in, line, eol, "transfer-encoding")) {
-                int v = valueStart(in, line, eol);
-                int vEnd = trimEnd(in, v, eol);
-                if (!endsWithIgnoreCase(in, v, vEnd, "chunked")) {
+            } else if (nameLength == 17 && nameIs(in, line, eol, "transfer-encoding")) {
+                int v = valueStart(in, colon, eol);
+                if (!endsWithIgnoreCase(in, v, trimEnd(in, v, eol), "chunked")) {
                     return bad(why, "its Transfer-Encoding does not end with chunked");
                 }
                 chunked = true;
+            } else if (nameLength == 10 && head != null && nameIs(in, line, eol, "connection")) {
+                int v = valueStart(in, colon, eol);
+                int vEnd = trimEnd(in, v, eol);
+                close |= containsToken(in, v, vEnd, "close");
+                keepAlive |= containsToken(in, v, vEnd, "keep-alive");
             }
             line = eol + 1;
         }
         int code = code(in, at);
+        if (head != null) {
+            // As closes(): Connection: close, or HTTP/1.0 without Connection: keep-alive.
+            boolean closes = close || minor == '0' && !keepAlive;
+            head.set(-1, code | (closes ? ClientCodec.CLOSES : 0), line);
+        }
         if (headRequest || code < 200 || code == 204 || code == 304) {
             return line;
         }
@@ -301,9 +336,9 @@ final class HttpResponseParser {
         return true;
     }
 
-    /** The first byte of a header line's value, after the colon and any spaces. */
-    private static int valueStart(WireBytes in, int line, int eol) {
-        int v = indexOf(in, line, eol, (byte) ':') + 1;
+    /** The first byte of a header line's value: after its colon (at {@code colon}) and any spaces. */
+    private static int valueStart(WireBytes in, int colon, int eol) {
+        int v = colon + 1;
         while (v < eol && (in.getByte(v) == ' ' || in.getByte(v) == '\t')) {
             v++;
         }

@@ -3,6 +3,7 @@ package io.nbench.transport.mina;
 import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.protocol.ResponseHead;
 import io.nbench.protocol.WireBytes;
 import io.nbench.transport.support.ByteBufferPayloadView;
 import io.nbench.transport.ConnectionHandler;
@@ -26,6 +27,8 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
     private final int responseLength;
     private final int maxFrame;
     private final ByteBufferPayloadView view = new ByteBufferPayloadView();
+    /** What frame found besides the length, read at once: one per connection, no object per response. */
+    private final ResponseHead head = new ResponseHead();
 
     ClientDecoder(ConnectionHandler handler, RequestTemplate template, int maxFrame) {
         this.handler = handler;
@@ -45,20 +48,18 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         }
         int r = in.position();
         WireBytes available = view.wrap(in.buf(), r, in.remaining());
-        int total = codec.frame(available, responseLength, maxFrame);
+        int total = codec.frame(available, responseLength, maxFrame, head);
         if (total == ClientCodec.BAD) {
             return fail(session, in, r, codec.problem(available, maxFrame));
         }
         if (total < 0) {
             return false;
         }
-        long id = codec.id(available);
-        int status = codec.status(available);
-        int payloadOffset = codec.payloadOffset(available);
         // Move past the frame first: the engine may send from inside onResponse, and a decode error
         // there must not replay this frame.
         in.position(r + total);
-        handler.onResponse(id, status, view.at(r + payloadOffset, total - payloadOffset));
+        int payloadOffset = head.payloadOffset();
+        handler.onResponse(head.id(), head.status(), view.at(r + payloadOffset, total - payloadOffset));
         return true;
     }
 

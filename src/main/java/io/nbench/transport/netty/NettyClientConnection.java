@@ -4,6 +4,7 @@ import io.nbench.protocol.Framed;
 import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.protocol.ResponseHead;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
@@ -59,6 +60,8 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     private final int encoded;
     private final int maxFrame;
     private final ByteBufPayloadView view = new ByteBufPayloadView();
+    /** What frame found besides the length, read at once: one per connection, no object per response. */
+    private final ResponseHead head = new ResponseHead();
     private volatile Channel channel;
     /** Event loop only: inside channelRead, before channelReadComplete. */
     private boolean inRead;
@@ -227,7 +230,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         view.wrap(in, 0, 0); // once per buffer: each response only moves the view (ByteBufPayloadView.at)
         while (true) {
             int r = in.readerIndex();
-            int total = codec.frame(view.at(r, in.writerIndex() - r), responseLength, maxFrame);
+            int total = codec.frame(view.at(r, in.writerIndex() - r), responseLength, maxFrame, head);
             if (total == ClientCodec.BAD) {
                 fail(ctx, in, codec.problem(view, maxFrame), r);
                 return;
@@ -235,10 +238,8 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             if (total < 0) {
                 return;
             }
-            long id = codec.id(view);
-            int status = codec.status(view);
-            int payloadOffset = codec.payloadOffset(view);
-            handler.onResponse(id, status, view.at(r + payloadOffset, total - payloadOffset));
+            int payloadOffset = head.payloadOffset();
+            handler.onResponse(head.id(), head.status(), view.at(r + payloadOffset, total - payloadOffset));
             in.readerIndex(r + total);
         }
     }

@@ -4,6 +4,7 @@ import io.nbench.transport.ConnectionHandler;
 import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.protocol.ResponseHead;
 import io.nbench.protocol.WireBytes;
 import java.nio.ByteBuffer;
 
@@ -24,6 +25,8 @@ public final class ResponseDecoder {
     private final int maxFrame;
     private final ConnectionHandler handler;
     private final ByteBufferPayloadView view = new ByteBufferPayloadView();
+    /** What frame found besides the length, read at once: one per connection, no object per response. */
+    private final ResponseHead head = new ResponseHead();
     private boolean stopped;
     private int needed;
     private String error;
@@ -51,7 +54,7 @@ public final class ResponseDecoder {
         while (!stopped) {
             int p = in.position();
             WireBytes available = view.at(p, in.limit() - p);
-            int total = codec.frame(available, responseLength, maxFrame);
+            int total = codec.frame(available, responseLength, maxFrame, head);
             if (total == ClientCodec.BAD) {
                 return fail(codec.problem(available, maxFrame), in, p);
             }
@@ -59,11 +62,9 @@ public final class ResponseDecoder {
                 needed = -total;
                 return true;
             }
-            long id = codec.id(available);
-            int status = codec.status(available);
-            int payloadOffset = codec.payloadOffset(available);
             in.position(p + total);
-            handler.onResponse(id, status, view.at(p + payloadOffset, total - payloadOffset));
+            int payloadOffset = head.payloadOffset();
+            handler.onResponse(head.id(), head.status(), view.at(p + payloadOffset, total - payloadOffset));
         }
         return true;
     }

@@ -9,10 +9,13 @@ import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.ClientRequest;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.protocol.ResponseHead;
+import io.nbench.protocol.WireBytes;
 import io.nbench.testkit.FuzzStreams;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
 import io.nbench.transport.PayloadView;
+import io.nbench.transport.support.ByteBufferPayloadView;
 import io.nbench.transport.support.ResponseDecoder;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -35,6 +38,30 @@ class HttpResponseParserFuzzTest {
         List<String> whole = decode(List.of(stream));
         List<String> pieces = decode(FuzzStreams.pieces(input));
         assertEquals(whole, pieces, "framed differently when the stream came in pieces");
+        assertOnePassAgrees(stream);
+    }
+
+    /**
+     * The one pass over a head that decoders make (frame with a {@link ResponseHead}) finds what the
+     * separate questions (frame, status, payloadOffset) find, response after response in the stream.
+     */
+    private static void assertOnePassAgrees(byte[] stream) {
+        ClientCodec codec = TEMPLATE.codec();
+        ResponseHead head = new ResponseHead();
+        ByteBufferPayloadView view = new ByteBufferPayloadView().wrap(ByteBuffer.wrap(stream), 0, 0);
+        int at = 0;
+        while (at < stream.length) {
+            WireBytes rest = view.at(at, stream.length - at);
+            int total = codec.frame(rest, 0, MAX_FRAME, head);
+            assertEquals(codec.frame(rest, 0, MAX_FRAME), total, "one pass framed differently at " + at);
+            if (total <= 0) {
+                return;
+            }
+            assertEquals(codec.status(rest), head.status(), "one pass read another status at " + at);
+            assertEquals(codec.payloadOffset(rest), head.payloadOffset(), "one pass found another body at " + at);
+            assertEquals(codec.id(rest), head.id());
+            at += total;
+        }
     }
 
     /** What the decoder reports for the stream in these pieces: each response's status and sizes, or the error. */
