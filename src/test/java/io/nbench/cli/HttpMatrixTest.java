@@ -8,6 +8,7 @@ import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.Transports;
+import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ListenSettings;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerRuntime;
@@ -33,7 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is checked against what the server counted on its side (its events: requests answered, connections opened and
  * request bytes read), both with keep-alive and with {@code --requests-per-connection 1}. Each transport also
  * runs once on each side (client i against server i) with pipelining ({@code --window 4} on one connection), an
- * open loop ({@code --rate}), and POST bodies whose bytes the server must count exactly.
+ * open loop ({@code --rate}), and POST bodies whose bytes the server must count exactly. The header names the
+ * client transport's HTTP response parser ({@link ClientTransport#httpParser}).
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class HttpMatrixTest {
@@ -120,6 +122,10 @@ class HttpMatrixTest {
             assertEquals("", o.err());
             if (!(shape == Shape.OPEN_LOOP && missedTheRateOnly(combination))) {
                 assertEquals(0, o.code(), () -> o.out() + o.err());
+            }
+
+            try (ClientTransport transport = TransportTesting.newClient(Transports.get(client), Protocol.HTTP, false)) {
+                assertTrue(o.out().contains("\n  http parser: " + transport.httpParser() + "\n"), o::out);
             }
 
             JsonNode errors = combination.path("errors");
