@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
+import io.nbench.server.runtime.BusinessExecutor;
+import io.nbench.server.runtime.BusinessRuntime;
+import io.nbench.server.runtime.WorkMode;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.Transports;
 import io.nbench.transport.ClientTransport;
@@ -17,6 +20,7 @@ import io.nbench.transport.Transport;
 import io.nbench.transport.TransportTesting;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is checked against what the server counted on its side (its events: requests answered, connections opened and
  * request bytes read), both with keep-alive and with {@code --requests-per-connection 1}. Each transport also
  * runs once on each side (client i against server i) with pipelining ({@code --window 4} on one connection), an
- * open loop ({@code --rate}), and POST bodies whose bytes the server must count exactly. The header names the
+ * open loop ({@code --rate}), POST bodies whose bytes the server must count exactly, and a server answering on
+ * nbench's business pool ({@code --executor-threads}), whose responses leave from a pool thread. The header names the
  * client transport's HTTP response parser ({@link ClientTransport#httpParser}).
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -46,13 +51,15 @@ class HttpMatrixTest {
     private static final String PATH = "/matrix";
 
     enum Shape {
-        KEEP_ALIVE, CLOSE_EACH, PIPELINED, OPEN_LOOP, POST;
+        KEEP_ALIVE, CLOSE_EACH, PIPELINED, OPEN_LOOP, POST,
+        /** The server answering on nbench's business pool (--executor-threads), not on its I/O threads. */
+        POOLED_KEEP_ALIVE, POOLED_CLOSE_EACH;
 
         /** The client's options of this shape (besides the URL, transport and output). */
         List<String> options() {
             return switch (this) {
-                case KEEP_ALIVE -> List.of("--threads", "" + THREADS, "--msgs", "" + MSGS);
-                case CLOSE_EACH -> List.of("--threads", "" + THREADS, "--msgs", "" + MSGS,
+                case KEEP_ALIVE, POOLED_KEEP_ALIVE -> List.of("--threads", "" + THREADS, "--msgs", "" + MSGS);
+                case CLOSE_EACH, POOLED_CLOSE_EACH -> List.of("--threads", "" + THREADS, "--msgs", "" + MSGS,
                         "--requests-per-connection", "1");
                 case PIPELINED -> List.of("--threads", "1", "--connections", "1", "--window", "4", "--msgs", "200");
                 case OPEN_LOOP -> List.of("--threads", "" + THREADS, "--rate", "2k", "--iteration-time", "300ms");
@@ -64,6 +71,14 @@ class HttpMatrixTest {
         /** A warmup iteration takes a cold transport's first hundreds of ms out of the open loop's measured one. */
         String warmup() {
             return this == OPEN_LOOP ? "1" : "0";
+        }
+
+        boolean closesEach() {
+            return this == CLOSE_EACH || this == POOLED_CLOSE_EACH;
+        }
+
+        boolean pooled() {
+            return this == POOLED_KEEP_ALIVE || this == POOLED_CLOSE_EACH;
         }
 
         int connections() {
@@ -95,7 +110,8 @@ class HttpMatrixTest {
         for (int i = 0; i < all.size(); i++) {
             String client = all.get(i);
             String server = all.get((i + 1) % all.size());
-            for (Shape shape : List.of(Shape.PIPELINED, Shape.OPEN_LOOP, Shape.POST)) {
+            for (Shape shape : List.of(Shape.PIPELINED, Shape.OPEN_LOOP, Shape.POST, Shape.POOLED_KEEP_ALIVE,
+                    Shape.POOLED_CLOSE_EACH)) {
                 args.add(Arguments.of(client, server, shape));
             }
         }
@@ -108,9 +124,10 @@ class HttpMatrixTest {
                                                             @TempDir Path dir) throws Exception {
         TransportTesting.CountingEvents events = new TransportTesting.CountingEvents();
         Transport serverTransport = Transports.get(server);
-        try (RunningServer running = serverTransport.startServer(new ServerSettings(TransportTesting.ANY_PORT,
+        try (BusinessRuntime pool = new BusinessRuntime(Duration.ZERO, WorkMode.SLEEP, new BusinessExecutor(2, 2, 1000));
+             RunningServer running = serverTransport.startServer(new ServerSettings(TransportTesting.ANY_PORT,
                 Protocol.HTTP, TransportTesting.socket(), 64 * 1024, TransportTesting.defaults(serverTransport), null,
-                ServerRuntime.INLINE, ListenSettings.DEFAULT, RESPONSE_SIZE), events)) {
+                shape.pooled() ? pool : ServerRuntime.INLINE, ListenSettings.DEFAULT, RESPONSE_SIZE), events)) {
             int port = running.address().getPort();
             Path out = dir.resolve("result.json");
             List<String> args = new ArrayList<>(List.of("client", "--impl", client, "--url",
@@ -147,7 +164,7 @@ class HttpMatrixTest {
 
             awaitServed(events, completed);
             assertEquals(completed, events.served.get(), "the server answered what the client completed");
-            if (shape == Shape.CLOSE_EACH) {
+            if (shape.closesEach()) {
                 // Every request on a connection of its own: the first per connection, then one reconnect each.
                 assertEquals(completed, events.opened.get(), "connections the server accepted");
                 assertEquals(completed - shape.connections(), connects, "the client's reconnects");
@@ -160,7 +177,7 @@ class HttpMatrixTest {
                     ? "POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Length: " + POST_BODY
                             + "\r\n\r\n"
                     : "GET " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
-                            + (shape == Shape.CLOSE_EACH ? "Connection: close\r\n" : "") + "\r\n";
+                            + (shape.closesEach() ? "Connection: close\r\n" : "") + "\r\n";
             long perRequest = head.getBytes(StandardCharsets.ISO_8859_1).length + (shape == Shape.POST ? POST_BODY : 0);
             assertEquals(completed * perRequest, events.requestBytes.get(), "request bytes the server read: " + head);
         }
