@@ -133,7 +133,7 @@ public final class ClientRun {
         try (ClientTransport client = t.newClient(settings)) {
             LoadSpec spec = planned.effectiveFor(client);
             RunListener listener = outputs.start(new CombinationStart(step.combination(), number, spec, plan.target(),
-                    t.name(), client.effectiveConfig(), t.writtenEvent()));
+                    t.name(), client.effectiveConfig(), t.writtenEvent(), client.httpParser()));
             RunListener also = alsoListening.apply(step.combination());
             if (also != RunListener.NONE) {
                 listener = new CompositeListener(List.of(listener, also));

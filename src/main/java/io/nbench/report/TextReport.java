@@ -54,8 +54,12 @@ public final class TextReport implements RunListener {
         this.total = spec.warmup() + spec.iterations();
     }
 
-    /** The header; {@code transport} is e.g. "netty" and {@code transportConfig} its effective settings. */
-    public void header(String target, String transport, Map<String, String> transportConfig, String writtenEvent) {
+    /**
+     * The header; {@code transport} is e.g. "netty" and {@code transportConfig} its effective settings;
+     * {@code httpParser} what reads its HTTP responses (printed for HTTP only).
+     */
+    public void header(String target, String transport, Map<String, String> transportConfig, String writtenEvent,
+                       String httpParser) {
         Map<String, String> env = Environment.capture();
         out.println("nbench " + env.get("nbench") + " client: " + transport + " -> " + target + ", protocol "
                 + spec.protocol().label());
@@ -85,6 +89,9 @@ public final class TextReport implements RunListener {
         out.println("  message: " + messageShape(spec) + "; measure " + spec.measure().label()
                 + (spec.measure() == io.nbench.load.Measure.SEND ? " (" + writtenEvent + ")" : " (request hand-off to response complete)")
                 + "; verify " + spec.verify().label() + "; timeout " + Durations.format(Duration.ofNanos(spec.timeoutNanos())));
+        if (spec.protocol().httpMessages()) {
+            out.println("  http parser: " + httpParser);
+        }
         out.println("  iterations: " + spec.warmup() + " warmup + " + spec.iterations()
                 + " measured; latency in µs; throughput counts request payload sent"
                 + (spec.requestPayloadBytes() == 0 && spec.size() > 0

@@ -27,6 +27,15 @@ public interface ClientTransport extends AutoCloseable {
         return false;
     }
 
+    /**
+     * What reads this transport's HTTP responses ({@code --url}), for the output header's {@code http parser:}
+     * line: nbench's one response parser, which every transport shares unless it brings its framework's own
+     * HTTP codec (and then overrides this to name it).
+     */
+    default String httpParser() {
+        return "nbench's HttpResponseParser (shared by the transports without an HTTP codec of their own)";
+    }
+
     /** Effective configuration for the output header, e.g. {@code io=epoll, allocator=adaptive}. */
     Map<String, String> effectiveConfig();
 

@@ -88,6 +88,27 @@ class ArgumentFilesTest {
         assertEquals(1, names(doc).size());
     }
 
+    /**
+     * The HTTP variant, pointed at another port by --url after the file (the file's URL names 7007): a connection
+     * per request, every request answered 200.
+     */
+    @Test
+    void blockingHandlerVsExecutorOverHttpTakesTheUrlFromTheCommandLine() throws IOException {
+        String url = "http://127.0.0.1:" + TestServers.get("netty", Protocol.HTTP).address().getPort()
+                + "/stress-benchmark-01";
+        CliTest.Outcome out = CliTest.run("client", file("blocking-handler-vs-executor-http.args"), "--url", url,
+                "--connections", "4", "--msgs", "5", "--warmup", "0", "--iterations", "1", "--format", "json");
+        assertEquals(ExitCode.OK, out.code(), out::err);
+        JsonNode doc = OutputFormatsTest.json(out.out());
+        JsonNode o = options(doc);
+        assertEquals(url, o.get("url").asText());
+        assertEquals(4, o.get("connections").asInt());
+        assertEquals("[4]", o.get("threads").toString());
+        assertEquals(1, o.get("requests-per-connection").asInt());
+        assertEquals(2000.0, o.get("connect-rate").asDouble());
+        assertEquals("{\"200\":20}", doc.path("combinations").path(0).path("errors").path("statuses").toString());
+    }
+
     @Test
     void threadsOverOneConnectionThreadsOverrideRunsOnlyThatValue() throws IOException {
         JsonNode doc = clientJson(Protocol.FRAMED, file("threads-over-one-connection.args"),

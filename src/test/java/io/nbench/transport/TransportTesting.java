@@ -207,6 +207,8 @@ public final class TransportTesting {
     public static final class CountingEvents implements ServerEvents {
         public final AtomicInteger opened = new AtomicInteger();
         public final AtomicInteger served = new AtomicInteger();
+        /** The bytes of every request received (answered at once or later), as the server counted them. */
+        public final java.util.concurrent.atomic.AtomicLong requestBytes = new java.util.concurrent.atomic.AtomicLong();
         public final Semaphore closed = new Semaphore(0);
         public final Semaphore protocolErrors = new Semaphore(0);
         public volatile String lastError;
@@ -232,6 +234,7 @@ public final class TransportTesting {
 
         @Override
         public void requestReceived(int requestBytes) {
+            this.requestBytes.addAndGet(requestBytes);
             maxInProgress.accumulateAndGet(inProgress.incrementAndGet(), Math::max);
             received.release();
         }
@@ -286,6 +289,7 @@ public final class TransportTesting {
 
         @Override
         public void requestServed(int requestBytes, int responseBytes) {
+            this.requestBytes.addAndGet(requestBytes);
             served.incrementAndGet();
         }
 

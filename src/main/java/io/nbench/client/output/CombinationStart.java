@@ -14,7 +14,8 @@ import java.util.Map;
  * @param transport    the client transport's name
  * @param config       the client transport's effective configuration
  * @param writtenEvent what "written" means for {@code --measure send} with this transport, or null
+ * @param httpParser   what reads this transport's HTTP responses (shown when the protocol is HTTP)
  */
 public record CombinationStart(Combination combination, int number, LoadSpec load, String target, String transport,
-                               Map<String, String> config, String writtenEvent) {
+                               Map<String, String> config, String writtenEvent, String httpParser) {
 }

@@ -36,14 +36,14 @@ final class TextOutput implements Output {
         report = new TextReport(out, s.load(), context.settings().quiet(), columns);
         if (context.search()) { // the search prints a line per step; the header once, for the target and transport
             if (s.number() == 1) {
-                report.header(s.target(), s.transport(), s.config(), s.writtenEvent());
+                report.header(s.target(), s.transport(), s.config(), s.writtenEvent(), s.httpParser());
             }
             return RunListener.NONE;
         }
         if (context.sweep()) {
             out.println("Combination " + s.number() + "/" + context.combinations() + ": " + s.combination().name());
         }
-        report.header(s.target(), s.transport(), s.config(), s.writtenEvent());
+        report.header(s.target(), s.transport(), s.config(), s.writtenEvent(), s.httpParser());
         return report;
     }
 

@@ -52,8 +52,14 @@ final class ChannelResponses<R extends ReferenceCounted> implements RequestPipel
         response.release();
     }
 
+    /**
+     * Closes after the responses sent so far, even when called on the event loop: a pool thread's responses are
+     * tasks queued on the loop, not yet written, and a close done now (the I/O thread ending the connection
+     * after HTTP's {@code Connection: close}, the pool having answered first) would go before them and lose
+     * them. Queued as a task too, the close runs after them, in call order.
+     */
     @Override
     public void end() {
-        ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        ctx.executor().execute(() -> ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE));
     }
 }
