@@ -116,9 +116,12 @@ class ServerSocketOptionsTest {
                             "echo", "--keepalive", "--rate", "20", "--msgs", "100", "--warmup", "0", "--iterations",
                             "1", "--threads", "1"));
             String connection = "";
-            // Until the client's connection shows (a hang detector bounds it: the paced run lasts 5 s once connected).
-            while (connection.isEmpty() && !client.isDone()) {
-                connection = ss("-Htno", "state", "established", "( dport = :" + server.port + " )").strip();
+            // Until the client's connection shows its keepalive timer, or the run ends (a hang detector bounds it:
+            // the paced run lasts 5 s once connected). ss shows one timer a socket has: while a message is not yet
+            // acknowledged it is the retransmission timer, "timer:(on,...)" (seen in CI on a loaded machine).
+            while (!connection.contains("timer:(keepalive") && !client.isDone()) {
+                String now = ss("-Htno", "state", "established", "( dport = :" + server.port + " )").strip();
+                connection = now.isEmpty() ? connection : now;
                 Thread.sleep(50);
             }
             CliTest.Outcome o = client.get(NbenchProcess.HANG_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
@@ -214,16 +217,25 @@ class ServerSocketOptionsTest {
 
     /**
      * ss's line for the server's side of a connection made now, once the server has answered a byte on it (so
-     * it has accepted it and set its options): with {@code -o}, its timers.
+     * it has accepted it and set its options) and the kernel holds nothing of it unacknowledged: with {@code -o},
+     * its timers. ss shows one timer a socket has, and until the peer acknowledges the answer that is the
+     * retransmission timer, "timer:(on,...)", whether or not keepalive is set; the peer's acknowledgement may
+     * wait for its delayed-ACK timer, longer on a loaded machine.
      */
     private static String acceptedSocket(int port) throws Exception {
         try (Socket peer = new Socket("127.0.0.1", port)) {
             peer.setSoTimeout(60_000); // a hang detector only
             peer.getOutputStream().write('x');
             assertEquals('x', peer.getInputStream().read());
-            String out = ss("-Htno", "state", "established", "( sport = :" + port + " )");
-            assertEquals(1, out.lines().count(), out);
-            return out;
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1); // a hang detector
+            while (true) {
+                String out = ss("-Htno", "state", "established", "( sport = :" + port + " )");
+                assertEquals(1, out.lines().count(), out);
+                if (!out.contains("timer:(on,") || System.nanoTime() > deadline) {
+                    return out;
+                }
+                Thread.sleep(20);
+            }
         }
     }
 

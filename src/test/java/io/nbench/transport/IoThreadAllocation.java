@@ -43,7 +43,7 @@ public final class IoThreadAllocation {
 
     /**
      * Measures {@code client}'s threads named {@code threadPrefix...} against a {@code server} server in a child
-     * JVM and fails if they allocated 1 byte per 100 messages or more.
+     * JVM and fails if they allocated 1 byte per 10 messages or more.
      */
     public static void assertNonePerMessage(String client, String server, String threadPrefix, Protocol protocol,
                                             Driver driver, int size, int window, int connections) throws Exception {
@@ -59,9 +59,12 @@ public final class IoThreadAllocation {
                 .orElseThrow(() -> new AssertionError("no figures from the measuring JVM:\n" + r.all())).split(" ");
         long small = Long.parseLong(figures[1]);
         long large = Long.parseLong(figures[2]);
-        // Every message the runs sent, warmup iterations included, is one the threads handled.
+        // Every message the runs sent, warmup iterations included, is one the threads handled. The smallest object
+        // is 16 bytes: one per message would be 16 B/msg, one per 10 messages 1.6 B/msg, and either fails here. The
+        // per-run constant itself varies by a few KiB between runs (a JDK 25 CI run on a loaded machine: 1,087,592
+        // and 1,089,256 bytes, 0.014 B/msg apart), so the bound is 1 byte per 10 messages, not per 100.
         long extraMessages = THREADS * 3 * (LARGE - SMALL);
-        assertTrue(large - small < extraMessages / 100, threadPrefix + " threads allocated " + small + " bytes in a run "
+        assertTrue(large - small < extraMessages / 10, threadPrefix + " threads allocated " + small + " bytes in a run "
                 + "of " + THREADS * 3 * SMALL + " messages and " + large + " in a run of " + THREADS * 3 * LARGE
                 + " (least of 3 each)");
     }
