@@ -54,7 +54,8 @@ final class NettyClient implements ClientTransport {
     @Override
     public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
             throws IOException {
-        NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(), settings.maxFrame());
+        NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(),
+                settings.maxFrame(), config.nettyHttpCodec && template.protocol().httpMessages());
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -74,6 +75,15 @@ final class NettyClient implements ClientTransport {
         channels.add(f.channel());
         return connection;
     }
+
+    /** Netty's decoder unless {@code -O netty.http-codec=nbench}: see {@link HttpResponseReader}. */
+    @Override
+    public String httpParser() {
+        return config.nettyHttpCodec ? NETTY_DECODER : ClientTransport.super.httpParser();
+    }
+
+    static final String NETTY_DECODER = "Netty's HttpResponseDecoder (netty.http-codec=netty; it allocates objects "
+            + "per response, see docs/transports.md; -O netty.http-codec=nbench for nbench's allocation-free parser)";
 
     @Override
     public Map<String, String> effectiveConfig() {
