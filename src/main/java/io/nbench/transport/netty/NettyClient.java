@@ -79,11 +79,12 @@ final class NettyClient implements ClientTransport {
     /** Netty's decoder unless {@code -O netty.http-codec=nbench}: see {@link HttpResponseReader}. */
     @Override
     public String httpParser() {
-        return config.nettyHttpCodec ? NETTY_DECODER : ClientTransport.super.httpParser();
+        return config.nettyHttpCodec
+                ? "Netty's HttpResponseDecoder (" + config.httpCodecKey + "=netty: objects allocated per response, "
+                        + "see docs/transports.md; -O " + config.httpCodecKey + "=nbench: nbench's allocation-free "
+                        + "parser)"
+                : ClientTransport.super.httpParser();
     }
-
-    static final String NETTY_DECODER = "Netty's HttpResponseDecoder (netty.http-codec=netty; it allocates objects "
-            + "per response, see docs/transports.md; -O netty.http-codec=nbench for nbench's allocation-free parser)";
 
     @Override
     public Map<String, String> effectiveConfig() {
