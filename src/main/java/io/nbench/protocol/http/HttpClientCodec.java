@@ -23,6 +23,9 @@ public final class HttpClientCodec implements ClientCodec {
     /** The methods whose requests carry the {@code --size} bytes as a body. */
     private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
+    /** The longest response head (status line and headers) a client accepts, whichever parser reads it. */
+    public static final int MAX_HEAD = HttpResponseParser.MAX_HEAD;
+
     /** The body a buffer is first sized for: responses are the server's, of a size not known before. */
     private static final int FIRST_BODY = 4096;
 
@@ -113,7 +116,32 @@ public final class HttpClientCodec implements ClientCodec {
     public String problem(WireBytes in, int maxFrame) {
         String[] why = new String[1];
         HttpResponseParser.frame(in, headRequest, maxFrame, why);
-        return "the peer's response is not HTTP/1.1: " + (why[0] != null ? why[0] : "unreadable");
+        return notHttp(why[0] != null ? why[0] : "unreadable");
+    }
+
+    /**
+     * Whether the run's requests are HEADs, whose responses have no body whatever their head says: a transport
+     * with an HTTP decoder of its own tells it so (the shared parser is told by this codec).
+     */
+    public boolean headRequests() {
+        return headRequest;
+    }
+
+    /**
+     * The line a response that is not HTTP/1.1 stops the run with, {@code reason} saying what is wrong with it: the
+     * same words whichever parser read it.
+     */
+    public static String notHttp(String reason) {
+        return "the peer's response is not HTTP/1.1: " + reason;
+    }
+
+    /** {@link #notHttp}'s reason for a body delimited by the connection's close. */
+    public static final String NO_LENGTH = "it has neither Content-Length nor chunked encoding (a body that ends "
+            + "when the connection closes cannot be timed)";
+
+    /** {@link #notHttp}'s reason for a body over {@code --max-frame}. */
+    public static String bodyTooLarge(long bytes, int maxFrame) {
+        return "its body of " + bytes + " bytes is larger than the client accepts (" + maxFrame + ")";
     }
 
     @Override

@@ -178,12 +178,10 @@ final class HttpResponseParser {
             return chunks(in, line, maxFrame, why);
         }
         if (contentLength < 0) {
-            return bad(why, "it has neither Content-Length nor chunked encoding (a body that ends when the "
-                    + "connection closes cannot be timed)");
+            return bad(why, HttpClientCodec.NO_LENGTH);
         }
         if (contentLength > maxFrame) {
-            return bad(why, "its body of " + contentLength + " bytes is larger than the client accepts ("
-                    + maxFrame + ")");
+            return bad(why, HttpClientCodec.bodyTooLarge(contentLength, maxFrame));
         }
         long end = line + contentLength;
         return length >= end ? (int) end : -(int) end;

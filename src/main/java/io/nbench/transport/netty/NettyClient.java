@@ -54,7 +54,8 @@ final class NettyClient implements ClientTransport {
     @Override
     public ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)
             throws IOException {
-        NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(), settings.maxFrame());
+        NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(),
+                settings.maxFrame(), config.nettyHttpCodec && template.protocol().httpMessages());
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -73,6 +74,16 @@ final class NettyClient implements ClientTransport {
         connection.attach(f.channel());
         channels.add(f.channel());
         return connection;
+    }
+
+    /** Netty's decoder unless {@code -O netty.http-codec=nbench}: see {@link HttpResponseReader}. */
+    @Override
+    public String httpParser() {
+        return config.nettyHttpCodec
+                ? "Netty's HttpResponseDecoder (" + config.httpCodecKey + "=netty: objects allocated per response, "
+                        + "see docs/transports.md; -O " + config.httpCodecKey + "=nbench: nbench's allocation-free "
+                        + "parser)"
+                : ClientTransport.super.httpParser();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.protocol.ResponseHead;
+import io.nbench.protocol.http.HttpClientCodec;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
@@ -98,8 +99,23 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     private static final int CARRY_KEPT = 64 * 1024;
     /** Event loop only: a protocol error closed the connection; what is still read is dropped. */
     private boolean failed;
+    /**
+     * Whether responses are HTTP read by Netty's decoder ({@link KnownMethodResponseDecoder}, then
+     * {@link HttpResponseReader}) after this handler, which then only brackets each read and passes it on.
+     */
+    private final boolean nettyHttp;
+    /** Event loop only: the read being passed to Netty's decoder, retained meanwhile; null between reads. */
+    private ByteBuf passing;
+    private int passingFrom;
 
+    /** A connection whose responses are framed by its template's codec (nbench's parser for HTTP). */
     NettyClientConnection(RequestTemplate template, ConnectionHandler handler, boolean notifyWritten, int maxFrame) {
+        this(template, handler, notifyWritten, maxFrame, false);
+    }
+
+    NettyClientConnection(RequestTemplate template, ConnectionHandler handler, boolean notifyWritten, int maxFrame,
+                          boolean nettyHttp) {
+        this.nettyHttp = nettyHttp;
         this.template = template;
         this.maxFrame = maxFrame;
         this.handler = handler;
@@ -129,6 +145,11 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             pipeline.addLast(new SharedPayloadWriter(bytes, encoded, tail));
         }
         pipeline.addLast(this);
+        if (nettyHttp) {
+            boolean headRequests = template.codec() instanceof HttpClientCodec http && http.headRequests();
+            pipeline.addLast(new KnownMethodResponseDecoder(headRequests),
+                    new HttpResponseReader(handler, this, headRequests, maxFrame));
+        }
         gatherOut = tail > 0 ? pipeline.context(SharedPayloadWriter.class) : pipeline.context(this);
     }
 
@@ -311,6 +332,10 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
+        if (nettyHttp) {
+            passToDecoder(ctx, in);
+            return;
+        }
         if (failed) {
             in.release();
             return;
@@ -331,6 +356,31 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
             in.release();
             handler.onReadEnd();
         }
+    }
+
+    /**
+     * One socket read for Netty's HTTP decoder, which decodes it before {@code fireChannelRead} returns: its
+     * responses are bracketed as one read, as decode's are. Retained meanwhile so that a protocol error can still
+     * show its first bytes ({@link #readHead}) once the decoder has merged them into its cumulation and let go.
+     */
+    private void passToDecoder(ChannelHandlerContext ctx, ByteBuf in) {
+        inRead = true;
+        passing = in.retain();
+        passingFrom = in.readerIndex();
+        handler.onReadStart();
+        try {
+            ctx.fireChannelRead(in);
+        } finally {
+            passing = null;
+            in.release();
+            handler.onReadEnd();
+        }
+    }
+
+    /** The start of the read being decoded, for a protocol error's message: what the peer sent. */
+    byte[] readHead() {
+        ByteBuf in = passing;
+        return in == null ? new byte[0] : head(in, passingFrom);
     }
 
     /** The start of a bad frame, for the error message. */
@@ -377,6 +427,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         handler.onClosed();
     }
 
+    /** Also {@link HttpResponseReader}'s, for what Netty's decoder throws. */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         if (cause instanceof IOException) {

@@ -41,6 +41,10 @@ final class NettyConfig {
     final int ioThreads;
     /** netty.executor: threads of the DefaultEventExecutorGroup running the request handler; 0 = off. */
     final int executorThreads;
+    /** netty.http-codec: the client reads HTTP responses with Netty's decoder (true) or nbench's parser. */
+    final boolean nettyHttpCodec;
+    /** Its key for this transport ({@code netty.http-codec} or {@code netty-local.http-codec}), for the header. */
+    final String httpCodecKey;
 
     static {
         // Netty's leak detector samples one buffer in 128 and records a stack trace for it: tens of bytes
@@ -81,6 +85,8 @@ final class NettyConfig {
         this.socket = socket;
         this.ioThreads = socket.ioThreads(); // resolved by IoThreads before it gets here
         this.executorThreads = local ? 0 : options.integer(NettyTransport.EXECUTOR);
+        this.httpCodecKey = prefix + NettyTransport.HTTP_CODEC_KEY;
+        this.nettyHttpCodec = options.string(httpCodecKey).equals("netty");
     }
 
     RecvByteBufAllocator recvAllocator() {

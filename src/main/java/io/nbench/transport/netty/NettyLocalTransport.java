@@ -26,7 +26,8 @@ public final class NettyLocalTransport extends BaseTransport {
                             NettyTransport.fixedRecvSize(text);
                         }
                         return text;
-                    }));
+                    }),
+            NettyTransport.httpCodec("netty-local."));
 
     /** No written event: a local write is a hand-off to the peer channel, not a send. */
     public NettyLocalTransport() {

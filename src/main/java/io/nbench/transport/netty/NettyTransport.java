@@ -20,6 +20,15 @@ public final class NettyTransport extends BaseTransport {
     static final String ALLOCATOR = "netty.allocator";
     static final String RECV = "netty.recv";
     static final String EXECUTOR = "netty.executor";
+    /** After the transport's prefix: {@code netty.http-codec}, {@code netty-local.http-codec}. */
+    static final String HTTP_CODEC_KEY = "http-codec";
+
+    /** What reads the client's HTTP responses ({@code --url}): netty's codec by default, as a Netty user's would. */
+    static TransportOption httpCodec(String prefix) {
+        return TransportOption.choice(prefix + HTTP_CODEC_KEY, "netty", List.of("netty", "nbench"),
+                "client, --url: read HTTP responses with Netty's HttpResponseDecoder (objects per response) "
+                + "or with nbench's allocation-free parser, which the other transports share");
+    }
 
     private static final List<TransportOption> OPTIONS = List.of(
             TransportOption.choice(IO, "auto", List.of("auto", "nio", "epoll", "io_uring"),
@@ -38,7 +47,8 @@ public final class NettyTransport extends BaseTransport {
                     "server: run the request handler (and --work), or the echo handler, on a "
                     + "DefaultEventExecutorGroup of N threads, "
                     + "Netty's own way to take work off the event loop; its queues are unbounded, so it never "
-                    + "rejects; ignored with --executor-threads (nbench's bounded pool) and --work-mode delay"));
+                    + "rejects; ignored with --executor-threads (nbench's bounded pool) and --work-mode delay"),
+            httpCodec("netty."));
 
     static int fixedRecvSize(String text) {
         if (!text.startsWith("fixed:")) {

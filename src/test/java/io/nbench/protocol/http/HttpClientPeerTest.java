@@ -11,8 +11,11 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The HTTP client against peers that answer what a test scripts, through the jar's command line: a response
@@ -24,20 +27,65 @@ class HttpClientPeerTest {
     @TempDir
     Path dir;
 
-    @Test
-    void aResponseWithoutALengthStopsTheRunWithOneLineNamingTheProblem() throws Exception {
+    /** Netty's client reads responses with Netty's own decoder: the same line as the shared parser's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "netty"})
+    void aResponseWithoutALengthStopsTheRunWithOneLineNamingTheProblem(String impl) throws Exception {
         byte[] reply = "HTTP/1.1 200 OK\r\nServer: scripted\r\n\r\nbody until close".getBytes(StandardCharsets.US_ASCII);
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread peer = new Thread(() -> answerEachHead(server, reply), "scripted-http");
             peer.setDaemon(true);
             peer.start();
-            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "nio", "--threads", "1",
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "1",
                     "--msgs", "5", "--warmup", "0", "--iterations", "1",
                     "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
             assertEquals(1, r.exit(), r.all());
             String line = r.all().lines().filter(l -> l.contains("protocol mismatch")).findFirst().orElse(r.all());
             assertTrue(line.contains("the peer's response is not HTTP/1.1: it has neither Content-Length nor chunked "
                     + "encoding") && line.contains("(it sent 'HTTP/1.1 200 OK')"), line);
+        }
+    }
+
+    /**
+     * Netty's decoder on responses nbench's own server never sends: an interim 100 before the final response and a
+     * chunked body with a chunk extension and a trailer; a 204 without a length. Pipelined (--window 3), each is
+     * one response, counted by its final status, none an error. And bytes that are not HTTP stop the run with one
+     * line.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"netty", "nbench"})
+    void nettyReadsInterimChunkedAndNoContentResponses(String codec) throws Exception {
+        Map<String, String> replies = Map.of("200", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n",
+                "204", "HTTP/1.1 204 No Content\r\nServer: scripted\r\n\r\n");
+        for (Map.Entry<String, String> reply : replies.entrySet()) {
+            try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+                byte[] bytes = reply.getValue().getBytes(StandardCharsets.US_ASCII);
+                Thread peer = new Thread(() -> answerEachHead(server, bytes), "scripted-http");
+                peer.setDaemon(true);
+                peer.start();
+                NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "netty", "-O",
+                        "netty.http-codec=" + codec, "--threads", "1", "--window", "3", "--msgs", "10", "--warmup",
+                        "0", "--iterations", "1", "--timeout", "5s",
+                        "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
+                assertEquals(0, r.exit(), r.all());
+                assertTrue(r.out().contains("Responses by status (whole run): " + reply.getKey() + " x10\n"), r.out());
+                assertTrue(r.out().contains("Errors: 0"), r.out());
+                assertEquals("", r.err());
+            }
+        }
+        byte[] garbage = "SSH-2.0-OpenSSH_9.2\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answerEachHead(server, garbage), "scripted-ssh");
+            peer.setDaemon(true);
+            peer.start();
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "netty", "-O",
+                    "netty.http-codec=" + codec, "--threads", "1", "--msgs", "5", "--warmup", "0", "--iterations",
+                    "1", "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
+            assertEquals(1, r.exit(), r.all());
+            String line = r.all().lines().filter(l -> l.contains("not HTTP/1.1")).findFirst().orElse(r.all());
+            assertTrue(line.contains("the peer's response is not HTTP/1.1: ") && line.contains("(it sent 'SSH-2.0"),
+                    line);
         }
     }
 

@@ -148,6 +148,33 @@ class NginxClientTest {
         assertEquals(20L, logged().values().stream().mapToLong(Long::longValue).sum(), r.out());
     }
 
+    /**
+     * The netty client on Netty's own HTTP decoder (its default) and on nbench's parser ({@code -O
+     * netty.http-codec}): HEAD responses, whose Content-Length announces a body that never comes (a decoder that
+     * does not know the request was a HEAD waits for it, and every request times out), and chunked bodies, both
+     * pipelined (--window 4 on one connection). nginx's log is the independent count; the header names the parser.
+     */
+    @ParameterizedTest(name = "-O netty.http-codec={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"netty", "nbench"})
+    void nettyReadsHeadResponsesAndChunkedBodiesPipelinedWithEitherParser(String codec) throws Exception {
+        String parser = codec.equals("netty") ? "  http parser: Netty's HttpResponseDecoder" : "  http parser: nbench's";
+        for (String request : List.of("HEAD /file", "GET /chunked")) {
+            emptyTheLog();
+            String[] methodAndPath = request.split(" ");
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "netty", "-O",
+                    "netty.http-codec=" + codec, "--connections", "1", "--threads", "1", "--window", "4", "--msgs",
+                    "20", "--warmup", "0", "--iterations", "1", "--timeout", "5s", "--method", methodAndPath[0],
+                    "--url", "http://127.0.0.1:" + port + methodAndPath[1]);
+            assertEquals(0, r.exit(), r.all());
+            assertEquals("", r.err());
+            assertTrue(r.out().contains("\n" + parser), r.out());
+            assertTrue(r.out().contains("Errors: 0"), r.out());
+            assertTrue(r.out().contains("Responses by status (whole run): 200 x20\n"), r.out());
+            String logLine = request.startsWith("HEAD") ? "200 0" : "200 " + "a body of unknown length".length();
+            assertEquals(Map.of(logLine, 20L), logged(), r.out());
+        }
+    }
+
     /** nginx's log lines ({@code status bytes}) and how many of each. */
     private static Map<String, Long> logged() throws IOException {
         Map<String, Long> counts = new TreeMap<>();
