@@ -97,7 +97,8 @@ class HttpInteropTest {
 
     /**
      * ab pointed at a framed server (the wrong protocol): every request is answered 400 and closed, so ab reports
-     * 10 non-2xx responses, not 10 successes of 0 bytes; the server counts 10 protocol errors.
+     * 10 non-2xx responses, not 10 successes of 0 bytes; the server counts 10 protocol errors, and the bytes it
+     * sent ab as its bytes out (ab's "Total transferred").
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("transports")
@@ -112,6 +113,44 @@ class HttpInteropTest {
         assertEquals(10, number(ab.out, "Complete requests:\\s+(\\d+)"), ab.out);
         assertEquals(10, number(ab.out, "Non-2xx responses:\\s+(\\d+)"), ab.out);
         assertEquals(10, number(metrics, "protocol errors ([\\d,]+)"), metrics);
+        long transferred = number(ab.out, "Total transferred:\\s+(\\d+) bytes");
+        assertTrue(transferred > 0, ab.out);
+        assertEquals(transferred, number(metrics, "bytes out ([\\d,]+)"), "ab's Total transferred against the "
+                + "server's bytes out: " + metrics);
+    }
+
+    /**
+     * The HTTP server's own refusals, a malformed request (400) and a body over --max-frame (413), each on a
+     * connection of its own: every byte the peer reads before the server closes is counted in the server's bytes
+     * out, whether the server runs requests on its I/O threads or on the business pool.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void theHttpServersRefusalsCountAsBytesOut(String transport) throws Exception {
+        String metrics;
+        long read = 0;
+        try (ChildServer server = ChildServer.start(List.of("--impl", transport, "--port", "0", "--protocol", "http",
+                "--max-frame", "1000", "--executor-threads", "2"))) {
+            for (String request : List.of("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: ab\r\n\r\n",
+                    "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n")) {
+                String answer = refusal(server.port(), request);
+                assertTrue(answer.startsWith("HTTP/1.1 4") && answer.contains("Connection: close\r\n"), answer);
+                read += answer.length();
+            }
+            metrics = server.stop();
+        }
+        assertEquals(2, number(metrics, "protocol errors ([\\d,]+)"), metrics);
+        assertEquals(read, number(metrics, "bytes out ([\\d,]+)"), "bytes the peers read against the server's "
+                + "bytes out: " + metrics);
+    }
+
+    /** Sends {@code request} on a new connection and reads the answer until the server closes. */
+    private static String refusal(int port, String request) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
     }
 
     /** What ab printed. */
