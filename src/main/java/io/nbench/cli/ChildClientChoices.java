@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.protocol.Protocol;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +23,7 @@ final class ChildClientChoices {
     record Monitor(String host, int port, Path tokenFile) {
     }
 
+    /** The server's port on 127.0.0.1 (an HTTP client's --url names it). */
     public Integer port;
     public ResultFiles files;
     public Duration iterationTime;
@@ -56,6 +58,10 @@ final class ChildClientChoices {
     void applyTo(ClientCommand client) {
         if (port != null) {
             client.transport.port = port;
+            if (client.transport.protocol == Protocol.HTTP) {
+                // An HTTP client is pointed at its server by URL; any path, as nbench's server answers every path alike.
+                client.http.url = "http://127.0.0.1:" + port + "/";
+            }
         }
         if (files != null) {
             client.output.out = files.out();

@@ -44,6 +44,10 @@ final class RunChecks {
                         : "use --results-dir to keep the result documents)"));
             }
         }
+        if (parsed.hasMatchedOption("--url")) {
+            throw usage("--url is chosen by nbench run itself (each server's address; nbench's HTTP server answers every "
+                    + "path alike): leave it out and give --protocol http");
+        }
         if (inProcess && parsed.hasMatchedOption("--impl")) {
             throw usage("--impl is chosen by nbench run --in-process (each in-JVM server is measured with its own "
                     + "client): leave it out");
@@ -96,6 +100,27 @@ final class RunChecks {
                         + ") uses: leave it out");
             }
         }
+    }
+
+    /**
+     * The body of every response of servers whose protocol lets the server decide it (HTTP's --response-size):
+     * what the client's options say of its responses, as framed's server answers them, {@code --response-size}
+     * or else {@code --size}; 0 for a protocol whose requests say it themselves. A server starts once, so a
+     * --size list (a sweep) needs --response-size.
+     */
+    int serverResponseSize(ClientCommand client) {
+        if (!client.transport.protocol.serverSetsResponseSize()) {
+            return 0;
+        }
+        if (client.load.responseSize != null) {
+            return client.load.responseSize;
+        }
+        if (client.load.size.size() > 1) {
+            throw usage("--size " + client.load.size.stream().map(String::valueOf).collect(
+                    java.util.stream.Collectors.joining(",")) + " sweeps, but nbench run starts each --protocol "
+                    + client.transport.protocol.label() + " server once, with one response size: give --response-size");
+        }
+        return client.load.size.get(0);
     }
 
     /** {@code --rounds} checked; 1 when the client runs in one piece. */

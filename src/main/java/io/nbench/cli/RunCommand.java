@@ -43,6 +43,9 @@ import picocli.CommandLine.Unmatched;
             "  # --no-server-stats",
             "  nbench run --servers mina,netty --protocol echo -O mina.executor=2 \\",
             "      -O netty.executor=2",
+            "  # HTTP servers answering bodies of --size bytes (or --response-size);",
+            "  # run gives the client each server's URL",
+            "  nbench run --servers netty,nio --protocol http --size 100",
             "  # capacity per server: the highest rate within the objective",
             "  nbench run --servers netty,mina --find-rate --slo 'p99<=10ms'",
             "  # 10 measured iterations per server in 5 rounds of 2",
@@ -119,6 +122,7 @@ final class RunCommand implements Callable<Integer> {
         ClientCommand client = parsed.commandSpec().commandLine().getCommand();
         List<Transport> chosen = checks.chooseServers(registry, servers);
         checks.checkTransportOptionsInUse(registry, client.transport, chosen);
+        int responseSize = checks.serverResponseSize(client);
         int warmups = parsed.hasMatchedOption("--warmup") ? client.load.warmup : DEFAULT_WARMUP;
         int iterations = parsed.hasMatchedOption("--iterations") ? client.load.iterations : DEFAULT_ITERATIONS;
         ChildClientPlan plan = withShortTiming(parsed, warmups, iterations);
@@ -153,7 +157,7 @@ final class RunCommand implements Callable<Integer> {
                 });
         List<RunServer> running = new ArrayList<>();
         try {
-            int worst = RunServer.startAll(chosen, inProcess, client.transport.protocol, serverIoThreads,
+            int worst = RunServer.startAll(chosen, inProcess, client.transport.protocol, responseSize, serverIoThreads,
                     client.transport.transportOptions, serverStats, running, stopRequested, out, err);
             if (inRounds) {
                 worst = ExitCode.first(worst, new RunInRounds(clients::run, files, verdict, stopRequested,

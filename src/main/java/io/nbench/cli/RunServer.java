@@ -42,13 +42,17 @@ final class RunServer implements AutoCloseable {
 
     /**
      * Starts {@code nbench server} of {@code transport} in a child JVM on 127.0.0.1, port 0, with a monitor of its
-     * own when {@code serverStats} (a fresh token in its environment, never on its command line).
+     * own when {@code serverStats} (a fresh token in its environment, never on its command line), answering with
+     * bodies of {@code responseSize} bytes where the protocol lets the server decide (HTTP's --response-size).
      */
-    static RunServer child(Transport transport, Protocol protocol, int ioThreads, Map<String, String> options,
-                           boolean serverStats) throws IOException {
+    static RunServer child(Transport transport, Protocol protocol, int responseSize, int ioThreads,
+                           Map<String, String> options, boolean serverStats) throws IOException {
         List<String> serverArgs = new ArrayList<>(List.of("--impl", transport.name(), "--port", "0",
                 "--protocol", protocol.label(), "--io-threads",
                 Integer.toString(IoThreads.sharingTheMachine(ioThreads))));
+        if (protocol.serverSetsResponseSize()) {
+            serverArgs.addAll(List.of("--response-size", Integer.toString(responseSize)));
+        }
         options.forEach((k, v) -> serverArgs.addAll(List.of("-O", k + "=" + v)));
         Map<String, String> environment = new LinkedHashMap<>();
         MonitorToken token = null;
@@ -69,10 +73,11 @@ final class RunServer implements AutoCloseable {
      * Starts an in-JVM server of {@code transport} in this JVM, on an address its own client reaches, as
      * {@code nbench server} starts one ({@link BenchServer}); its report is not shown, run compares clients.
      */
-    static RunServer inThisJvm(Transport transport, Protocol protocol, int ioThreads, Map<String, String> options,
-                               PrintWriter err) throws IOException {
+    static RunServer inThisJvm(Transport transport, Protocol protocol, int responseSize, int ioThreads,
+                               Map<String, String> options, PrintWriter err) throws IOException {
         ServerPlan plan = ServerPlan.builder()
                 .transport(transport, TransportRegistry.load().resolveOptions(transport, options)).protocol(protocol)
+                .responseSize(protocol.serverSetsResponseSize() ? responseSize : 0)
                 .socket(new SocketSettings(IoThreads.sharingTheMachine(ioThreads), true, 0, 0)).build();
         return new RunServer(transport, null, BenchServer.start(plan, new PrintWriter(Writer.nullWriter()), err), null);
     }
@@ -81,10 +86,11 @@ final class RunServer implements AutoCloseable {
      * Every server started before any client runs, in {@code --servers} order, each kept running until its
      * last round; a server that cannot start is named (exit 1) and left out. Stops at {@code stopRequested}.
      *
-     * @param inProcess  each server in this JVM (else a child JVM, with a monitor when {@code serverStats})
-     * @param options    the {@code -O} options given: each server takes those of its own transport
+     * @param inProcess    each server in this JVM (else a child JVM, with a monitor when {@code serverStats})
+     * @param responseSize the body of each response where the protocol lets the server decide (HTTP)
+     * @param options      the {@code -O} options given: each server takes those of its own transport
      */
-    static int startAll(List<Transport> chosen, boolean inProcess, Protocol protocol, int ioThreads,
+    static int startAll(List<Transport> chosen, boolean inProcess, Protocol protocol, int responseSize, int ioThreads,
                         Map<String, String> options, boolean serverStats, List<RunServer> running,
                         AtomicBoolean stopRequested, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
@@ -96,8 +102,8 @@ final class RunServer implements AutoCloseable {
             out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
             Map<String, String> own = optionsOf(server, options);
             try {
-                RunServer s = inProcess ? inThisJvm(server, protocol, ioThreads, own, err)
-                        : child(server, protocol, ioThreads, own, serverStats);
+                RunServer s = inProcess ? inThisJvm(server, protocol, responseSize, ioThreads, own, err)
+                        : child(server, protocol, responseSize, ioThreads, own, serverStats);
                 running.add(s);
                 if (s.banner() != null) {
                     out.println(s.banner());

@@ -154,6 +154,7 @@ public final class FramedRequestParser implements ServerCodec {
             return OUTPUT_FULL;
         }
         error = HttpOnFramed.ERROR;
+        listener.refusalAnswered(HttpOnFramed.ANSWER.length);
         return PROTOCOL_ERROR;
     }
 

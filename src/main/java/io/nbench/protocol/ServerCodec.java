@@ -45,6 +45,13 @@ public interface ServerCodec {
          */
         default void bytesEchoed(int bytes) {
         }
+
+        /**
+         * The protocol's whole answer to what it refuses is in {@code out} ({@link #PROTOCOL_ERROR} follows):
+         * {@code responseBytes} that the peer receives though they answer no request.
+         */
+        default void refusalAnswered(int responseBytes) {
+        }
     }
 
     /**

@@ -129,6 +129,11 @@ public final class ServerMetrics implements ServerEvents {
     }
 
     @Override
+    public void refusalAnswered(int responseBytes) {
+        measurements.refusalAnswered(responseBytes);
+    }
+
+    @Override
     public void protocolError(String remote, String message) {
         measurements.protocolError();
         long now = clock.getAsLong();

@@ -13,4 +13,15 @@ public interface ResponseTimer {
      * unanswered and is counted dropped when its connection closes.
      */
     void schedule(Runnable completion);
+
+    /**
+     * This timer's delay, its completions run on {@code loop} instead: the event loop of a connection whose
+     * transport wakes for its loop's own deadlines precisely (netty on epoll: a timerfd). The response is then
+     * completed and written on the connection's I/O thread, without the timer thread's wake-up and the
+     * hand-over of the write to the loop, a second wake-up (measured on 2 busy cores, a 1 ms delay at 2,000 a
+     * second: 85-108 µs late at p50 through the timer's thread, 23-48 µs on the loop). By default, this timer.
+     */
+    default ResponseTimer on(java.util.concurrent.ScheduledExecutorService loop) {
+        return this;
+    }
 }

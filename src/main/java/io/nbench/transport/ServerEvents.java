@@ -67,6 +67,15 @@ public interface ServerEvents {
     /** A connection was closed for breaking the protocol; {@code message} is one line naming the problem. */
     void protocolError(String remote, String message);
 
+    /**
+     * The protocol's answer to what it refuses (HTTP's 400, 413 or 431; the framed server's 400 to an HTTP
+     * request) was handed to the write path ahead of the close: {@code responseBytes} on the wire, counted as
+     * bytes out, since the peer receives them (ab counts them in its "Total transferred"). It answers no
+     * request: {@link #protocolError} counts the refusal.
+     */
+    default void refusalAnswered(int responseBytes) {
+    }
+
     /** Bytes read that were echoed back ({@code --protocol echo}). */
     void echoed(int bytes);
 

@@ -178,6 +178,46 @@ class RunCommandTest {
                 "every child server stopped");
     }
 
+    /**
+     * {@code run --protocol http}: run starts HTTP servers and points its HTTP client at each (run chooses the URL
+     * as it chooses the port), and each server answers with a body of {@code --size} bytes, as framed's
+     * responses are {@code --size} bytes: the server's bytes out per request (its monitor's figures in the
+     * result document) are a 200's head and that body, the head written out here. {@code --response-size} sets
+     * the body instead, as it sets framed's responses.
+     */
+    @Test
+    void httpServersAnswerWithBodiesOfTheClientsSize(@TempDir Path dir) throws Exception {
+        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--protocol", "http", "--size", "300",
+                "--threads", "2", "--msgs", "100", "--warmup", "0", "--iterations", "1", "--results-dir",
+                dir.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        assertBodies(dir, List.of("netty", "nio"), 300, 200);
+        assertTrue(o.out().contains("protocol http (responses of 300 bytes)"), o.out());
+
+        Path post = dir.resolve("post");
+        CliTest.Outcome p = CliTest.run("run", "--servers", "blocking", "--protocol", "http", "--method", "POST",
+                "--size", "2k", "--response-size", "50", "--threads", "1", "--msgs", "50", "--warmup", "0",
+                "--iterations", "1", "--results-dir", post.toString());
+        assertEquals(0, p.code(), p.out() + p.err());
+        assertBodies(post, List.of("blocking"), 50, 50);
+        JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER.readTree(post.resolve("blocking.json").toFile())
+                .get("combinations").get(0).get("serverStats").get("iterations").get(0);
+        assertTrue(stats.get("bytesIn").asLong() > 50L * 2048, "each request carries its 2 KiB body: " + stats);
+    }
+
+    /** Each server's document: {@code messages} requests, 0 errors, and the server's bytes out per request. */
+    private static void assertBodies(Path dir, List<String> servers, int body, long messages) throws Exception {
+        long perResponse = ("HTTP/1.1 200 OK\r\nContent-Length: " + body + "\r\n\r\n").length() + body;
+        for (String server : servers) {
+            JsonNode doc = io.nbench.report.json.ResultDocument.MAPPER.readTree(dir.resolve(server + ".json").toFile());
+            JsonNode combination = doc.get("combinations").get(0);
+            JsonNode stats = combination.get("serverStats").get("iterations").get(0);
+            assertEquals(messages, stats.get("requests").asLong(), server + ": " + stats);
+            assertEquals(messages * perResponse, stats.get("bytesOut").asLong(), server + ": " + stats);
+        }
+    }
+
     @Test
     void inProcessRunsTheInJvmTransportsAgainstThemselves() {
         // Time-based: a synchronous in-JVM pipe (mina-vmpipe) must still hand control back at the boundaries.
@@ -195,7 +235,8 @@ class RunCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"run --port 7007", "run --servers nosuch", "run --servers netty-local",
         "run --in-process --servers netty", "run --size 5x", "run --out x.json", "run --monitor-port 7070",
-        "run --rounds 0", "run --iterations 2 --rounds 3", "run --forks 2 --rounds 2"})
+        "run --rounds 0", "run --iterations 2 --rounds 3", "run --forks 2 --rounds 2",
+        "run --url http://127.0.0.1:7007/", "run --protocol http --size 1k,2k"})
     void badRunArgumentsAreUsageErrors(String line) {
         CliTest.Outcome o = CliTest.run(line.split(" "));
         assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.nbench.process.ChildServer;
+import io.nbench.protocol.http.HttpResponses;
 import io.nbench.testkit.ExternalTools;
 import io.nbench.testkit.Transports;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -34,23 +36,34 @@ class HttpInteropTest {
         return Transports.network().stream();
     }
 
+    /** Every transport, answering on its I/O threads and on nbench's business pool. */
+    static Stream<Arguments> transportsInlineAndPooled() {
+        return transports().flatMap(t -> Stream.of(Arguments.of(t, false), Arguments.of(t, true)));
+    }
+
     /**
      * ab without keep-alive (an HTTP/1.0 request per connection, closed by the server after its response), ab
      * -k (HTTP/1.0 keep-alive) and wrk (HTTP/1.1 keep-alive, 1 s): each request they complete is one the server
      * answered. wrk stops at its deadline with up to one request in flight per connection, which the server may
-     * have answered but wrk does not count: the server's count is wrk's plus 0 to {@value #WRK_CONNECTIONS}.
+     * have answered but wrk does not count: the server's count is wrk's plus 0 to {@value #WRK_CONNECTIONS}. On
+     * the business pool too, where a pool thread writes each response and the I/O thread closes the connection
+     * after it (ab counts a response cut short as failed, "Length").
      */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("transports")
-    void abAndWrkCountWhatTheServerAnswers(String transport) throws Exception {
+    @ParameterizedTest(name = "{0}, pooled {1}")
+    @MethodSource("transportsInlineAndPooled")
+    void abAndWrkCountWhatTheServerAnswers(String transport, boolean pooled) throws Exception {
         assumeTrue(ExternalTools.onPath("ab"), "ab is not installed (.ci/run installs apache2-utils)");
         assumeTrue(ExternalTools.onPath("wrk"), "wrk is not installed (.ci/run installs wrk)");
         String metrics;
         Ab closing;
         Ab keepAlive;
         long wrk;
-        try (ChildServer server = ChildServer.start(List.of("--impl", transport, "--port", "0", "--protocol", "http",
-                "--response-size", Integer.toString(RESPONSE_SIZE)))) {
+        List<String> options = new ArrayList<>(List.of("--impl", transport, "--port", "0", "--protocol", "http",
+                "--response-size", Integer.toString(RESPONSE_SIZE)));
+        if (pooled) {
+            options.addAll(List.of("--executor-threads", "4"));
+        }
+        try (ChildServer server = ChildServer.start(options)) {
             String url = "http://127.0.0.1:" + server.port() + "/stress-benchmark-01";
             closing = ab(url, REQUESTS, 4, false);
             keepAlive = ab(url, REQUESTS, 4, true);
@@ -73,7 +86,10 @@ class HttpInteropTest {
 
     /**
      * A business pool of one thread and a queue of one, 200 ms of work per request, ab -c 10: the requests the
-     * pool refuses are answered 503, which ab counts as non-2xx, exactly as many as the server counts rejected.
+     * pool refuses are answered 503, which ab counts as non-2xx, exactly as many as the server counts rejected,
+     * and no request failed. ab counts a response whose body length differs from the first response's as failed
+     * ("Length"), whatever its status, so the 200s carry a body as long as the 503's: every body must then arrive
+     * whole.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("transports")
@@ -82,13 +98,15 @@ class HttpInteropTest {
         String metrics;
         Ab ab;
         try (ChildServer server = ChildServer.start(List.of("--impl", transport, "--port", "0", "--protocol", "http",
-                "--work", "200ms", "--executor-threads", "1", "--executor-queue", "1"))) {
+                "--work", "200ms", "--executor-threads", "1", "--executor-queue", "1", "--response-size",
+                Integer.toString(HttpResponses.UNAVAILABLE_BODY.length())))) {
             ab = ab("http://127.0.0.1:" + server.port() + "/", 30, 10, false);
             metrics = server.stop();
         }
         long[] counts = served(metrics);
         assertEquals(30, counts[0], metrics);
         assertEquals(30, number(ab.out, "Complete requests:\\s+(\\d+)"), ab.out);
+        assertEquals(0, number(ab.out, "Failed requests:\\s+(\\d+)"), ab.out);
         long non2xx = ab.out.contains("Non-2xx") ? number(ab.out, "Non-2xx responses:\\s+(\\d+)") : 0;
         assertTrue(counts[2] > 0, "nothing rejected: " + metrics);
         assertEquals(counts[2], non2xx, "ab's non-2xx against the server's rejected: " + ab.out + metrics);
@@ -97,7 +115,8 @@ class HttpInteropTest {
 
     /**
      * ab pointed at a framed server (the wrong protocol): every request is answered 400 and closed, so ab reports
-     * 10 non-2xx responses, not 10 successes of 0 bytes; the server counts 10 protocol errors.
+     * 10 non-2xx responses, not 10 successes of 0 bytes; the server counts 10 protocol errors, and the bytes it
+     * sent ab as its bytes out (ab's "Total transferred").
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("transports")
@@ -112,6 +131,44 @@ class HttpInteropTest {
         assertEquals(10, number(ab.out, "Complete requests:\\s+(\\d+)"), ab.out);
         assertEquals(10, number(ab.out, "Non-2xx responses:\\s+(\\d+)"), ab.out);
         assertEquals(10, number(metrics, "protocol errors ([\\d,]+)"), metrics);
+        long transferred = number(ab.out, "Total transferred:\\s+(\\d+) bytes");
+        assertTrue(transferred > 0, ab.out);
+        assertEquals(transferred, number(metrics, "bytes out ([\\d,]+)"), "ab's Total transferred against the "
+                + "server's bytes out: " + metrics);
+    }
+
+    /**
+     * The HTTP server's own refusals, a malformed request (400) and a body over --max-frame (413), each on a
+     * connection of its own: every byte the peer reads before the server closes is counted in the server's bytes
+     * out, whether the server runs requests on its I/O threads or on the business pool.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("transports")
+    void theHttpServersRefusalsCountAsBytesOut(String transport) throws Exception {
+        String metrics;
+        long read = 0;
+        try (ChildServer server = ChildServer.start(List.of("--impl", transport, "--port", "0", "--protocol", "http",
+                "--max-frame", "1000", "--executor-threads", "2"))) {
+            for (String request : List.of("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: ab\r\n\r\n",
+                    "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1001\r\n\r\n")) {
+                String answer = refusal(server.port(), request);
+                assertTrue(answer.startsWith("HTTP/1.1 4") && answer.contains("Connection: close\r\n"), answer);
+                read += answer.length();
+            }
+            metrics = server.stop();
+        }
+        assertEquals(2, number(metrics, "protocol errors ([\\d,]+)"), metrics);
+        assertEquals(read, number(metrics, "bytes out ([\\d,]+)"), "bytes the peers read against the server's "
+                + "bytes out: " + metrics);
+    }
+
+    /** Sends {@code request} on a new connection and reads the answer until the server closes. */
+    private static String refusal(int port, String request) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
     }
 
     /** What ab printed. */

@@ -156,6 +156,7 @@ public final class HttpRequestParser implements ServerCodec {
                     }
                     out.put(pending);
                     state = DONE;
+                    listener.refusalAnswered(pending.length);
                     return PROTOCOL_ERROR;
                 case DONE:
                     in.position(in.limit());

@@ -102,6 +102,11 @@ public final class Measurements {
         (atShutdown ? droppedAtShutdown : dropped).add(count);
     }
 
+    /** The protocol's answer to a request it refuses: bytes out, no request. */
+    public void refusalAnswered(int responseBytes) {
+        bytesOut.add(responseBytes);
+    }
+
     public void echoed(int bytes) {
         bytesIn.add(bytes);
         bytesOut.add(bytes);

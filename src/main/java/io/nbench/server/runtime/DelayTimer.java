@@ -5,6 +5,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -51,6 +52,25 @@ final class DelayTimer implements ResponseTimer, AutoCloseable {
         } catch (RejectedExecutionException e) {
             // Stopped: the server is stopping, and the request is dropped with its connection.
         }
+    }
+
+    /**
+     * The connection's loop keeps the deadline: no timer thread wakes, and nothing is scheduled once the timer is
+     * stopped, as {@link #schedule}. What is scheduled already is the connection's: its close discards it
+     * (the request counted dropped), and the loop's shutdown cancels it.
+     */
+    @Override
+    public ResponseTimer on(ScheduledExecutorService loop) {
+        return completion -> {
+            if (executor.isShutdown()) {
+                return; // stopping: the request stays unanswered and is dropped with its connection
+            }
+            try {
+                loop.schedule(completion, delayNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // the loop is shutting down: the connection closes with it and counts the request dropped
+            }
+        };
     }
 
     /**

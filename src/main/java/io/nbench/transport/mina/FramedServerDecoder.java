@@ -102,6 +102,7 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
                 state.answeredHttp = true;
                 session.write(IoBuffer.wrap(HttpOnFramed.ANSWER));
                 session.closeOnFlush();
+                events.refusalAnswered(HttpOnFramed.ANSWER.length);
                 return false;
             }
             events.protocolError(String.valueOf(session.getRemoteAddress()), bad);

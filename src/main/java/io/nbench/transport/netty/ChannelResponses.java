@@ -4,7 +4,9 @@ import io.nbench.transport.support.RequestPipeline;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.util.ReferenceCounted;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.LongFunction;
 
 /**
@@ -50,6 +52,16 @@ final class ChannelResponses<R extends ReferenceCounted> implements RequestPipel
     @Override
     public void discard(R response) {
         response.release();
+    }
+
+    /**
+     * The channel's own event loop on epoll, whose deadlines a timerfd keeps to the microsecond: delayed responses
+     * are completed and written there. Not on Netty's NIO loop, whose select times out in whole milliseconds, nor
+     * io_uring's or a local channel's, not measured: those keep the delay timer's thread.
+     */
+    @Override
+    public ScheduledExecutorService loop() {
+        return ctx.channel() instanceof EpollSocketChannel ? ctx.channel().eventLoop() : null;
     }
 
     /**

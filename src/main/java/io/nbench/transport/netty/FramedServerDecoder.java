@@ -142,6 +142,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                     answeredHttp = true;
                     ctx.writeAndFlush(Unpooled.wrappedBuffer(HttpOnFramed.ANSWER))
                             .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                    events.refusalAnswered(HttpOnFramed.ANSWER.length);
                     return;
                 }
                 events.protocolError(String.valueOf(ctx.channel().remoteAddress()), bad);

@@ -215,6 +215,8 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
         requests.close();
         events.protocolError(String.valueOf(ctx.channel().remoteAddress()), HttpRequestParser.logLine(status, why));
         ctx.writeAndFlush(text(status, HttpResponses.oneLine(why), true)).addListener(ChannelFutureListener.CLOSE);
+        // The encoder writes the bytes the shared parser would (as for the 503 above).
+        events.refusalAnswered(HttpResponses.error(status, why).length);
     }
 
     /** A response of {@code status} ("503 Service Unavailable") with a text body, as the shared parser writes it. */

@@ -65,6 +65,11 @@ public final class CodecRequests implements ServerCodec.Listener {
     }
 
     @Override
+    public void refusalAnswered(int responseBytes) {
+        events.refusalAnswered(responseBytes);
+    }
+
+    @Override
     public void bytesEchoed(int bytes) {
         events.echoed(bytes);
         progress.run();

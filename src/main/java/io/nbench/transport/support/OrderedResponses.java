@@ -51,7 +51,8 @@ final class OrderedResponses<R> {
     OrderedResponses(ServerRuntime runtime, ServerEvents events, RequestPipeline.Writer<R> writer) {
         this.runtime = runtime;
         this.pool = runtime.pool();
-        this.timer = pool == null ? runtime.timer() : null;
+        ResponseTimer shared = pool == null ? runtime.timer() : null;
+        this.timer = shared != null && writer.loop() != null ? shared.on(writer.loop()) : shared;
         this.events = events;
         this.writer = writer;
         if (pool == null && timer == null) {

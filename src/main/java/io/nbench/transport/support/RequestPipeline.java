@@ -1,10 +1,12 @@
 package io.nbench.transport.support;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.ResponseTimer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -62,6 +64,15 @@ public final class RequestPipeline<R> {
 
         /** The connection is closed: releases a response that will not be written. */
         void discard(R response);
+
+        /**
+         * The connection's event loop, if its deadlines are kept precisely ({@link ResponseTimer#on}): the delay
+         * timer completes this connection's responses there, on its own I/O thread. Null (the default): on the
+         * timer's thread.
+         */
+        default ScheduledExecutorService loop() {
+            return null;
+        }
 
         /**
          * No response follows those sent so far (the protocol ended the connection, HTTP's

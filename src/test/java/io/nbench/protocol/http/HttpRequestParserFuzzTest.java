@@ -18,8 +18,8 @@ import java.util.List;
  * into output buffers of any legal size. It must never throw, must consume every byte it is given, must make
  * progress whenever it asks for its output to be written, must answer exactly as it does when the same
  * stream arrives whole into a large buffer (how a stream is cut changes nothing), must write exactly the
- * response bytes it reports served, plus one error response that ends the connection, and after an error or
- * the connection's last response must answer nothing more.
+ * response bytes it reports served, plus one error response that ends the connection (reported as a refusal's
+ * bytes), and after an error or the connection's last response must answer nothing more.
  */
 class HttpRequestParserFuzzTest {
 
@@ -35,6 +35,7 @@ class HttpRequestParserFuzzTest {
         assertEquals(whole.result, cut.result);
         assertTrue(cut.requestBytes <= stream.length, cut.requestBytes + " request bytes counted of " + stream.length);
         long errorBytes = cut.output.length - cut.responseBytes;
+        assertEquals(errorBytes, cut.refusalBytes, "the error answer's bytes against those reported (bytes out)");
         if (cut.result == ServerCodec.PROTOCOL_ERROR) {
             String answer = new String(cut.output, (int) cut.responseBytes, (int) errorBytes, StandardCharsets.ISO_8859_1);
             assertTrue(answer.matches("(?s)HTTP/1\\.1 (400|413|431|505) [^\r\n]+\r\n.*Connection: close\r\n\r\n[^\n]+\n"),
@@ -45,17 +46,26 @@ class HttpRequestParserFuzzTest {
         }
     }
 
-    private record Run(byte[] output, int served, long requestBytes, long responseBytes, int result, String error) {
+    private record Run(byte[] output, int served, long requestBytes, long responseBytes, long refusalBytes, int result,
+                       String error) {
     }
 
     /** The stream in these pieces, through an output buffer of the parser's minimum plus {@code extra} bytes. */
     private static Run run(List<byte[]> pieces, int extra) {
-        long[] counts = new long[3];
+        long[] counts = new long[4];
         HttpRequestParser parser = new HttpRequestParser(new ServerCodec.Settings(MAX_FRAME, RESPONSE_SIZE),
-                (requestBytes, responseBytes) -> {
-                    counts[0]++;
-                    counts[1] += requestBytes;
-                    counts[2] += responseBytes;
+                new ServerCodec.Listener() {
+                    @Override
+                    public void requestServed(int requestBytes, int responseBytes) {
+                        counts[0]++;
+                        counts[1] += requestBytes;
+                        counts[2] += responseBytes;
+                    }
+
+                    @Override
+                    public void refusalAnswered(int responseBytes) {
+                        counts[3] += responseBytes;
+                    }
                 });
         int size = parser.minOutput() + (pieces.isEmpty() || pieces.get(0).length == 0 ? 0 : pieces.get(0)[0] & 0x3F)
                 + extra;
@@ -86,6 +96,6 @@ class HttpRequestParserFuzzTest {
                 last = result; // what follows is read and dropped
             }
         }
-        return new Run(written.toByteArray(), (int) counts[0], counts[1], counts[2], last, parser.error());
+        return new Run(written.toByteArray(), (int) counts[0], counts[1], counts[2], counts[3], last, parser.error());
     }
 }
