@@ -197,11 +197,11 @@ public final class CsvColumns {
                 line++;
             }
             // Every response of the run is in one row or in the drain (what came after a time-based run's cut).
-            combination.path("drain").path("errors").path("statuses").fields()
-                    .forEachRemaining(e -> statuses.merge(e.getKey(), e.getValue().asLong(), Long::sum));
+            combination.path("drain").path("errors").path("statuses").properties()
+                    .forEach(e -> statuses.merge(e.getKey(), e.getValue().asLong(), Long::sum));
             Map<String, Long> run = new java.util.TreeMap<>();
-            combination.path("errors").path("statuses").fields()
-                    .forEachRemaining(e -> run.put(e.getKey(), e.getValue().asLong()));
+            combination.path("errors").path("statuses").properties()
+                    .forEach(e -> run.put(e.getKey(), e.getValue().asLong()));
             assertEquals(run, statuses, "column statuses summed over the rows (and the drain) of "
                     + combination.path("name").asText() + " against the run's errors.statuses");
             for (Map.Entry<String, Function<JsonNode, Long>> t : RUN_TOTALS.entrySet()) {
@@ -281,7 +281,7 @@ public final class CsvColumns {
     /** A document's statuses object as the CSV cell: {@code code=count} pairs in the document's order. */
     private static String statuses(JsonNode byCode) {
         StringBuilder sb = new StringBuilder();
-        byCode.fields().forEachRemaining(e -> sb.append(sb.length() > 0 ? ";" : "").append(e.getKey()).append('=')
+        byCode.properties().forEach(e -> sb.append(sb.length() > 0 ? ";" : "").append(e.getKey()).append('=')
                 .append(e.getValue().asLong()));
         return sb.toString();
     }

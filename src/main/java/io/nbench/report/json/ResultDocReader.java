@@ -249,7 +249,7 @@ public final class ResultDocReader {
     /** An object of counts ({@code {"200": 5}}) in its order; empty when absent. */
     private static Map<String, Long> counts(JsonNode node) {
         Map<String, Long> map = new java.util.LinkedHashMap<>();
-        node.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asLong()));
+        node.properties().forEach(e -> map.put(e.getKey(), e.getValue().asLong()));
         return map;
     }
 }

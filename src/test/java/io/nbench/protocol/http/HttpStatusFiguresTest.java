@@ -126,12 +126,12 @@ class HttpStatusFiguresTest {
         JsonNode combination = ResultDocs.valid(ResultDocs.read(dir.resolve("text.json"))).path("combinations").path(0);
         Map<String, Long> iterations = new TreeMap<>();
         for (JsonNode it : combination.path("iterations")) {
-            it.path("errors").path("statuses").fields()
-                    .forEachRemaining(e -> iterations.merge(e.getKey(), e.getValue().asLong(), Long::sum));
+            it.path("errors").path("statuses").properties()
+                    .forEach(e -> iterations.merge(e.getKey(), e.getValue().asLong(), Long::sum));
         }
         Map<String, Long> document = new TreeMap<>();
-        combination.path("errors").path("statuses").fields()
-                .forEachRemaining(e -> document.put(e.getKey(), e.getValue().asLong()));
+        combination.path("errors").path("statuses").properties()
+                .forEach(e -> document.put(e.getKey(), e.getValue().asLong()));
         assertEquals(document, iterations, "the run's statuses are its iterations' (a count-based run has no drain)");
         assertEquals(3 * 60L, document.values().stream().mapToLong(Long::longValue).sum(), document.toString());
 

@@ -202,7 +202,8 @@ class NginxClientTest {
     private static void awaitListening(int p) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline && nginx.isAlive()) {
-            try (Socket s = new Socket("127.0.0.1", p)) {
+            try {
+                new Socket("127.0.0.1", p).close();
                 return;
             } catch (IOException notYet) {
                 Thread.sleep(20);
