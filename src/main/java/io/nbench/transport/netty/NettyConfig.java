@@ -41,6 +41,8 @@ final class NettyConfig {
     final int ioThreads;
     /** netty.executor: threads of the DefaultEventExecutorGroup running the request handler; 0 = off. */
     final int executorThreads;
+    /** netty.tls-engine: jdk or openssl, used with --tls; null for the in-JVM LocalChannel (no TLS). */
+    final String tlsEngine;
 
     static {
         // Netty's leak detector samples one buffer in 128 and records a stack trace for it: tens of bytes
@@ -81,6 +83,7 @@ final class NettyConfig {
         this.socket = socket;
         this.ioThreads = socket.ioThreads(); // resolved by IoThreads before it gets here
         this.executorThreads = local ? 0 : options.integer(NettyTransport.EXECUTOR);
+        this.tlsEngine = local ? null : options.string(NettyTls.ENGINE);
     }
 
     RecvByteBufAllocator recvAllocator() {
