@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
             "  nbench client --iteration-time 2s --iterations 5 --window 16",
             "  nbench client --measure send --response-size 0 --threads 50 --window 10",
             "  nbench client --protocol echo --port 7 --host some-echo-server",
+            "  # TLS against 'nbench server --tls' (its certificate is self-signed)",
+            "  nbench client --tls --tls-insecure",
             "  # 2 threads share each connection",
             "  nbench client --connections 4 --threads 8",
             "  nbench client --size 1k,5k,10k --out results.json --hdr-log lat.hlog",
@@ -81,6 +83,9 @@ final class ClientCommand implements Callable<Integer> {
 
     @Mixin
     HttpTargetOptions http;
+
+    @Mixin
+    ClientTlsOptions tls;
 
     @Mixin
     OutputOptions output;
@@ -211,7 +216,8 @@ final class ClientCommand implements Callable<Integer> {
                 .transportOptions(transport.transportOptionLists())
                 .socket(transport.socket())
                 .allowInJvm(allowInJvm)
-                .startAt(startAt);
+                .startAt(startAt)
+                .tls(tls.common.choice(spec), tls.ca, tls.insecure);
         HttpTargetOptions.Target target = http.resolve(spec, transport.protocol, load.host, transport.port);
         load.mapOnto(plan, target.protocol(), target.request());
         plan.host(target.host()).port(target.port());

@@ -37,6 +37,8 @@ import picocli.CommandLine.Spec;
             "  nbench server --port 0 --duration 30s",
             "  # close connections idle (no complete request) for 30 s",
             "  nbench server --idle-timeout 30s",
+            "  # TLS, self-signed certificate made in memory (clients: --tls-insecure)",
+            "  nbench server --tls",
             "  # 1 s of blocking work per request, on the event loop",
             "  nbench server --work 1s",
             "  # the same on a business pool of 100 to 200 threads",
@@ -62,6 +64,9 @@ final class ServerCommand implements Callable<Integer> {
 
     @Mixin
     BusinessOptions business;
+
+    @Mixin
+    ServerTlsOptions tls;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
             description = "Address to listen on (default: ${DEFAULT-VALUE}; remote clients need an explicit 0.0.0.0).")
@@ -181,7 +186,8 @@ final class ServerCommand implements Callable<Integer> {
                 .socket(transport.socket()).listen(listen.settings()).maxFrame(maxFrame).responseSize(responseSize)
                 .idleTimeout(idleTimeout).maxConnections(maxConnections).duration(duration).reportInterval(reportInterval)
                 .business(business.plan(spec))
-                .monitorPort(monitor.port).monitorBind(monitor.bind).readyLine(readyLine);
+                .monitorPort(monitor.port).monitorBind(monitor.bind).readyLine(readyLine)
+                .tls(tls.common.choice(spec), tls.cert, tls.key);
         usageErrors(builder::check);
         return builder.monitorToken(monitorToken());
     }

@@ -146,7 +146,7 @@ final class ServerRounds {
         Transport transport = registry.get(base.transport());
         ClientPlan.Step step = new ClientPlan.Step(base.combination(), new ResolvedTransport(transport,
                 registry.resolveOptions(transport, base.transportOptions())), spec);
-        return verdict.judge(step, run, base.transportConfig());
+        return verdict.judge(step, run, base.transportConfig(), base.tls());
     }
 
     private static IterationResult renumbered(IterationResult it, int index, boolean warmup) {

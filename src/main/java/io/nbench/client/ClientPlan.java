@@ -2,6 +2,7 @@ package io.nbench.client;
 
 import io.nbench.load.LoadSpec;
 import io.nbench.sweep.Combination;
+import io.nbench.transport.ClientTls;
 import io.nbench.transport.SocketSettings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -24,9 +25,11 @@ import java.util.List;
  * @param verdict          how each combination is judged
  * @param firstIterationAt when the first (warmup) iteration starts, so that the first measured one starts at
  *                         an instant agreed between client hosts; null: at once
+ * @param tls              {@code --tls}: what every connection offers and trusts; null: plain TCP
  */
 public record ClientPlan(String host, InetSocketAddress remote, List<Step> steps, List<String> keys,
-                         SocketSettings socket, Duration connectTimeout, Verdict verdict, Instant firstIterationAt) {
+                         SocketSettings socket, Duration connectTimeout, Verdict verdict, Instant firstIterationAt,
+                         ClientTls tls) {
 
     /** One combination, resolved: its keys, its transport with options, its workload. */
     public record Step(Combination combination, ResolvedTransport transport, LoadSpec load) {
@@ -35,6 +38,12 @@ public record ClientPlan(String host, InetSocketAddress remote, List<Step> steps
     public ClientPlan {
         steps = List.copyOf(steps);
         keys = List.copyOf(keys);
+    }
+
+    /** Plain TCP. */
+    public ClientPlan(String host, InetSocketAddress remote, List<Step> steps, List<String> keys,
+                      SocketSettings socket, Duration connectTimeout, Verdict verdict, Instant firstIterationAt) {
+        this(host, remote, steps, keys, socket, connectTimeout, verdict, firstIterationAt, null);
     }
 
     /** A plan from typed values: the sweep expanded and every combination resolved by its {@code build()}. */

@@ -7,10 +7,16 @@ import io.nbench.load.Measure;
 import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import io.nbench.sweep.Sweep;
+import io.nbench.tls.InvalidTls;
+import io.nbench.tls.TlsChoice;
+import io.nbench.tls.TlsSetup;
+import io.nbench.transport.Availability;
+import io.nbench.transport.ClientTls;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.TransportOption;
 import io.nbench.transport.TransportRegistry;
 import io.nbench.units.Durations;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,6 +57,9 @@ public final class ClientPlanBuilder {
     private List<Double> percentiles = Percentiles.DEFAULT;
     private Verdict verdict = new Verdict(MaxErrors.parse("0"), List.of());
     private Instant startAt;
+    private TlsChoice tls;
+    private Path tlsCa;
+    private boolean tlsInsecure;
 
     /** The server as the user names it: a host name or address. */
     public ClientPlanBuilder host(String host) {
@@ -155,12 +164,30 @@ public final class ClientPlanBuilder {
     }
 
     /**
+     * {@code --tls}: what every connection offers and whom it trusts (the certificates of {@code ca}, or any when
+     * {@code insecure}; one of them is required).
+     *
+     * @param choice null: plain TCP
+     */
+    public ClientPlanBuilder tls(TlsChoice choice, Path ca, boolean insecure) {
+        this.tls = choice;
+        this.tlsCa = ca;
+        this.tlsInsecure = insecure;
+        return this;
+    }
+
+    /**
      * The checks that need nothing resolved: a server named, and a {@code --start-at} that time-based iterations
      * can meet. {@link #build} makes them too; a caller makes them early to report them first.
      */
     public void checkTarget() throws InvalidClientPlan {
         if (host.isBlank()) {
             throw new InvalidClientPlan("--host is empty: name the server, e.g. --host 127.0.0.1");
+        }
+        try {
+            TlsSetup.checkClient(tls, tlsCa, tlsInsecure);
+        } catch (InvalidTls e) {
+            throw new InvalidClientPlan(e.getMessage());
         }
         firstIterationAt();
     }
@@ -197,8 +224,14 @@ public final class ClientPlanBuilder {
         for (Combination c : sweep.product((keys, key) -> applies(keys.get("impl"), key))) {
             steps.add(step(c));
         }
+        ClientTls clientTls;
+        try {
+            clientTls = TlsSetup.client(tls, tlsCa, tlsInsecure, host);
+        } catch (InvalidTls e) {
+            throw new InvalidClientPlan(e.getMessage());
+        }
         return new ClientPlan(host, ClientPlan.address(host, port), steps, sweep.keys(), socket, connectTimeout,
-                verdict, first);
+                verdict, first, clientTls);
     }
 
     /** The sweep's dimensions: impl, size, threads, window, rate, then each -O key given several values. */
@@ -256,6 +289,13 @@ public final class ClientPlanBuilder {
             resolved = ResolvedTransport.resolve(registry, c.get("impl"), given, allowInJvm);
         } catch (IllegalArgumentException e) {
             throw new InvalidClientPlan(e.getMessage());
+        }
+        if (tls != null) { // never plain text where the command line says TLS
+            Availability a = resolved.transport().tls(resolved.options());
+            if (!a.available()) {
+                throw new InvalidClientPlan("--tls: " + a.reason() + " (" + registry.withTls()
+                        + ": choose one with --impl)");
+            }
         }
         LoadSpec workload = workload(c);
         ClientMemory.check(workload);

@@ -129,11 +129,11 @@ public final class ClientRun {
         SocketSettings socket = plan.socket().withIoThreads(IoThreads.client(plan.socket().ioThreads(),
                 plan.remote().getAddress(), planned.connections()));
         ClientSettings settings = new ClientSettings(planned.protocol(), socket, plan.connectTimeout(),
-                planned.measure() == Measure.SEND, maxFrame, step.transport().options());
+                planned.measure() == Measure.SEND, maxFrame, step.transport().options(), plan.tls());
         try (ClientTransport client = t.newClient(settings)) {
             LoadSpec spec = planned.effectiveFor(client);
             RunListener listener = outputs.start(new CombinationStart(step.combination(), number, spec, plan.target(),
-                    t.name(), client.effectiveConfig(), t.writtenEvent(), client.httpParser()));
+                    t.name(), client.effectiveConfig(), t.writtenEvent(), client.httpParser(), client::tlsSession));
             RunListener also = alsoListening.apply(step.combination());
             if (also != RunListener.NONE) {
                 listener = new CompositeListener(List.of(listener, also));
@@ -150,7 +150,7 @@ public final class ClientRun {
                 run.interrupt(); // interrupted between two combinations
             }
             RunResult result = run.execute(client, plan.remote());
-            CombinationResult r = verdict.judge(step, result, client.effectiveConfig());
+            CombinationResult r = verdict.judge(step, result, client.effectiveConfig(), client.tlsSession());
             outputs.summary(r);
             return r;
         }

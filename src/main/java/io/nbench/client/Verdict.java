@@ -55,6 +55,12 @@ public final class Verdict {
      * earlier code applies).
      */
     public CombinationResult judge(ClientPlan.Step step, RunResult result, Map<String, String> effectiveConfig) {
+        return judge(step, result, effectiveConfig, null);
+    }
+
+    /** {@link #judge(ClientPlan.Step, RunResult, Map)} of a run whose connections negotiated {@code tls} (or null). */
+    public CombinationResult judge(ClientPlan.Step step, RunResult result, Map<String, String> effectiveConfig,
+                                   io.nbench.transport.TlsSession tls) {
         boolean nothing = !result.interrupted() && !result.aborted() && measuredMessages(result) == 0;
         List<Threshold.Outcome> judged = thresholds.stream()
                 .map(th -> nothing ? th.notJudged("nothing measured") : th.judge(result)).toList();
@@ -110,7 +116,7 @@ public final class Verdict {
             }
         }
         return new CombinationResult(step.combination(), step.transport().transport().name(),
-                step.transport().options().asText(), effectiveConfig, result, judged, status, reasons, code);
+                step.transport().options().asText(), effectiveConfig, result, judged, status, reasons, code, tls);
     }
 
     /** Messages completed in the measured (not warmup) iterations. */

@@ -727,8 +727,9 @@ final class LoadConnection implements ConnectionHandler {
             for (int i = 0; i < head.length; i++) {
                 head[i] = payload.getByte(i);
             }
-            run.protocolMismatch(AbortCause.FOREIGN_PEER, "protocol mismatch: the peer does not echo what was "
-                    + "sent (it sent " + PeerBytes.describe(head) + "): is it an echo server?");
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, PeerBytes.tlsRecord(head) ? PeerBytes.tlsPeer(head)
+                    : "protocol mismatch: the peer does not echo what was sent (it sent " + PeerBytes.describe(head)
+                    + "): is it an echo server?");
         } else {
             run.protocolMismatch(AbortCause.FOREIGN_PEER, foreignPeer("a response to id " + id
                     + ", which was never sent", frameHead(id, status, payload)));
@@ -736,6 +737,9 @@ final class LoadConnection implements ConnectionHandler {
     }
 
     private String foreignPeer(String what, byte[] head) {
+        if (PeerBytes.tlsRecord(head)) {
+            return PeerBytes.tlsPeer(head);
+        }
         return "protocol mismatch: the peer does not speak nbench's " + template.protocol().label()
                 + " protocol (it sent " + PeerBytes.describe(head) + ", " + what + "): is it an nbench server?";
     }
@@ -778,7 +782,9 @@ final class LoadConnection implements ConnectionHandler {
             return;
         }
         String text = PeerBytes.describe(head);
-        if (serverResponses) {
+        if (PeerBytes.tlsRecord(head)) {
+            run.protocolMismatch(AbortCause.FOREIGN_PEER, PeerBytes.tlsPeer(head));
+        } else if (serverResponses) {
             run.protocolMismatch(AbortCause.FOREIGN_PEER, reason + " (it sent " + text + ")");
         } else if (echo) {
             run.protocolMismatch(AbortCause.FOREIGN_PEER, "protocol mismatch: " + reason + " (the peer sent " + text

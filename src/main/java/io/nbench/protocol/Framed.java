@@ -39,6 +39,12 @@ public final class Framed {
         return bad != null ? bad : checkResponseLength(responseLength, maxFrame);
     }
 
+    /**
+     * A TLS record of type handshake (22), version 3.x, read as a frameLength: what a TLS client's ClientHello
+     * looks like to a plain framed server, which cannot take it for a request (0x1603.... is over 369 MB).
+     */
+    private static final long TLS_HANDSHAKE_RECORD = 0x1603;
+
     /** The frameLength check alone, possible as soon as 4 bytes arrived: null or the reason. */
     public static String checkFrameLength(long frameLength, int maxFrame) {
         if (frameLength < MIN_REQUEST_FRAME) {

@@ -26,6 +26,20 @@ public final class PeerBytes {
     }
 
     /**
+     * Whether the bytes start like a TLS record (content type 20 to 23, version 3.x): a server running TLS
+     * answering a plain-text client, usually with an alert before it closes.
+     */
+    public static boolean tlsRecord(byte[] head) {
+        return head.length >= 3 && head[0] >= 20 && head[0] <= 23 && head[1] == 3 && head[2] >= 0 && head[2] <= 4;
+    }
+
+    /** What to say of a peer that answered with a TLS record. */
+    public static String tlsPeer(byte[] head) {
+        return "protocol mismatch: the server speaks TLS (it sent " + describe(head) + ", a TLS record): add --tls to "
+                + "the client, with --tls-ca FILE or --tls-insecure";
+    }
+
+    /**
      * The bytes as a quoted text up to the first line break when they are printable ASCII
      * ({@code 'HTTP/1.1 400 Bad'}), else as hex ({@code 0x0000040c...}).
      */

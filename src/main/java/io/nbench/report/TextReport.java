@@ -38,6 +38,8 @@ public final class TextReport implements RunListener {
     private final int total;
     private final int columns;
 
+    private java.util.function.Supplier<io.nbench.transport.TlsSession> tlsSession;
+
     public TextReport(PrintWriter out, LoadSpec spec, boolean quiet) {
         this(out, spec, quiet, 0);
     }
@@ -58,6 +60,23 @@ public final class TextReport implements RunListener {
      * The header; {@code transport} is e.g. "netty" and {@code transportConfig} its effective settings;
      * {@code httpParser} what reads its HTTP responses (printed for HTTP only).
      */
+    /**
+     * With --tls: once every connection is open, a header line says what the first handshake negotiated (only then
+     * is it known). {@code session} gives null without TLS.
+     */
+    public void tlsOnConnect(java.util.function.Supplier<io.nbench.transport.TlsSession> session) {
+        this.tlsSession = session;
+    }
+
+    @Override
+    public void onConnected(int connections) {
+        io.nbench.transport.TlsSession s = tlsSession == null ? null : tlsSession.get();
+        if (s != null) {
+            out.println("  tls: " + s.describe());
+            out.flush();
+        }
+    }
+
     public void header(String target, String transport, Map<String, String> transportConfig, String writtenEvent,
                        String httpParser) {
         Map<String, String> env = Environment.capture();

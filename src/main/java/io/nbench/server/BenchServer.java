@@ -77,7 +77,7 @@ public final class BenchServer implements AutoCloseable {
         BusinessRuntime runtime = runtime(plan.business());
         ServerSettings settings = new ServerSettings(new InetSocketAddress(plan.bind(), plan.port()), plan.protocol(),
                 plan.socket(), plan.maxFrame(), plan.transportOptions(), plan.idleTimeout(), runtime, plan.listen(),
-                plan.responseSize());
+                plan.responseSize(), plan.tls());
         ServerConnectionLimit limit = ServerConnectionLimit.of(plan.maxConnections(), plan.transport(), settings);
         ServerMetrics metrics = new ServerMetrics(err, limit.max(), limit.hint());
         RunningServer server;

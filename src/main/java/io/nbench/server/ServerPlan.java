@@ -6,6 +6,7 @@ import io.nbench.server.runtime.WorkMode;
 import io.nbench.transport.ListenSettings;
 import io.nbench.transport.OptionValues;
 import io.nbench.transport.SocketSettings;
+import io.nbench.transport.ServerTls;
 import io.nbench.transport.Transport;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -34,12 +35,13 @@ import java.util.Objects;
  * @param business         the work per request and the business pool it runs on
  * @param monitor          the monitor port; null: none
  * @param readyLine        announce with a machine-readable first line ({@code nbench run} reads it)
+ * @param tls              {@code --tls}: the key, certificate and protocols of every connection; null: plain TCP
  */
 public record ServerPlan(Transport transport, OptionValues transportOptions, InetAddress bind, int port,
                          Protocol protocol, SocketSettings socket, ListenSettings listen, int maxFrame,
                          int responseSize, Duration idleTimeout,
                          Integer maxConnections, Duration duration, Duration reportInterval, Business business,
-                         Monitor monitor, boolean readyLine) {
+                         Monitor monitor, boolean readyLine, ServerTls tls) {
 
     /** The default --max-frame, as the command line writes it and in bytes. */
     public static final String DEFAULT_MAX_FRAME_TEXT = "16m";
@@ -97,6 +99,7 @@ public record ServerPlan(Transport transport, OptionValues transportOptions, Ine
                 maxConnections, business, protocol);
         ServerRules.listen(listen);
         ServerRules.tcpFastOpen(listen.tcpFastOpen(), transport, transportOptions);
+        ServerRules.tls(tls != null, transport, transportOptions);
         ServerRules.responseSize(responseSize, maxFrame, protocol);
         ServerRules.require(ServerRules.isLocal(bind), "--bind " + bind.getHostAddress() + " is not an address of "
                 + "this machine: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or a host name that resolves");

@@ -7,7 +7,12 @@ import io.nbench.transport.OptionValues;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
+import io.nbench.tls.InvalidTls;
+import io.nbench.tls.TlsChoice;
+import io.nbench.tls.TlsSetup;
+import io.nbench.transport.ServerTls;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -37,6 +42,9 @@ public final class ServerPlanBuilder {
     private String monitorBind = "127.0.0.1";
     private MonitorToken monitorToken;
     private boolean readyLine;
+    private TlsChoice tls;
+    private Path tlsCert;
+    private Path tlsKey;
 
     ServerPlanBuilder() {
     }
@@ -133,6 +141,19 @@ public final class ServerPlanBuilder {
         return this;
     }
 
+    /**
+     * {@code --tls}: what the server offers, and its certificate and key as PEM files (both null: a self-signed
+     * certificate made in memory when the plan is built).
+     *
+     * @param choice null: plain TCP
+     */
+    public ServerPlanBuilder tls(TlsChoice choice, Path cert, Path key) {
+        this.tls = choice;
+        this.tlsCert = cert;
+        this.tlsKey = key;
+        return this;
+    }
+
     public ServerPlanBuilder readyLine(boolean on) {
         this.readyLine = on;
         return this;
@@ -152,6 +173,11 @@ public final class ServerPlanBuilder {
         if (monitorPort != null) {
             ServerRules.localAddress("--monitor-bind", monitorBind);
         }
+        try {
+            TlsSetup.checkServer(tls, tlsCert, tlsKey);
+        } catch (InvalidTls e) {
+            throw new InvalidServerPlan(e.getMessage());
+        }
         return this;
     }
 
@@ -167,8 +193,16 @@ public final class ServerPlanBuilder {
         ServerPlan.Monitor monitor = monitorPort == null ? null : new ServerPlan.Monitor(
                 ServerRules.localAddress("--monitor-bind", monitorBind), monitorPort,
                 monitorToken != null ? monitorToken : MonitorToken.generate());
+        // Refused before a key is read or made: a transport without TLS would otherwise serve plain text.
+        ServerRules.tls(tls != null, transport, transportOptions);
+        ServerTls serverTls;
+        try {
+            serverTls = TlsSetup.server(tls, tlsCert, tlsKey, address);
+        } catch (InvalidTls e) {
+            throw new InvalidServerPlan(e.getMessage());
+        }
         return new ServerPlan(transport, transportOptions, address, port, protocol, socket, listen, maxFrame, responseSize,
                 idleTimeout,
-                maxConnections, duration, reportInterval, business, monitor, readyLine);
+                maxConnections, duration, reportInterval, business, monitor, readyLine, serverTls);
     }
 }

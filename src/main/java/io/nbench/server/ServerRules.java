@@ -147,6 +147,21 @@ final class ServerRules {
                         + others.get(0) + ")"));
     }
 
+    /**
+     * TLS only where the transport has it: a server that silently served plain text would measure something else
+     * than the command line says. The refusal names the transports that have it here.
+     */
+    static void tls(boolean on, Transport transport, OptionValues options) {
+        if (!on) {
+            return;
+        }
+        Availability a = transport.tls(options);
+        if (!a.available()) {
+            throw new InvalidServerPlan("--tls: " + a.reason() + " (" + TransportRegistry.load().withTls()
+                    + ": choose one with --impl)");
+        }
+    }
+
     /** The address {@code bind} names, which must be one of this machine's (or the wildcard, or loopback). */
     static InetAddress localAddress(String option, String bind) {
         require(!bind.isBlank(), option + " is empty: use an IP address such as 127.0.0.1, ::1 or 0.0.0.0");

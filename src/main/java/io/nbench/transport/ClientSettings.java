@@ -14,9 +14,17 @@ import java.time.Duration;
  *                       when false the transport must not pay for write notifications
  * @param maxFrame       largest response frame accepted
  * @param options        this transport's resolved {@code -O} options
+ * @param tls            {@code --tls}: every connection is TLS, its handshake part of the connect; null = plain
+ *                       TCP. Only a transport whose {@link Transport#tls} says so is given one
  */
 public record ClientSettings(Protocol protocol, SocketSettings socket, Duration connectTimeout, boolean notifyWritten,
-                             int maxFrame, OptionValues options) {
+                             int maxFrame, OptionValues options, ClientTls tls) {
+
+    /** Plain TCP. */
+    public ClientSettings(Protocol protocol, SocketSettings socket, Duration connectTimeout, boolean notifyWritten,
+                          int maxFrame, OptionValues options) {
+        this(protocol, socket, connectTimeout, notifyWritten, maxFrame, options, null);
+    }
 
     public ClientSettings {
         if (socket.ioThreads() == 0) { // transports only ever see a resolved number

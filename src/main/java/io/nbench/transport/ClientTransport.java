@@ -36,6 +36,14 @@ public interface ClientTransport extends AutoCloseable {
         return "nbench's HttpResponseParser (shared by the transports without an HTTP codec of their own)";
     }
 
+    /**
+     * What the first TLS connection negotiated (protocol, cipher, engine), for the header and the result; null
+     * without {@code --tls} or before a connection completed its handshake.
+     */
+    default TlsSession tlsSession() {
+        return null;
+    }
+
     /** Effective configuration for the output header, e.g. {@code io=epoll, allocator=adaptive}. */
     Map<String, String> effectiveConfig();
 

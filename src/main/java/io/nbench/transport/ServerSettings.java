@@ -17,10 +17,12 @@ import java.net.InetSocketAddress;
  *                 {@link ServerRuntime#INLINE} when null
  * @param listen   the listening socket's backlog and TCP_FASTOPEN; {@link ListenSettings#DEFAULT} when null
  * @param responseSize the response body of a protocol whose server decides it (HTTP's {@code --response-size})
+ * @param tls      {@code --tls}: every connection is TLS with this key and these protocols; null = plain TCP. Only a
+ *                 transport whose {@link Transport#tls} says so is given one
  */
 public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
                              OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime,
-                             ListenSettings listen, int responseSize) {
+                             ListenSettings listen, int responseSize, ServerTls tls) {
 
     public ServerSettings {
         if (runtime == null) {
@@ -32,6 +34,13 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
         if (socket.ioThreads() == 0) { // transports only ever see a resolved number
             socket = socket.withIoThreads(IoThreads.allCores(0));
         }
+    }
+
+    /** Plain TCP. */
+    public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
+                          OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime,
+                          ListenSettings listen, int responseSize) {
+        this(bind, protocol, socket, maxFrame, options, idleTimeout, runtime, listen, responseSize, null);
     }
 
     /** Listening with {@link ListenSettings#DEFAULT}; responses of 0 bytes where the server decides. */
@@ -53,7 +62,8 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
 
     /** This server with another runtime. */
     public ServerSettings withRuntime(ServerRuntime other) {
-        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other, listen, responseSize);
+        return new ServerSettings(bind, protocol, socket, maxFrame, options, idleTimeout, other, listen, responseSize,
+                tls);
     }
 
     /** Without an idle timeout. */

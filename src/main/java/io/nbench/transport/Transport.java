@@ -72,6 +72,15 @@ public interface Transport {
                 + "TCP_FASTOPEN"));
     }
 
+    /**
+     * Whether this transport's server and client can run {@code --tls} with these {@code -O} options, and if not,
+     * why, in words that say what to change. A transport keeps this default until it has TLS: a run with
+     * {@code --tls} is then refused, never run in plain text.
+     */
+    default Availability tls(OptionValues options) {
+        return Availability.no(name() + " has no TLS yet");
+    }
+
     /** Binds and starts a server; returns once it accepts connections. */
     RunningServer startServer(ServerSettings settings, ServerEvents events) throws IOException;
 

@@ -22,6 +22,8 @@ public final class TransportFailure extends IOException {
         UNREACHABLE,
         /** A server cannot listen: another socket holds the address and port. */
         ADDRESS_IN_USE,
+        /** The TCP connection was made but its TLS handshake failed; the message says why and what to change. */
+        HANDSHAKE,
         /** Anything else; the message says what. */
         OTHER
     }

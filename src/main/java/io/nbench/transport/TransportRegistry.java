@@ -44,6 +44,25 @@ public final class TransportRegistry {
         return List.copyOf(byName.keySet());
     }
 
+    /**
+     * The network transports whose TLS can run here with their default options, as a refusal of {@code --tls}
+     * names them: "netty, blocking and vthreads have it", or "no transport has it here".
+     */
+    public String withTls() {
+        List<String> names = new ArrayList<>();
+        for (Transport t : byName.values()) {
+            if (!t.inJvm() && t.tls(resolveOptions(t, Map.of())).available()) {
+                names.add(t.name());
+            }
+        }
+        if (names.isEmpty()) {
+            return "no transport has it here";
+        }
+        String list = names.size() == 1 ? names.get(0) : String.join(", ", names.subList(0, names.size() - 1))
+                + " and " + names.get(names.size() - 1);
+        return list + (names.size() == 1 ? " has it" : " have it");
+    }
+
     /** The named transport, or {@link IllegalArgumentException} listing the known names. */
     public Transport get(String name) {
         Transport t = byName.get(name);

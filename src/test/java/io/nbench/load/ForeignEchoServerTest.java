@@ -9,8 +9,6 @@ import io.nbench.testkit.Runs;
 import io.nbench.testkit.Transports;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,27 +62,13 @@ class ForeignEchoServerTest {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return ExternalTools.freePort();
     }
 
     /** Starts a server process and waits (at most 10 s) until it accepts connections. */
     private static InetSocketAddress start(List<String> command, int port) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        SERVERS.add(p);
-        InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline && p.isAlive()) {
-            try (Socket s = new Socket()) {
-                s.connect(address, 200);
-                return address;
-            } catch (IOException notYet) {
-                Thread.onSpinWait();
-            }
-        }
-        throw new IllegalStateException(command.get(0) + " did not start listening on port " + port);
+        SERVERS.add(ExternalTools.startListening(command, port));
+        return new InetSocketAddress("127.0.0.1", port);
     }
 
     static Stream<Arguments> cases() {

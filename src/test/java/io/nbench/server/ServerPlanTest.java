@@ -90,7 +90,7 @@ class ServerPlanTest {
         assertEquals("--max-frame 0 accepts no payload: use at least 1 byte (default 16m)",
                 assertThrows(InvalidServerPlan.class, () -> new ServerPlan(ok.transport(), ok.transportOptions(),
                         ok.bind(), ok.port(), ok.protocol(), ok.socket(), ok.listen(), 0, 0, null, null, null, null,
-                        ServerPlan.Business.NONE, null, false)).getMessage());
+                        ServerPlan.Business.NONE, null, false, null)).getMessage());
     }
 
     @Test

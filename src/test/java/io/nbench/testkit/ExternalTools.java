@@ -23,6 +23,34 @@ public final class ExternalTools {
         return false;
     }
 
+    /** A port that was free a moment ago, for a program that must be told which port to listen on. */
+    public static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * Starts a server program (its output discarded) and waits, at most 10 s, until it accepts connections on
+     * 127.0.0.1:{@code port}; the caller stops it.
+     */
+    public static Process startListening(List<String> command, int port) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        java.net.InetSocketAddress address = new java.net.InetSocketAddress("127.0.0.1", port);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            try (java.net.Socket s = new java.net.Socket()) {
+                s.connect(address, 200);
+                return p;
+            } catch (IOException notYet) {
+                Thread.onSpinWait();
+            }
+        }
+        p.destroyForcibly();
+        throw new IOException(command.get(0) + " did not start listening on port " + port);
+    }
+
     /** Runs {@code command} (at most 60 s, then killed) and returns its stdout and stderr together. */
     public static String run(List<String> command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

@@ -2,7 +2,9 @@ package io.nbench.client.output;
 
 import io.nbench.load.LoadSpec;
 import io.nbench.sweep.Combination;
+import io.nbench.transport.TlsSession;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What an output knows when a combination starts.
@@ -15,7 +17,9 @@ import java.util.Map;
  * @param config       the client transport's effective configuration
  * @param writtenEvent what "written" means for {@code --measure send} with this transport, or null
  * @param httpParser   what reads this transport's HTTP responses (shown when the protocol is HTTP)
+ * @param tls          what the first TLS connection negotiated, once the connections are open (null without --tls)
  */
 public record CombinationStart(Combination combination, int number, LoadSpec load, String target, String transport,
-                               Map<String, String> config, String writtenEvent, String httpParser) {
+                               Map<String, String> config, String writtenEvent, String httpParser,
+                               Supplier<TlsSession> tls) {
 }

@@ -44,6 +44,7 @@ final class TextOutput implements Output {
             out.println("Combination " + s.number() + "/" + context.combinations() + ": " + s.combination().name());
         }
         report.header(s.target(), s.transport(), s.config(), s.writtenEvent(), s.httpParser());
+        report.tlsOnConnect(s.tls());
         return report;
     }
 

@@ -27,8 +27,12 @@ public record CombinationDoc(String name, Map<String, String> keys, Status statu
         return hosts != null;
     }
 
-    /** The client transport: its name, resolved {@code -O} options and effective configuration. */
-    public record Transport(String name, Map<String, String> options, Map<String, String> effective) {
+    /**
+     * The client transport: its name, resolved {@code -O} options and effective configuration, and what its first
+     * TLS connection negotiated (null without --tls).
+     */
+    public record Transport(String name, Map<String, String> options, Map<String, String> effective,
+                            io.nbench.transport.TlsSession tls) {
     }
 
     /**

@@ -85,7 +85,7 @@ public final class ResultDocReader {
         return new CombinationDoc(text(c.path("name")), strings(c.path("keys")), status(c.path("status")),
                 c.path("exitCode").asInt(), list(c.path("reasons")),
                 new CombinationDoc.Transport(text(transport.path("name")), strings(transport.path("options")),
-                        strings(transport.path("effective"))),
+                        strings(transport.path("effective")), tls(transport.path("tls"))),
                 new LoadDoc(object(c.path("load"))), text(c.path("startTime")), text(c.path("aborted")),
                 text(c.path("abortCause")), c.path("interrupted").asBoolean(), iterations,
                 summary(c.path("summary")), drain(c.path("drain")),
@@ -224,6 +224,12 @@ public final class ResultDocReader {
 
     private static Long longOrNull(JsonNode n) {
         return n.isNumber() ? n.asLong() : null;
+    }
+
+    /** The negotiated TLS of a client transport, absent without --tls. */
+    private static io.nbench.transport.TlsSession tls(JsonNode tls) {
+        return tls.isMissingNode() || tls.isNull() ? null : new io.nbench.transport.TlsSession(text(tls.path("engine")),
+                text(tls.path("protocol")), text(tls.path("cipher")));
     }
 
     private static Map<String, String> strings(JsonNode object) {

@@ -77,6 +77,12 @@ public final class ResultDocWriter {
         transport.put("name", c.transport().name());
         transport.set("options", ResultDocument.MAPPER.valueToTree(c.transport().options()));
         transport.set("effective", ResultDocument.MAPPER.valueToTree(c.transport().effective()));
+        if (c.transport().tls() != null) {
+            ObjectNode tls = transport.putObject("tls");
+            tls.put("engine", c.transport().tls().engine());
+            tls.put("protocol", c.transport().tls().protocol());
+            tls.put("cipher", c.transport().tls().cipher());
+        }
         node.set("load", c.load().fields());
         node.put("startTime", c.startTime());
         node.put("aborted", c.aborted());

@@ -147,7 +147,8 @@ public final class ResultDocument {
         JsonNode server = serverStats.get(name);
         ServerStatsDoc stats = server != null ? ResultDocReader.serverStats(server) : serverStatsDocs.get(name);
         return new CombinationDoc(c.combination().name(), c.combination().keys(), c.status(), c.exitCode(),
-                c.reasons(), new CombinationDoc.Transport(c.transport(), c.transportOptions(), c.transportConfig()),
+                c.reasons(), new CombinationDoc.Transport(c.transport(), c.transportOptions(), c.transportConfig(),
+                        c.tls()),
                 new LoadDoc(load(run.spec())), Instant.ofEpochMilli(run.startEpochMillis()).toString(),
                 run.abortReason(), run.abortCause() == null ? null : run.abortCause().name().toLowerCase(Locale.ROOT),
                 run.interrupted(), iterations, summaryDoc(run.summary()), drain(run.drain(), percentiles),

@@ -10,7 +10,9 @@ import io.nbench.transport.support.Threads;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import io.nbench.transport.TlsSession;
 import java.net.Socket;
+import javax.net.ssl.SSLSocket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +30,15 @@ final class BlockingClient implements ClientTransport {
     private final AtomicLong number = new AtomicLong();
     private volatile boolean closed;
 
-    BlockingClient(ClientSettings settings, BlockingConfig config) {
+    /** With --tls: what every connection is layered into; null otherwise. */
+    private final BlockingTls tls;
+    /** What the first connection's handshake negotiated; null until then. */
+    private volatile TlsSession session;
+
+    BlockingClient(ClientSettings settings, BlockingConfig config) throws IOException {
         this.settings = settings;
         this.config = config;
+        this.tls = settings.tls() == null ? null : BlockingTls.client(settings.tls());
     }
 
     @Override
@@ -48,7 +56,15 @@ final class BlockingClient implements ClientTransport {
         try {
             config.apply(socket);
             socket.connect(remote, (int) timeoutMs);
-            connection = new BlockingClientConnection(socket, config, template, handler, settings.maxFrame(),
+            Socket wire = socket;
+            if (tls != null) {
+                SSLSocket ssl = tls.connect(socket, settings.tls().serverName(), remote.getPort(), (int) timeoutMs);
+                if (session == null) {
+                    session = BlockingTls.session(ssl);
+                }
+                wire = ssl;
+            }
+            connection = new BlockingClientConnection(wire, socket, config, template, handler, settings.maxFrame(),
                     settings.notifyWritten(), connections::remove);
         } catch (SocketTimeoutException | ConnectException | java.net.NoRouteToHostException e) {
             socket.close();
@@ -67,8 +83,16 @@ final class BlockingClient implements ClientTransport {
     }
 
     @Override
+    public TlsSession tlsSession() {
+        return session;
+    }
+
+    @Override
     public Map<String, String> effectiveConfig() {
         Map<String, String> m = config.describe();
+        if (tls != null) {
+            m.put("tls", tls.describe());
+        }
         m.put("send", "written by the calling thread under a per-connection lock; sends from a response "
                 + "callback are written once per read");
         return m;

@@ -65,10 +65,14 @@ final class BlockingClientConnection implements ClientConnection {
     private volatile boolean closing;
     private final Consumer<BlockingClientConnection> onTerminated;
 
-    BlockingClientConnection(Socket socket, BlockingConfig config, RequestTemplate template, ConnectionHandler handler,
-                             int maxFrame, boolean notifyWritten, Consumer<BlockingClientConnection> onTerminated)
-            throws IOException {
-        this.socket = socket;
+    /**
+     * @param socket what the protocol's bytes go through (with --tls, the SSLSocket)
+     * @param raw    the connected socket under it, closed to end a blocked read (the same socket without TLS)
+     */
+    BlockingClientConnection(Socket socket, Socket raw, BlockingConfig config, RequestTemplate template,
+                             ConnectionHandler handler, int maxFrame, boolean notifyWritten,
+                             Consumer<BlockingClientConnection> onTerminated) throws IOException {
+        this.socket = raw;
         this.input = socket.getInputStream();
         this.output = socket.getOutputStream();
         this.handler = handler;

@@ -49,17 +49,23 @@ final class BlockingServer implements RunningServer {
     private final IdleConnections idle;
     private volatile boolean closing;
 
-    private BlockingServer(ServerSocket server, BlockingConfig config, ServerSettings settings, ServerEvents events) {
+    /** With --tls: the SSLSocket every accepted connection is layered into; null otherwise. */
+    private final BlockingTls tls;
+
+    private BlockingServer(ServerSocket server, BlockingConfig config, ServerSettings settings, ServerEvents events,
+                           BlockingTls tls) {
         this.server = server;
         this.config = config;
         this.settings = settings;
         this.events = events;
         this.address = (InetSocketAddress) server.getLocalSocketAddress();
         this.acceptor = config.threads.newThread("nbench-" + config.name + "-accept", this::accept);
+        this.tls = tls;
         this.idle = IdleConnections.start(settings.idleTimeout(), events, "nbench-" + config.name + "-idle");
     }
 
     static BlockingServer start(BlockingConfig config, ServerSettings settings, ServerEvents events) throws IOException {
+        BlockingTls tls = settings.tls() == null ? null : BlockingTls.server(settings.tls());
         ServerSocket server = new ServerSocket();
         try {
             server.setReuseAddress(true);
@@ -72,7 +78,7 @@ final class BlockingServer implements RunningServer {
             InetSocketAddress b = settings.bind();
             throw Failures.bind(e, b.getHostString() + ":" + b.getPort());
         }
-        BlockingServer s = new BlockingServer(server, config, settings, events);
+        BlockingServer s = new BlockingServer(server, config, settings, events, tls);
         s.acceptor.start();
         return s;
     }
@@ -119,9 +125,18 @@ final class BlockingServer implements RunningServer {
         // --idle-timeout closes the socket from its own thread, which ends a blocked read or write here.
         IdleConnections.Watch watch = idle.watch(() -> closeQuietly(socket));
         try (socket) {
-            InputStream in = socket.getInputStream();
-            OutputStream out = socket.getOutputStream();
-            serve(socket, in, out, watch);
+            Socket wire = socket;
+            if (tls != null) { // the handshake on this connection's thread, the acceptor never waits for a client
+                try {
+                    wire = tls.accept(socket);
+                } catch (javax.net.ssl.SSLException e) {
+                    events.protocolError(String.valueOf(socket.getRemoteSocketAddress()), BlockingTls.failure(e));
+                    return;
+                }
+            }
+            InputStream in = wire.getInputStream();
+            OutputStream out = wire.getOutputStream();
+            serve(wire, in, out, watch);
         } catch (IOException e) {
             // Reset, broken pipe or closed by close(): this connection only.
         } finally {
@@ -225,6 +240,9 @@ final class BlockingServer implements RunningServer {
     public Map<String, String> effectiveConfig() {
         Map<String, String> m = config.describe();
         m.putAll(settings.listen().describe());
+        if (tls != null) {
+            m.put("tls", tls.describe());
+        }
         return m;
     }
 

@@ -59,6 +59,12 @@ public class BlockingTransport extends BaseTransport {
         return new BlockingConfig(name(), values.integer(bufferKey), socket, threads.get());
     }
 
+    /** The JDK's SSLSocket on both sides ({@link BlockingTls}). */
+    @Override
+    public Availability tls(OptionValues options) {
+        return Availability.yes();
+    }
+
     /** Its read and write buffers (every request streams through them); its thread's stack is not counted. */
     @Override
     public long serverMemoryPerConnection(ServerSettings settings) {

@@ -6,6 +6,9 @@ import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
+import io.nbench.transport.TlsSession;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -35,14 +38,19 @@ final class NettyClient implements ClientTransport {
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     /** Each event loop's batch buffers, shared by its connections (see PreparedBatches). */
     private final Map<EventLoop, PreparedBatches> batches = new ConcurrentHashMap<>();
+    /** With --tls: one context for every connection; null otherwise. */
+    private final SslContext tls;
+    /** What the first connection's handshake negotiated; null until then. */
+    private volatile TlsSession session;
 
-    NettyClient(ClientSettings settings) {
+    NettyClient(ClientSettings settings) throws IOException {
         this(settings, new NettyConfig(settings.options(), settings.socket()));
     }
 
-    NettyClient(ClientSettings settings, NettyConfig config) {
+    NettyClient(ClientSettings settings, NettyConfig config) throws IOException {
         this.settings = settings;
         this.config = config;
+        this.tls = settings.tls() == null ? null : NettyTls.client(settings.tls(), config.tlsEngine);
         this.group = new MultiThreadIoEventLoopGroup(config.ioThreads, new DefaultThreadFactory("nbench-netty-client", true),
                 config.handlerFactory());
         this.base = new Bootstrap().group(group).channel(config.channel())
@@ -59,6 +67,12 @@ final class NettyClient implements ClientTransport {
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (tls != null) {
+                    // The host as the user named it: SNI and the certificate's host name check.
+                    SslHandler ssl = tls.newHandler(ch.alloc(), settings.tls().serverName(), remote.getPort());
+                    ssl.setHandshakeTimeoutMillis(settings.connectTimeout().toMillis());
+                    ch.pipeline().addLast(ssl);
+                }
                 PreparedBatches loopBatches = batches.computeIfAbsent(ch.eventLoop(), l -> new PreparedBatches());
                 connection.initPipeline(ch.pipeline(), loopBatches);
             }
@@ -70,6 +84,9 @@ final class NettyClient implements ClientTransport {
         }
         if (!f.isSuccess()) {
             throw Failures.connect(f.cause(), settings.connectTimeout().toMillis());
+        }
+        if (tls != null) {
+            handshake(f.channel());
         }
         connection.attach(f.channel());
         channels.add(f.channel());
@@ -86,9 +103,32 @@ final class NettyClient implements ClientTransport {
                 : ClientTransport.super.httpParser();
     }
 
+    /** The TLS handshake is part of the connect: it returns once the handshake is done, or fails with why. */
+    private void handshake(Channel ch) throws IOException {
+        SslHandler ssl = ch.pipeline().get(SslHandler.class);
+        io.netty.util.concurrent.Future<Channel> done = ssl.handshakeFuture();
+        long timeout = settings.connectTimeout().toMillis();
+        if (!done.awaitUninterruptibly(timeout + 1000) || !done.isSuccess()) {
+            ch.close();
+            throw Failures.handshake(done.isDone() ? done.cause() : null, timeout);
+        }
+        if (session == null) {
+            session = NettyTls.session(ssl, config.tlsEngine);
+        }
+    }
+
+    @Override
+    public TlsSession tlsSession() {
+        return session;
+    }
+
     @Override
     public Map<String, String> effectiveConfig() {
-        return config.describe();
+        Map<String, String> m = config.describe();
+        if (tls != null) {
+            m.put("tls", config.tlsEngine + " engine, " + settings.tls().describe());
+        }
+        return m;
     }
 
     /** How long an in-JVM client's loops stay up after its channels closed, for their peers' last word. */

@@ -45,6 +45,8 @@ final class NettyConfig {
     final boolean nettyHttpCodec;
     /** Its key for this transport ({@code netty.http-codec} or {@code netty-local.http-codec}), for the header. */
     final String httpCodecKey;
+    /** netty.tls-engine: jdk or openssl, used with --tls; null for the in-JVM LocalChannel (no TLS). */
+    final String tlsEngine;
 
     static {
         // Netty's leak detector samples one buffer in 128 and records a stack trace for it: tens of bytes
@@ -87,6 +89,7 @@ final class NettyConfig {
         this.executorThreads = local ? 0 : options.integer(NettyTransport.EXECUTOR);
         this.httpCodecKey = prefix + NettyTransport.HTTP_CODEC_KEY;
         this.nettyHttpCodec = options.string(httpCodecKey).equals("netty");
+        this.tlsEngine = local ? null : options.string(NettyTls.ENGINE);
     }
 
     RecvByteBufAllocator recvAllocator() {

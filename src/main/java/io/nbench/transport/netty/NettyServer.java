@@ -11,6 +11,7 @@ import io.nbench.transport.TransportFailure;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -36,10 +37,13 @@ final class NettyServer implements RunningServer {
     /** netty.executor's group, or null. */
     private final EventExecutorGroup executor;
     private final String executorDescription;
+    /** With --tls: the engine, protocols and certificate, for the effective configuration; else null. */
+    private final String tlsDescription;
 
     private NettyServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, NettyConfig config,
                         ListenSettings listen, InetSocketAddress localAddress, IdleConnections idle,
-                        EventExecutorGroup executor, String executorDescription) {
+                        EventExecutorGroup executor, String executorDescription, String tlsDescription) {
+        this.tlsDescription = tlsDescription;
         this.executor = executor;
         this.executorDescription = executorDescription;
         this.localAddress = localAddress;
@@ -59,6 +63,11 @@ final class NettyServer implements RunningServer {
         if (!config.local && settings.listen().tcpFastOpen() > 0 && !config.io.io().tcpFastOpenServerEnabled()) {
             throw new TransportFailure(TransportFailure.Kind.OTHER, TcpFastOpenSysctl.serverDisabled(), null);
         }
+        // --tls: one context for every connection (made before any thread starts, so a failure leaves nothing to
+        // stop), an SslHandler first in each pipeline: the handlers behind it see plain bytes, as in any Netty
+        // server with TLS.
+        SslContext tls = settings.tls() == null ? null : NettyTls.server(settings.tls(), config.tlsEngine);
+        TlsHandshakeErrors handshakeErrors = new TlsHandshakeErrors(events);
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nbench-netty-accept", true),
                 config.handlerFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(config.ioThreads,
@@ -79,6 +88,7 @@ final class NettyServer implements RunningServer {
         // HTTP's 200 body, made once for every connection to write duplicates of.
         HttpServerHandler.Replies replies = settings.protocol().httpMessages()
                 ? new HttpServerHandler.Replies(settings.responseSize()) : null;
+
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(config.serverChannel())
@@ -89,6 +99,9 @@ final class NettyServer implements RunningServer {
                     @SuppressWarnings("deprecation")
                     @Override
                     protected void initChannel(Channel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()), handshakeErrors);
+                        }
                         Protocol protocol = settings.protocol();
                         // Any protocol runs its own server codec (CodecServerDecoder, over NIO views of the
                         // buffers). A protocol whose response is its request, or which is Framed's layout, keeps
@@ -148,7 +161,8 @@ final class NettyServer implements RunningServer {
         // "Too many open files") and passes the exception on: log it at a rate limit instead of letting
         // it reach the pipeline's tail, which logs a stack trace per failed accept.
         bound.channel().pipeline().addLast(new AcceptErrors(events));
-        return new NettyServer(boss, workers, bound.channel(), config, settings.listen(), bind, idle, executor, executorDescription);
+        return new NettyServer(boss, workers, bound.channel(), config, settings.listen(), bind, idle, executor,
+                executorDescription, settings.tls() == null ? null : config.tlsEngine + " engine, " + settings.tls().describe());
     }
 
     private static final java.util.concurrent.atomic.AtomicInteger LOCAL_PORTS = new java.util.concurrent.atomic.AtomicInteger(40_000);
@@ -164,6 +178,9 @@ final class NettyServer implements RunningServer {
         if (!config.local) {
             m.putAll(listen.describe());
             m.put("executor", executorDescription);
+        }
+        if (tlsDescription != null) {
+            m.put("tls", tlsDescription);
         }
         return m;
     }

@@ -43,6 +43,9 @@ public final class NettyTransport extends BaseTransport {
                         }
                         return text;
                     }),
+            TransportOption.choice(NettyTls.ENGINE, "jdk", NettyTls.ENGINES,
+                    "with --tls: the TLS engine under SslHandler, the JDK's SSLEngine or OpenSSL (netty-tcnative's "
+                    + "BoringSSL, linux-x86_64)"),
             TransportOption.threadsOrOff(EXECUTOR,
                     "server: run the request handler (and --work), or the echo handler, on a "
                     + "DefaultEventExecutorGroup of N threads, "
@@ -75,7 +78,14 @@ public final class NettyTransport extends BaseTransport {
             lines.add("netty.io=" + io.label + ": " + (why == null ? "available" : "unavailable (" + why + ")"));
         }
         lines.add("netty.io=auto picks: " + NettyIo.choose("auto").io().label);
+        lines.add(NettyTls.describeOpenSsl());
         return lines;
+    }
+
+    /** SslHandler with the JDK's engine always; with OpenSSL where netty-tcnative loads. */
+    @Override
+    public Availability tls(OptionValues options) {
+        return NettyTls.availability(options.string(NettyTls.ENGINE));
     }
 
     /** epoll and io_uring set TCP_FASTOPEN (ChannelOption.TCP_FASTOPEN); Netty's NIO channels cannot. */
@@ -111,7 +121,7 @@ public final class NettyTransport extends BaseTransport {
     }
 
     @Override
-    public ClientTransport newClient(ClientSettings settings) {
+    public ClientTransport newClient(ClientSettings settings) throws IOException {
         return new NettyClient(settings);
     }
 }

@@ -34,6 +34,41 @@ public final class Failures {
         return new TransportFailure(kind, message, cause);
     }
 
+    /**
+     * A TLS handshake that failed after the TCP connect: why, and the option that fixes it (a certificate the
+     * client does not trust or that names another host; else a peer that does not speak TLS or offers nothing
+     * in common). {@code cause} null: the handshake did not end within the connect timeout.
+     */
+    public static TransportFailure handshake(Throwable cause, long timeoutMillis) {
+        if (cause == null) {
+            return new TransportFailure(Kind.HANDSHAKE, "TLS handshake did not complete within " + timeoutMillis
+                    + " ms: is the server running with --tls?", null);
+        }
+        String why = has(cause, java.nio.channels.ClosedChannelException.class) ? "the server closed the connection"
+                : root(cause);
+        String lower = why.toLowerCase(Locale.ROOT);
+        String fix;
+        if (lower.contains("subject alternative") || lower.contains("no name matching")) {
+            fix = "the server's certificate does not name the host connected to: use a --host it names, or "
+                    + "--tls-insecure";
+        } else if (has(cause, java.security.cert.CertificateException.class)) {
+            fix = "the server's certificate is not trusted: give it (or its CA) with --tls-ca FILE, or use "
+                    + "--tls-insecure";
+        } else {
+            fix = "is the server running with --tls, offering one of --tls-protocols and --tls-ciphers?";
+        }
+        return new TransportFailure(Kind.HANDSHAKE, "TLS handshake failed (" + why + "): " + fix, cause);
+    }
+
+    private static boolean has(Throwable cause, Class<? extends Throwable> type) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A server that cannot listen on {@code where} (host:port). */
     public static TransportFailure bind(Throwable cause, String where) {
         Kind kind = kind(cause) == Kind.ADDRESS_IN_USE ? Kind.ADDRESS_IN_USE : Kind.OTHER;
