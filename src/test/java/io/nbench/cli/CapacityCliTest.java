@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class CapacityCliTest {
 
-    /** 4 executor threads sleeping 1 ms per request serve at most 4,000 requests/s, whatever the CPU. */
-    private static final double SLEEP_BOUND = 4 * 1_000;
+    /** 4 executor threads sleeping 10 ms per request serve at most 400 requests/s, whatever the CPU. */
+    private static final double SLEEP_BOUND = 4 * 100;
 
     @Test
     void badCombinationsAreOneLineUsageErrors() {
@@ -57,49 +57,47 @@ class CapacityCliTest {
     }
 
     /**
-     * The issue's check on a server whose capacity is known: a pool of 4 threads sleeping 1 ms per request. The
-     * answer never lies above what the server can serve, and it lies in the bracket printed; the document holds
-     * every step. The objective is the median, not the p99: on a busy 2-core machine scheduling stalls of tens of
-     * milliseconds reach a step's p99 at any rate (the search then honestly finds a low capacity, see
-     * docs/measurement.md), while they move the median of a step little. Under stress-ng --cpu 2 even the
-     * client's schedule slips by more than 1 % at the lowest rate: then no rate passes, which it must say.
+     * The issue's check on a server whose capacity is known: a pool of 4 threads sleeping 10 ms per request serves
+     * at most 400 requests/s, set by the sleeps, not the CPU (the issue's 1 ms is measured in docs/measurement.md:
+     * at 4,000/s a busy 2-core machine's CPU, not the sleeps, sets the ceiling and moves it by 20 % from minute to
+     * minute). The answer lies within [0.85, 1.0] x the server's measured maximum, its best closed-loop iteration
+     * before and after the search (a stall only lowers a closed-loop figure), with 2 % for the noise of that
+     * maximum and the 1 % a step may answer short. The objective is the median, 10 x the work: a machine's stalls
+     * of hundreds of milliseconds reach a short step's p99 at any rate near the capacity (measured in
+     * docs/measurement.md), so a p99 objective measures the machine there, not the server.
      */
     @Test
-    void theCapacityOfASleepBoundServerLiesBelowItsBoundAndInThePrintedBracket(@TempDir Path dir) throws Exception {
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void theCapacityOfASleepBoundServerLiesWithin85And100PercentOfItsClosedLoopMaximum(@TempDir Path dir)
+            throws Exception {
         try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--executor-threads", "4",
-                "--executor-queue", "100000", "--work", "1ms", "--work-mode", "sleep", "--duration", "4m")) {
+                "--executor-queue", "100000", "--work", "10ms", "--work-mode", "sleep", "--duration", "5m")) {
             String port = Integer.toString(server.port);
+            double before = closedLoopMax(port);
             Path out = dir.resolve("capacity.json");
-            CliTest.Outcome o = CliTest.run("client", "--port", port, "--find-rate", "--slo", "p50<=20ms",
-                    "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--max-time", "90s",
+            CliTest.Outcome o = CliTest.run("client", "--port", port, "--find-rate", "--slo", "p50<=100ms",
+                    "--iteration-time", "500ms", "--warmup", "1", "--iterations", "3", "--max-time", "150s",
                     "--out", out.toString());
-            // The yardstick, for the figures printed (docs/measurement.md): on a busy machine it moves by
-            // 20 % from one run to the next, so no bound is asserted against it.
-            double closedLoopMax = closedLoopMax(port);
+            double max = Math.max(before, closedLoopMax(port));
             assertEquals("", o.err());
+            assertEquals(ExitCode.OK, o.code(), o.out());
             JsonNode doc = ResultDocs.read(Files.readString(out));
             JsonNode capacity = doc.get("capacity");
+            double passed = capacity.get("passed").asDouble();
+            System.out.printf("capacity %.0f of closed-loop max %.0f (%.3f)%n", passed, max, passed / max);
+            assertTrue(max <= SLEEP_BOUND * 1.01, "closed-loop max " + max + " above the sleeps' bound");
+            assertTrue(passed <= max * 1.02, "the answer " + passed + " above the closed-loop max " + max);
+            assertTrue(passed >= max * 0.85, "the answer " + passed + " below 0.85 x the closed-loop max " + max
+                    + ":\n" + o.out());
             String answer = o.out().lines().filter(l -> l.startsWith("capacity: ")).findFirst().orElseThrow();
-            if (capacity.get("passed").isNumber()) {
-                assertEquals(ExitCode.OK, o.code(), o.out());
-                double passed = capacity.get("passed").asDouble();
-                assertTrue(passed <= SLEEP_BOUND, "the answer " + passed + " above the server's bound " + SLEEP_BOUND);
-                assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within p50<=20ms [between "
-                        + CapacityTable.rate(passed) + " passed and "), answer);
-                if (capacity.get("failed").isNumber()) {
-                    assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
-                    assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"),
-                            answer);
-                }
-                System.out.printf("capacity %.0f of closed-loop max %.0f (%.2f)%n", passed, closedLoopMax,
-                        passed / closedLoopMax);
-            } else {
-                // A machine so busy that the client cannot keep even the lowest rate's schedule within 1 %
-                // (stress-ng --cpu 2 on 2 cores): no answer, said so, exit 3; never a made-up rate.
-                assertEquals(ExitCode.THRESHOLD, o.code(), o.out());
-                assertTrue(answer.startsWith("capacity: not found: no rate tried met p50<=20ms"), answer);
+            assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within p50<=100ms [between "
+                    + CapacityTable.rate(passed) + " passed and "), answer);
+            if (capacity.get("failed").isNumber()) {
+                assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
+                assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"), answer);
             }
-            // Every step is a combination of the document, named, and a step that passed kept to its rate.
+            // Every step is a combination of the document, named, and a step that passed kept to its rate, sent
+            // and answered.
             JsonNode steps = capacity.get("steps");
             List<String> searched = new ArrayList<>();
             for (JsonNode c : doc.get("combinations")) {
@@ -114,20 +112,26 @@ class CapacityCliTest {
                 assertEquals(searched.get(i), s.get("combination").asText());
                 if (s.get("passed").asBoolean()) {
                     assertTrue(s.get("achievedRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
+                    assertTrue(s.get("answeredRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
                 }
             }
         }
     }
 
     /**
-     * The server's closed-loop throughput with 32 requests in flight over 16 connections, 8 per pool thread; NaN
-     * when a starved machine measured none.
+     * The server's best closed-loop iteration, msg/s, with 32 requests in flight over 16 connections, 8 per pool
+     * thread; 0 when a starved machine measured none.
      */
     private static double closedLoopMax(String port) throws Exception {
         CliTest.Outcome o = CliTest.run("client", "--port", port, "--threads", "16", "--window", "2",
-                "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--format", "json");
-        return o.code() == ExitCode.OK ? ResultDocs.read(o.out()).get("summary").get("throughput").get("mean")
-                .asDouble() : Double.NaN;
+                "--iteration-time", "1s", "--warmup", "2", "--iterations", "3", "--format", "json");
+        double best = 0;
+        for (JsonNode it : ResultDocs.read(o.out()).get("combinations").get(0).get("iterations")) {
+            if (!it.get("warmup").asBoolean()) {
+                best = Math.max(best, it.get("msgPerSec").asDouble());
+            }
+        }
+        return best;
     }
 
     /**
