@@ -157,14 +157,24 @@ class CapacityCliTest {
     }
 
     /**
-     * {@code run --find-rate}: each server's capacity searched in one piece, then compared by their brackets;
-     * {@code compare} of the kept documents prints the same capacities.
+     * {@code run --find-rate}: the client warmed up against every server, then each server's capacity searched in
+     * one piece and compared by their brackets; {@code compare} of the kept documents prints the same capacities.
      */
     @Test
     void runComparesTheCapacityOfEachServerAndCompareReadsThemBack(@TempDir Path dir) {
         CliTest.Outcome o = CliTest.run("run", "--in-process", "--find-rate", "--slo", "p99<=1s",
-                "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "0", "--iterations", "2",
+                "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "1", "--iterations", "2",
                 "--max-time", "20s", "--results-dir", dir.toString());
+        // The client warmed up against every server before the first search, so the first server's search does
+        // not meet the coldest client: a warmup line per server, all before the first search.
+        List<String> lines = o.out().lines().toList();
+        int firstSearch = lines.indexOf(lines.stream().filter(l -> l.startsWith("=== measuring server ")).findFirst()
+                .orElseThrow());
+        List<String> warmups = lines.subList(0, firstSearch).stream().filter(l -> l.startsWith("Warmup 1/1, server "))
+                .toList();
+        List<String> warmed = warmups.stream().map(l -> l.substring("Warmup 1/1, server ".length(), l.indexOf(':')))
+                .distinct().toList();
+        assertEquals(2, warmed.size(), o.out());
         // 0 when every server's search found a rate; 3 when one found none (a client starved of CPU misses even
         // the lowest rate's schedule by more than 1 %).
         assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());
