@@ -43,7 +43,8 @@ public record Capacity(String objective, double resolution, double firstGuess, O
      *
      * @param result   what was measured
      * @param decided  the verdict at this rate once its repetitions (if any) were in: null while undecided
-     *                 (a step repeated near the boundary; the last of its runs carries the decision)
+     *                 (a step measured again: it failed, or passed near the boundary; the last run carries the
+     *                 decision)
      */
     public record Step(StepResult result, Boolean decided) {
     }

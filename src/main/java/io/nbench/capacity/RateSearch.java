@@ -11,12 +11,14 @@ import java.util.function.LongSupplier;
  * itself: {@link #next} says which rate to measure, {@link #record} takes what was measured, so a driver runs
  * real steps and a test a model of a server. Starting from a first guess (a closed-loop probe's rate) it
  * brackets the capacity with growing steps (x1.25, x1.5, x2, x3, x5 ... up while steps pass, down while they
- * fail), then bisects the bracket until it is no wider than the resolution. A step near the boundary (a figure
- * close to its limit) is measured again before it decides, and a third time if the two disagree: the majority
- * decides, so one noisy step does not move the bracket.
+ * fail), then bisects the bracket until it is no wider than the resolution. A failing step is measured again, up
+ * to three runs, and a passing step near the boundary (a figure close to its limit) once more (see {@link #decide}),
+ * so one stall of a busy machine does not move the bracket.
  */
 public final class RateSearch {
 
+    /** Runs at one rate at most before it is decided failed. */
+    public static final int RUNS = 3;
     /** The lowest rate any search tries, messages/s. */
     public static final double MIN_RATE = 1;
 
@@ -28,7 +30,7 @@ public final class RateSearch {
     private final long maxNanos;
     private final long startNanos;
     private final List<Capacity.Step> steps = new ArrayList<>();
-    /** The runs at {@link #current} not yet decided (a step near the boundary and its repetitions). */
+    /** The runs at {@link #current} not yet decided (a failing or near-boundary step and its repetitions). */
     private final List<StepResult> atCurrent = new ArrayList<>();
     private double current;
     private double passed = Double.NaN;
@@ -140,24 +142,26 @@ public final class RateSearch {
     }
 
     /**
-     * The verdict at one rate: a clear step decides alone; one near the boundary waits for a second run, and if
-     * the two disagree for a third, whose majority decides. Null: measure again.
+     * The verdict at one rate. Noise on a loaded machine is one-sided: a scheduling stall adds latency and delays
+     * answers, it never makes a server that falls behind look as if it kept up (a queue that grows over a step is
+     * not undone by luck). So a failing run is measured again, up to {@link #RUNS} runs at one rate, and the rate
+     * fails only when none of them passes; a failure far below the capacity, which one stall can cause, then no
+     * longer ends the bracket there. A pass decides at once, unless a figure was near its limit (where ordinary
+     * run-to-run spread, not only stalls, decides): then a second pass is needed. Null: measure again.
      */
     static Boolean decide(List<StepResult> runs) {
         int pass = 0;
+        boolean clearPass = false;
         for (StepResult r : runs) {
             if (r.passed()) {
                 pass++;
+                clearPass |= !r.nearBoundary();
             }
         }
-        int fail = runs.size() - pass;
-        if (runs.size() == 1) {
-            return runs.get(0).nearBoundary() ? null : pass == 1;
+        if (clearPass || pass >= 2) {
+            return true;
         }
-        if (pass >= 2 || fail >= 2) {
-            return pass > fail;
-        }
-        return null;
+        return runs.size() >= RUNS ? Boolean.FALSE : null;
     }
 
     /** x1.25, x1.5, x2, x3, x5, x9 ...: each bracketing step further than the last, so a bad guess costs few steps. */

@@ -20,8 +20,9 @@ final class CapacityOptions {
             description = "Capacity: search for the highest open-loop rate that meets every --slo. A closed-loop "
                     + "probe gives the first guess, growing steps bracket the capacity, bisection narrows it to "
                     + "--rate-resolution; each step is a full measurement (warmup and iterations; 1s iterations "
-                    + "unless --iteration-time or --msgs is given) and fails if it sends short of its rate by over "
-                    + "1%%. Prints a line per step, a table and 'capacity: N requests/s within EXPR [between A "
+                    + "unless --iteration-time or --msgs is given) and fails if it sends or answers short of its rate "
+                    + "by over 1%%; a failing step is measured again, up to 3 runs (a stall fails a run at any "
+                    + "rate). Prints a line per step, a table and 'capacity: N requests/s within EXPR [between A "
                     + "passed and B failed]'. Exit 0 when some rate passed, 3 when none did (default: off).")
     boolean findRate;
 

@@ -37,6 +37,8 @@ final class ChildClientChoices {
     public Monitor monitor;
     public Instant startAt;
     public Integer forks;
+    /** No capacity search ({@code --find-rate} and its options dropped): run's warmup before the searches. */
+    public boolean closedLoopOnly;
 
     ChildClientChoices copy() {
         ChildClientChoices c = new ChildClientChoices();
@@ -51,6 +53,7 @@ final class ChildClientChoices {
         c.monitor = monitor;
         c.startAt = startAt;
         c.forks = forks;
+        c.closedLoopOnly = closedLoopOnly;
         return c;
     }
 
@@ -99,6 +102,12 @@ final class ChildClientChoices {
         }
         if (forks != null) {
             client.load.forks = forks;
+        }
+        if (closedLoopOnly) {
+            client.capacity.findRate = false;
+            client.capacity.slos = new java.util.ArrayList<>();
+            client.capacity.resolution = null;
+            client.capacity.maxTime = null;
         }
     }
 }

@@ -141,6 +141,11 @@ final class ChildClientPlan {
         return choose(c -> c.thresholds = List.of());
     }
 
+    /** A closed-loop run of the user's load, no {@code --find-rate}: run's warmup before capacity searches. */
+    ChildClientPlan withoutCapacitySearch() {
+        return choose(c -> c.closedLoopOnly = true);
+    }
+
     ChildClientPlan transportOptions(Map<String, String> options) {
         return choose(c -> c.transportOptions = new LinkedHashMap<>(options));
     }

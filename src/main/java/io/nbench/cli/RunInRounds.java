@@ -60,43 +60,10 @@ final class RunInRounds {
         Map<RunServer, ServerRounds> measured = new LinkedHashMap<>();
         running.forEach(s -> measured.put(s, new ServerRounds(s.transport())));
         List<RunServer> usable = new ArrayList<>(running);
-        boolean stop = false;
-        // The warmup, not measured: this JVM's client JITs against whichever server it meets first (on a busy
-        // machine its first response can take seconds), and each server, a JVM of its own, needs its own. So the
-        // warmup runs in rounds too, one iteration per server per round, every other round reversed (A B, B A):
-        // each server's last warmup iteration comes after the client has run against every server.
-        if (warmups > 0) {
-            out.println();
-            out.println("=== warmup: the client against every server, " + warmups + " round(s) of 1 iteration, "
-                    + "not measured ===");
-            out.flush();
-        }
-        for (RunRounds.Turn turn : warmups > 0 ? RunRounds.schedule(running.size(), warmups, warmups)
-                : List.<RunRounds.Turn>of()) {
-            RunServer s = running.get(turn.server());
-            if (stop || stopRequested.get()) {
-                break;
-            }
-            if (!usable.contains(s)) {
-                continue;
-            }
-            ChildClientPlan warm = files.roundFilesOf(s.transport(), -turn.round(), plan).iterations(0, 1)
-                    .withoutThresholds();
-            // The client's report of a warmup would read as a measurement: one line instead.
-            int code = client.run(s, warm, false, new PrintWriter(Writer.nullWriter()), (r, document) -> {
-                measured.get(s).warmedUp(r, document);
-                out.println("Warmup " + turn.round() + "/" + warmups + ", server " + s.transport().name() + ": "
-                        + throughput(r));
-                out.flush();
-            });
-            if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
-                worst = ExitCode.first(worst, code);
-                stop = true;
-            } else if (code == ExitCode.COULD_NOT_RUN) {
-                worst = ExitCode.first(worst, code); // the server is gone: it is not measured
-                usable.remove(s);
-            }
-        }
+        int warm = RunWarmup.run(client, files, running, usable, plan, warmups, out,
+                (s, r, document) -> measured.get(s).warmedUp(r, document));
+        worst = ExitCode.first(worst, warm);
+        boolean stop = warm == ExitCode.INTERRUPTED || warm == ExitCode.USAGE;
         List<RunRounds.Turn> turns = RunRounds.schedule(running.size(), roundCount, iterations);
         boolean cut = false;
         for (RunRounds.Turn turn : turns) {
@@ -159,12 +126,5 @@ final class RunInRounds {
         out.println("Result: " + joined.status() + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons)));
         files.measured(sr.server(), List.of(document));
         return code;
-    }
-
-    /** A warmup run's throughput, the client and the server warming up. */
-    private static String throughput(SweepResult r) {
-        List<String> rates = r.combinations().stream().flatMap(c -> c.run().iterations().stream())
-                .map(it -> Units.count(Math.round(it.messagesPerSecond()))).toList();
-        return rates.isEmpty() ? "nothing measured" : String.join(", ", rates) + " msg/s";
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The end of a capacity search's text output: one row per step (rate, achieved rate, latency, errors, verdict),
+ * The end of a capacity search's text output: one row per step (rate, the rates sent and answered, latency, errors,
+ * verdict),
  * then the answer on one line with the bracket it lies in.
  */
 public final class CapacityTable {
@@ -19,7 +20,7 @@ public final class CapacityTable {
 
     public static void print(PrintWriter out, SweepResult sweep) {
         Capacity capacity = sweep.capacity();
-        List<String> head = List.of("step", "rate/s", "achieved/s", "p50 µs", "p99 µs", "p99.9 µs", "max µs",
+        List<String> head = List.of("step", "rate/s", "achieved/s", "answered/s", "p50 µs", "p99 µs", "p99.9 µs", "max µs",
                 "errors", "result");
         List<List<String>> rows = new ArrayList<>();
         List<CombinationResult> all = sweep.combinations();
@@ -33,13 +34,16 @@ public final class CapacityTable {
             Capacity.Step step = probe || judged >= capacity.steps().size() ? null : capacity.steps().get(judged++);
             if (probe) {
                 row.add("closed loop");
-                row.add(Double.isNaN(s.throughput().mean()) ? "-" : rate(s.throughput().mean()));
+                row.add("-"); // no schedule to achieve
+                row.add(rateOrDash(s.throughput().mean()));
             } else if (step == null) { // cut short (interrupted), so the search never judged it
                 row.add(rate(c.spec().rate()));
                 row.add("-");
+                row.add("-");
             } else {
                 row.add(rate(step.result().target()));
-                row.add(Double.isNaN(step.result().achieved()) ? "-" : rate(step.result().achieved()));
+                row.add(rateOrDash(step.result().achieved()));
+                row.add(rateOrDash(step.result().answered()));
             }
             for (double p : new double[] {50, 99, 99.9, 100}) {
                 row.add(s.latencyMeasured() ? Units.micros(s.mergedPercentile(p)) : "-");
@@ -86,6 +90,10 @@ public final class CapacityTable {
         }
         return "capacity: " + rate(c.passed()) + " requests/s" + within + " [between "
                 + rate(c.passed()) + " passed and " + rate(c.failed()) + " failed]" + stopped;
+    }
+
+    private static String rateOrDash(double perSecond) {
+        return Double.isNaN(perSecond) ? "-" : rate(perSecond);
     }
 
     /** msg/s as the search ran them: whole numbers with separators, one decimal below 100/s. */

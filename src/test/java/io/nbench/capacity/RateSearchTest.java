@@ -23,10 +23,10 @@ class RateSearchTest {
     /** A server of capacity C: p99 = base / (1 - r/C) below C; at or above C it falls behind the schedule. */
     private static StepResult queue(double capacity, double rate) {
         if (rate >= capacity) {
-            return new StepResult(rate, capacity, false, false);
+            return new StepResult(rate, rate, capacity, false, false);
         }
         double p99 = BASE_P99 / (1 - rate / capacity);
-        return new StepResult(rate, rate, p99 <= LIMIT, Math.abs(p99 - LIMIT) / LIMIT < 0.1);
+        return new StepResult(rate, rate, rate, p99 <= LIMIT, Math.abs(p99 - LIMIT) / LIMIT < 0.1);
     }
 
     /** The rate at which the model's p99 reaches the limit: the true answer. */
@@ -54,7 +54,8 @@ class RateSearchTest {
             assertTrue(c.passed() <= knee && knee <= c.failed(), "guess " + guess + ": [" + c.passed() + ", "
                     + c.failed() + "] holds " + knee);
             assertTrue(c.width() <= 0.02, "guess " + guess + ": width " + c.width());
-            assertTrue(c.steps().size() < 30, "guess " + guess + ": " + c.steps().size() + " steps");
+            // A failing rate is measured up to three times (a stall may have failed it).
+            assertTrue(c.steps().size() < 45, "guess " + guess + ": " + c.steps().size() + " steps");
         }
     }
 
@@ -69,17 +70,18 @@ class RateSearchTest {
     void aStepShortOfItsTargetFailsWhateverItsLatency() {
         // A server whose latency never breaks the objective but which cannot be sent to faster than 2,000/s:
         // only the achieved rate tells that it does not keep up.
-        DoubleFunction<StepResult> capped = r -> new StepResult(r, Math.min(r, 2_000), true, false);
+        DoubleFunction<StepResult> capped = r -> new StepResult(r, Math.min(r, 2_000), Math.min(r, 2_000), true, false);
         Capacity c = run(search(1_500, 0.02), capped);
         assertEquals(Capacity.Outcome.FOUND, c.outcome());
         assertTrue(c.passed() <= 2_000 * 1.0 / (1 - StepResult.RATE_TOLERANCE), "passed " + c.passed());
         assertTrue(c.failed() > 2_000, "failed " + c.failed());
         for (Capacity.Step s : c.steps()) {
             if (s.result().target() > s.result().achieved() / (1 - StepResult.RATE_TOLERANCE)) {
-                assertEquals(Boolean.FALSE, s.decided(), "a step short of its target: " + s);
+                assertFalse(s.result().passed(), "a step short of its target: " + s);
+                assertTrue(s.decided() == null || !s.decided(), "a step short of its target: " + s);
             }
         }
-        assertFalse(new StepResult(1_000, Double.NaN, true, false).passed(), "nothing sent is not a pass");
+        assertFalse(new StepResult(1_000, Double.NaN, Double.NaN, true, false).passed(), "nothing sent is not a pass");
     }
 
     @Test
@@ -91,9 +93,9 @@ class RateSearchTest {
             measured.add(r);
             if (r == 3_000) {
                 boolean pass = nearRuns[0]++ > 0;
-                return new StepResult(r, r, pass, true);
+                return new StepResult(r, r, r, pass, true);
             }
-            return new StepResult(r, r, r < 3_000, false);
+            return new StepResult(r, r, r, r < 3_000, false);
         };
         Capacity c = run(search(3_000, 0.02), noisy);
         assertEquals(3, nearRuns[0], "measured three times at the noisy rate: " + measured);
@@ -105,11 +107,53 @@ class RateSearchTest {
     }
 
     @Test
-    void twoAgreeingRunsNearTheBoundaryDecideWithoutAThird() {
-        assertEquals(Boolean.FALSE, RateSearch.decide(List.of(new StepResult(10, 10, false, true),
-                new StepResult(10, 10, false, true))));
-        assertEquals(null, RateSearch.decide(List.of(new StepResult(10, 10, true, true))));
-        assertEquals(Boolean.TRUE, RateSearch.decide(List.of(new StepResult(10, 10, true, false))));
+    void aPassDecidesAtOnceUnlessNearTheBoundaryAndAFailureOnlyAfterThreeRuns() {
+        StepResult nearFail = new StepResult(10, 10, 10, false, true);
+        StepResult clearFail = new StepResult(10, 10, 10, false, false);
+        StepResult nearPass = new StepResult(10, 10, 10, true, true);
+        StepResult clearPass = new StepResult(10, 10, 10, true, false);
+        assertEquals(Boolean.TRUE, RateSearch.decide(List.of(clearPass)));
+        assertEquals(null, RateSearch.decide(List.of(nearPass)), "a near pass waits for a second");
+        assertEquals(Boolean.TRUE, RateSearch.decide(List.of(nearPass, nearPass)));
+        assertEquals(null, RateSearch.decide(List.of(clearFail)), "a stall may have failed it: measured again");
+        assertEquals(null, RateSearch.decide(List.of(nearFail, clearFail)));
+        assertEquals(Boolean.TRUE, RateSearch.decide(List.of(clearFail, clearFail, clearPass)));
+        assertEquals(Boolean.FALSE, RateSearch.decide(List.of(clearFail, nearPass, clearFail)));
+        assertEquals(Boolean.FALSE, RateSearch.decide(List.of(clearFail, clearFail, clearFail)));
+    }
+
+    /**
+     * A loaded machine: a scheduling stall fails the first run at every rate, however far below the knee (what
+     * issue 28's first search on a busy machine did, 595/s found for a server of 4,000/s). Stalls only add
+     * latency and delay answers, so the failing runs are measured again and the answer stays at the knee.
+     */
+    @Test
+    void aStallThatFailsTheFirstRunAtEachRateDoesNotMoveTheAnswer() {
+        List<Double> seen = new ArrayList<>();
+        DoubleFunction<StepResult> stalling = r -> {
+            boolean first = !seen.contains(r);
+            seen.add(r);
+            StepResult clean = queue(4_000, r);
+            return first ? new StepResult(r, r, r, false, false) : clean;
+        };
+        Capacity c = run(search(1_000, 0.02), stalling);
+        assertEquals(Capacity.Outcome.FOUND, c.outcome());
+        assertTrue(c.passed() <= knee(4_000) && knee(4_000) <= c.failed(), "[" + c.passed() + ", " + c.failed()
+                + "] holds " + knee(4_000));
+        assertTrue(c.steps().size() < 60, c.steps().size() + " steps");
+    }
+
+    /**
+     * A server that falls behind (answers at most 2,000/s) while the step is too short for its growing queue to
+     * reach the latency objective: the answers short of the target fail the step.
+     */
+    @Test
+    void aServerFallingBehindFailsWithinItsLatencyObjective() {
+        Capacity c = run(search(1_500, 0.02), r -> new StepResult(r, r, Math.min(r, 2_000), true, false));
+        assertEquals(Capacity.Outcome.FOUND, c.outcome());
+        assertTrue(c.passed() <= 2_000 / (1 - StepResult.RATE_TOLERANCE), "passed " + c.passed());
+        assertTrue(c.failed() > 2_000, "failed " + c.failed());
+        assertFalse(new StepResult(1_000, 1_000, Double.NaN, true, false).passed(), "nothing answered is no pass");
     }
 
     @Test
@@ -128,19 +172,19 @@ class RateSearchTest {
 
     @Test
     void noRatePassingEndsWithNonePassedAndNoAnswer() {
-        Capacity c = run(search(5_000, 0.02), r -> new StepResult(r, r, false, false));
+        Capacity c = run(search(5_000, 0.02), r -> new StepResult(r, r, r, false, false));
         assertEquals(Capacity.Outcome.NONE_PASSED, c.outcome());
         assertFalse(c.found());
         assertTrue(c.steps().size() < 30, c.steps().size() + " steps");
     }
 
     @Test
-    void theLowestRateIsTriedOnceAndNothingBelowIt() {
+    void theLowestRateIsTriedAndNothingBelowIt() {
         List<Double> measured = new ArrayList<>();
         RateSearch s = new RateSearch("p99<=10ms", 0.02, 5_000, 333, null, System::nanoTime);
         Capacity c = run(s, r -> {
             measured.add(r);
-            return new StepResult(r, r, false, false);
+            return new StepResult(r, r, r, false, false);
         });
         assertEquals(Capacity.Outcome.NONE_PASSED, c.outcome());
         assertEquals(333.0, measured.get(measured.size() - 1), "ends at the lowest rate: " + measured);

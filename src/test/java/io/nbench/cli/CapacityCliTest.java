@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class CapacityCliTest {
 
-    /** 4 executor threads sleeping 1 ms per request serve at most 4,000 requests/s, whatever the CPU. */
-    private static final double SLEEP_BOUND = 4 * 1_000;
+    /** 4 executor threads sleeping 10 ms per request serve at most 400 requests/s, whatever the CPU. */
+    private static final double SLEEP_BOUND = 4 * 100;
 
     @Test
     void badCombinationsAreOneLineUsageErrors() {
@@ -57,77 +57,114 @@ class CapacityCliTest {
     }
 
     /**
-     * The issue's check on a server whose capacity is known: a pool of 4 threads sleeping 1 ms per request. The
-     * answer never lies above what the server can serve, and it lies in the bracket printed; the document holds
-     * every step. The objective is the median, not the p99: on a busy 2-core machine scheduling stalls of tens of
-     * milliseconds reach a step's p99 at any rate (the search then honestly finds a low capacity, see
-     * docs/measurement.md), while they move the median of a step little. Under stress-ng --cpu 2 even the
-     * client's schedule slips by more than 1 % at the lowest rate: then no rate passes, which it must say.
+     * The issue's check on a server whose capacity is known: a pool of 4 threads sleeping 10 ms per request serves
+     * at most 400 requests/s, set by the sleeps, not the CPU (the issue's 1 ms is measured in docs/measurement.md:
+     * at 4,000/s a busy 2-core machine's CPU, not the sleeps, sets the ceiling and moves it by 20 % from minute to
+     * minute). The answer lies within [0.85, 1.0] x the server's measured maximum, its best closed-loop iteration
+     * before and after the search (a stall only lowers a closed-loop figure), with 2 % for the noise of that
+     * maximum and the 1 % a step may answer short. The objective is the median, 10 x the work: a machine's stalls
+     * of hundreds of milliseconds reach a short step's p99 at any rate near the capacity (measured in
+     * docs/measurement.md), so a p99 objective measures the machine there, not the server.
      */
     @Test
-    void theCapacityOfASleepBoundServerLiesBelowItsBoundAndInThePrintedBracket(@TempDir Path dir) throws Exception {
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void theCapacityOfASleepBoundServerLiesWithin85And100PercentOfItsClosedLoopMaximum(@TempDir Path dir)
+            throws Exception {
         try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--executor-threads", "4",
-                "--executor-queue", "100000", "--work", "1ms", "--work-mode", "sleep", "--duration", "4m")) {
-            String port = Integer.toString(server.port);
-            Path out = dir.resolve("capacity.json");
-            CliTest.Outcome o = CliTest.run("client", "--port", port, "--find-rate", "--slo", "p50<=20ms",
-                    "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--max-time", "90s",
-                    "--out", out.toString());
-            // The yardstick, for the figures printed (docs/measurement.md): on a busy machine it moves by
-            // 20 % from one run to the next, so no bound is asserted against it.
-            double closedLoopMax = closedLoopMax(port);
-            assertEquals("", o.err());
-            JsonNode doc = ResultDocs.read(Files.readString(out));
-            JsonNode capacity = doc.get("capacity");
-            String answer = o.out().lines().filter(l -> l.startsWith("capacity: ")).findFirst().orElseThrow();
-            if (capacity.get("passed").isNumber()) {
-                assertEquals(ExitCode.OK, o.code(), o.out());
-                double passed = capacity.get("passed").asDouble();
-                assertTrue(passed <= SLEEP_BOUND, "the answer " + passed + " above the server's bound " + SLEEP_BOUND);
-                assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within p50<=20ms [between "
-                        + CapacityTable.rate(passed) + " passed and "), answer);
-                if (capacity.get("failed").isNumber()) {
-                    assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
-                    assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"),
-                            answer);
-                }
-                System.out.printf("capacity %.0f of closed-loop max %.0f (%.2f)%n", passed, closedLoopMax,
-                        passed / closedLoopMax);
-            } else {
-                // A machine so busy that the client cannot keep even the lowest rate's schedule within 1 %
-                // (stress-ng --cpu 2 on 2 cores): no answer, said so, exit 3; never a made-up rate.
-                assertEquals(ExitCode.THRESHOLD, o.code(), o.out());
-                assertTrue(answer.startsWith("capacity: not found: no rate tried met p50<=20ms"), answer);
+                "--executor-queue", "100000", "--work", "10ms", "--work-mode", "sleep", "--duration", "5m")) {
+            liesWithin85And100PercentOfTheClosedLoopMaximum(dir, server, "p50<=100ms", SLEEP_BOUND,
+                    List.of("--threads", "16", "--window", "2"), List.of());
+        }
+    }
+
+    /**
+     * The same check with {@code --work-mode delay}: no pool, each response completed 100 ms later by a timer, so
+     * the server itself has no rate bound short of its CPU. What bounds the open loop is the client's own cap on
+     * messages in flight: connections x {@code --max-inflight} / D = 4 x 10 / 100 ms = 400/s (a due message
+     * waits beyond the cap, so the step sends short of its target); the closed loop with the same window, 4 x 10
+     * in flight, reaches the same 400/s. docs/measurement.md has the figures.
+     */
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    void theCapacityAgainstATimerDelayedServerIsTheClientsInFlightCapOverTheDelay(@TempDir Path dir)
+            throws Exception {
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--port", "0", "--work", "100ms", "--work-mode",
+                "delay", "--duration", "5m")) {
+            liesWithin85And100PercentOfTheClosedLoopMaximum(dir, server, "p50<=500ms", 4 * 10 / 0.1,
+                    List.of("--window", "10"), List.of("--max-inflight", "10"));
+        }
+    }
+
+    /**
+     * The search against {@code server} lies within [0.85, 1.02] x the best closed-loop iteration (with
+     * {@code closedLoop}'s load) before and after it, which lies at or below {@code bound}.
+     */
+    private static void liesWithin85And100PercentOfTheClosedLoopMaximum(Path dir, ServerProcess server, String slo,
+            double bound, List<String> closedLoop, List<String> searchOptions) throws Exception {
+        String port = Integer.toString(server.port);
+        double before = closedLoopMax(port, closedLoop);
+        Path out = dir.resolve("capacity.json");
+        List<String> args = new ArrayList<>(List.of("client", "--port", port, "--find-rate", "--slo", slo,
+                "--iteration-time", "500ms", "--warmup", "1", "--iterations", "3", "--max-time", "150s",
+                "--out", out.toString()));
+        args.addAll(searchOptions);
+        CliTest.Outcome o = CliTest.run(args.toArray(String[]::new));
+        double max = Math.max(before, closedLoopMax(port, closedLoop));
+        assertEquals("", o.err());
+        assertEquals(ExitCode.OK, o.code(), o.out());
+        JsonNode doc = ResultDocs.read(Files.readString(out));
+        JsonNode capacity = doc.get("capacity");
+        double passed = capacity.get("passed").asDouble();
+        System.out.printf("capacity %.0f of closed-loop max %.0f (%.3f)%n", passed, max, passed / max);
+        assertTrue(max <= bound * 1.01, "closed-loop max " + max + " above the bound " + bound);
+        assertTrue(passed <= max * 1.02, "the answer " + passed + " above the closed-loop max " + max);
+        assertTrue(passed >= max * 0.85, "the answer " + passed + " below 0.85 x the closed-loop max " + max
+                + ":\n" + o.out());
+        String answer = o.out().lines().filter(l -> l.startsWith("capacity: ")).findFirst().orElseThrow();
+        assertTrue(answer.contains(CapacityTable.rate(passed) + " requests/s within " + slo + " [between "
+                + CapacityTable.rate(passed) + " passed and "), answer);
+        if (capacity.get("failed").isNumber()) {
+            assertTrue(passed < capacity.get("failed").asDouble(), capacity.toString());
+            assertTrue(answer.contains(CapacityTable.rate(capacity.get("failed").asDouble()) + " failed"), answer);
+        }
+        // Every step is a combination of the document, named, and a step that passed kept to its rate, sent
+        // and answered.
+        JsonNode steps = capacity.get("steps");
+        List<String> searched = new ArrayList<>();
+        for (JsonNode c : doc.get("combinations")) {
+            if (!c.get("keys").get("rate").asText().equals("closed-loop")) {
+                searched.add(c.get("name").asText());
             }
-            // Every step is a combination of the document, named, and a step that passed kept to its rate.
-            JsonNode steps = capacity.get("steps");
-            List<String> searched = new ArrayList<>();
-            for (JsonNode c : doc.get("combinations")) {
-                if (!c.get("keys").get("rate").asText().equals("closed-loop")) {
-                    searched.add(c.get("name").asText());
-                }
-            }
-            assertEquals("closed-loop", doc.get("combinations").get(0).get("keys").get("rate").asText());
-            assertEquals(searched.size(), steps.size());
-            for (int i = 0; i < steps.size(); i++) {
-                JsonNode s = steps.get(i);
-                assertEquals(searched.get(i), s.get("combination").asText());
-                if (s.get("passed").asBoolean()) {
-                    assertTrue(s.get("achievedRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
-                }
+        }
+        assertEquals("closed-loop", doc.get("combinations").get(0).get("keys").get("rate").asText());
+        assertEquals(searched.size(), steps.size());
+        for (int i = 0; i < steps.size(); i++) {
+            JsonNode s = steps.get(i);
+            assertEquals(searched.get(i), s.get("combination").asText());
+            if (s.get("passed").asBoolean()) {
+                assertTrue(s.get("achievedRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
+                assertTrue(s.get("answeredRate").asDouble() >= 0.99 * s.get("targetRate").asDouble(), s.toString());
             }
         }
     }
 
     /**
-     * The server's closed-loop throughput with 32 requests in flight over 16 connections, 8 per pool thread; NaN
-     * when a starved machine measured none.
+     * The server's best closed-loop iteration, msg/s, with {@code load} (for the pool: 32 requests in flight over
+     * 16 connections, 8 per pool thread); 0 when a starved machine measured none. The best of 5: beside stress-ng one run's iterations went
+     * 184-331/s and the next one's 379-392/s (a stall only lowers it; the search's steps meet the same machine).
      */
-    private static double closedLoopMax(String port) throws Exception {
-        CliTest.Outcome o = CliTest.run("client", "--port", port, "--threads", "16", "--window", "2",
-                "--iteration-time", "300ms", "--warmup", "1", "--iterations", "3", "--format", "json");
-        return o.code() == ExitCode.OK ? ResultDocs.read(o.out()).get("summary").get("throughput").get("mean")
-                .asDouble() : Double.NaN;
+    private static double closedLoopMax(String port, List<String> load) throws Exception {
+        List<String> args = new ArrayList<>(List.of("client", "--port", port, "--iteration-time", "1s", "--warmup",
+                "2", "--iterations", "5", "--format", "json"));
+        args.addAll(load);
+        CliTest.Outcome o = CliTest.run(args.toArray(String[]::new));
+        double best = 0;
+        for (JsonNode it : ResultDocs.read(o.out()).get("combinations").get(0).get("iterations")) {
+            if (!it.get("warmup").asBoolean()) {
+                best = Math.max(best, it.get("msgPerSec").asDouble());
+            }
+        }
+        return best;
     }
 
     /**
@@ -152,14 +189,24 @@ class CapacityCliTest {
     }
 
     /**
-     * {@code run --find-rate}: each server's capacity searched in one piece, then compared by their brackets;
-     * {@code compare} of the kept documents prints the same capacities.
+     * {@code run --find-rate}: the client warmed up against every server, then each server's capacity searched in
+     * one piece and compared by their brackets; {@code compare} of the kept documents prints the same capacities.
      */
     @Test
     void runComparesTheCapacityOfEachServerAndCompareReadsThemBack(@TempDir Path dir) {
         CliTest.Outcome o = CliTest.run("run", "--in-process", "--find-rate", "--slo", "p99<=1s",
-                "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "0", "--iterations", "2",
+                "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "1", "--iterations", "2",
                 "--max-time", "20s", "--results-dir", dir.toString());
+        // The client warmed up against every server before the first search, so the first server's search does
+        // not meet the coldest client: a warmup line per server, all before the first search.
+        List<String> lines = o.out().lines().toList();
+        int firstSearch = lines.indexOf(lines.stream().filter(l -> l.startsWith("=== measuring server ")).findFirst()
+                .orElseThrow());
+        List<String> warmups = lines.subList(0, firstSearch).stream().filter(l -> l.startsWith("Warmup 1/1, server "))
+                .toList();
+        List<String> warmed = warmups.stream().map(l -> l.substring("Warmup 1/1, server ".length(), l.indexOf(':')))
+                .distinct().toList();
+        assertEquals(2, warmed.size(), o.out());
         // 0 when every server's search found a rate; 3 when one found none (a client starved of CPU misses even
         // the lowest rate's schedule by more than 1 %).
         assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());

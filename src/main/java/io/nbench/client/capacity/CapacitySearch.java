@@ -32,7 +32,7 @@ import java.util.OptionalDouble;
  */
 public final class CapacitySearch implements StepSource {
 
-    /** A judged figure within this fraction of its limit is near the boundary: its step is repeated. */
+    /** A judged figure within this fraction of its limit is near the boundary: a pass there is measured again. */
     public static final double NEAR = 0.10;
     /** How many times the closed-loop probe runs before the search gives up for want of a first guess. */
     static final int PROBES = 3;
@@ -170,7 +170,10 @@ public final class CapacitySearch implements StepSource {
         return new ClientPlan.Step(new Combination(keys), s.transport(), s.load());
     }
 
-    /** A step as the search reads it: its rates, whether it passed its verdict, whether a figure was close. */
+    /**
+     * A step as the search reads it: the rates sent and answered (the measured iterations' mean throughput), whether
+     * it passed its verdict, whether a figure was close.
+     */
     static StepResult measured(CombinationResult r) {
         double achieved = Metric.named("rate-achieved").valueOf(r.run());
         boolean near = false;
@@ -180,6 +183,7 @@ public final class CapacitySearch implements StepSource {
                 near = true;
             }
         }
-        return new StepResult(r.spec().rate(), achieved, r.status() == Status.PASS, near);
+        double answered = r.run().summary().throughput().mean();
+        return new StepResult(r.spec().rate(), achieved, answered, r.status() == Status.PASS, near);
     }
 }

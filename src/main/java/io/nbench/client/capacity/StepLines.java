@@ -29,7 +29,8 @@ final class StepLines {
     }
 
     /**
-     * {@code capacity step 3: 4,375/s achieved 4,012/s p99 45,123 µs errors 0: FAIL [passed 3,512, failed 4,375]}.
+     * {@code capacity step 3: 4,375/s achieved 4,374/s answered 4,012/s p99 45,123 µs errors 0: FAIL [passed 3,512,
+     * failed 4,375]}.
      */
     void step(int number, CombinationResult r, StepResult measured, Capacity sofar) {
         Summary s = r.run().summary();
@@ -37,17 +38,27 @@ final class StepLines {
         Capacity.Step last = sofar.steps().get(sofar.steps().size() - 1);
         String verdict = measured.passed() ? "pass" : "FAIL";
         if (last.decided() == null) {
-            verdict += " (near the boundary: measured again)";
+            verdict += measured.passed() ? " (near the boundary: measured again)"
+                    : " (measured again: a stall of the machine fails a run at any rate)";
         } else if (sofar.steps().size() > 1 && sofar.steps().get(sofar.steps().size() - 2).decided() == null) {
             verdict += " (decided at this rate: " + (last.decided() ? "pass" : "FAIL") + ")";
         }
         out.println("capacity step " + number + ": " + CapacityTable.rate(measured.target()) + "/s achieved "
-                + (Double.isNaN(measured.achieved()) ? "-" : CapacityTable.rate(measured.achieved()) + "/s") + " p99 " + p99
+                + rateOrDash(measured.achieved()) + "/s answered " + rateOrDash(measured.answered()) + "/s p99 " + p99
                 + " errors " + Units.count(r.run().errors().total()) + ": " + verdict + " [passed "
                 + rateOrDash(sofar.passed()) + ", failed " + rateOrDash(sofar.failed()) + "]"
                 + (r.reasons().isEmpty() ? "" : ": " + String.join("; ", r.reasons()))
-                + (r.status() == Status.PASS && !measured.passed() ? ": sent short of the target by more than 1%" : ""));
+                + shortfall(r, measured));
         out.flush();
+    }
+
+    /** Why a step that met its objectives failed: the client sent, or the server answered, too few. */
+    private static String shortfall(CombinationResult r, StepResult measured) {
+        if (r.status() != Status.PASS || measured.passed()) {
+            return "";
+        }
+        return measured.sentInFull() ? ": answered short of the target by more than 1% (the server fell behind)"
+                : ": sent short of the target by more than 1%";
     }
 
     static String rateOrDash(double rate) {

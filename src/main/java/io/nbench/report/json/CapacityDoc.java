@@ -27,11 +27,13 @@ public record CapacityDoc(String objective, double resolution, Double firstGuess
      * @param combination  its combination's name
      * @param targetRate   msg/s asked for
      * @param achievedRate msg/s sent; null when nothing was measured
-     * @param passed       this run's verdict: objectives met and the rate achieved within 1 %
-     * @param nearBoundary a judged figure within 10 % of its limit: measured again before deciding
+     * @param answeredRate msg/s answered over the measured iterations; null when nothing was measured (or in a
+     *                     document written before the field)
+     * @param passed       this run's verdict: objectives met, the rate sent and answered within 1 %
+     * @param nearBoundary a judged figure within 10 % of its limit: a pass is measured again before deciding
      * @param decided      the verdict at this rate once decided; null on a run followed by a repetition
      */
-    public record Step(String combination, double targetRate, Double achievedRate, boolean passed,
+    public record Step(String combination, double targetRate, Double achievedRate, Double answeredRate, boolean passed,
                        boolean nearBoundary, Boolean decided) {
     }
 
@@ -43,7 +45,8 @@ public record CapacityDoc(String objective, double resolution, Double firstGuess
         for (int i = 0; i < c.steps().size(); i++) {
             Capacity.Step s = c.steps().get(i);
             String name = i < names.size() ? names.get(i) : null;
-            steps.add(new Step(name, s.result().target(), orNull(s.result().achieved()), s.result().passed(),
+            steps.add(new Step(name, s.result().target(), orNull(s.result().achieved()),
+                    orNull(s.result().answered()), s.result().passed(),
                     s.result().nearBoundary(), s.decided()));
         }
         return new CapacityDoc(c.objective(), c.resolution(), orNull(c.firstGuess()),

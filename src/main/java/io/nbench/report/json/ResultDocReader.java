@@ -49,7 +49,8 @@ public final class ResultDocReader {
         List<CapacityDoc.Step> steps = new ArrayList<>();
         for (JsonNode s : c.path("steps")) {
             steps.add(new CapacityDoc.Step(text(s.path("combination")), s.path("targetRate").asDouble(),
-                    number(s.path("achievedRate")), s.path("passed").asBoolean(), s.path("nearBoundary").asBoolean(),
+                    number(s.path("achievedRate")), number(s.path("answeredRate")), s.path("passed").asBoolean(),
+                    s.path("nearBoundary").asBoolean(),
                     s.path("decided").isBoolean() ? s.path("decided").asBoolean() : null));
         }
         return new CapacityDoc(text(c.path("objective")), c.path("resolution").asDouble(), number(c.path("firstGuess")),

@@ -60,7 +60,7 @@ public final class ResultDocWriter {
         ArrayNode steps = node.putArray("steps");
         for (CapacityDoc.Step s : c.steps()) {
             steps.addObject().put("combination", s.combination()).put("targetRate", s.targetRate())
-                    .put("achievedRate", s.achievedRate()).put("passed", s.passed())
+                    .put("achievedRate", s.achievedRate()).put("answeredRate", s.answeredRate()).put("passed", s.passed())
                     .put("nearBoundary", s.nearBoundary()).put("decided", s.decided());
         }
         return node;
