@@ -33,9 +33,8 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
     private final Protocol protocol;
     private final ServerCodec.Settings settings;
     private final ServerEvents events;
-    private final IdleConnections idle;
+    private final ServerConnectionAccount account;
     private final ServerRuntime runtime;
-    private IdleConnections.Watch watch;
     private RequestPipeline<ByteBuffer> requests;
     private ServerCodec codec;
     private CodecRequests served;
@@ -43,7 +42,6 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
     /** The output being filled by the current parse (fill mode), its ByteBuf and NIO view. */
     private ByteBuf outBuf;
     private ByteBuffer out;
-    private boolean refused;
     /** The connection closes (protocol error or {@link ServerCodec#CLOSE}): nothing more is decoded. */
     private boolean ended;
     private boolean paused;
@@ -53,18 +51,16 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
         this.protocol = protocol;
         this.settings = settings;
         this.events = events;
-        this.idle = idle;
+        this.account = new ServerConnectionAccount(events, idle);
         this.runtime = runtime;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (!events.connectionOpened()) {
-            refused = true; // over --max-connections
-            ctx.close();
+        IdleConnections.Watch watch = account.opened(ctx);
+        if (watch == null) {
             return;
         }
-        watch = idle.watch(ctx.channel()::close);
         requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
                 RequestPipeline.heapResponses(protocol,
                         r -> ctx.writeAndFlush(Unpooled.wrappedBuffer(r), ctx.voidPromise()),
@@ -78,11 +74,7 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (!refused) {
-            requests.close();
-            events.connectionClosed();
-            idle.forget(watch);
-        }
+        account.closed(requests);
         super.channelInactive(ctx);
     }
 

@@ -9,7 +9,6 @@ import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -31,7 +30,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     private final int maxFrame;
     private final ServerEvents events;
-    private final IdleConnections idle;
+    private final ServerConnectionAccount account;
     /** The connection's requests; made when it is active (its writer needs the context). */
     private RequestPipeline<ByteBuf> requests;
     private IdleConnections.Watch watch;
@@ -51,7 +50,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
                         boolean handOff) {
         this.maxFrame = maxFrame;
         this.events = events;
-        this.idle = idle;
+        this.account = new ServerConnectionAccount(events, idle);
         this.runtime = runtime;
         this.handOffConfigured = handOff;
     }
@@ -63,13 +62,10 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (!events.connectionOpened()) {
-            refused = true; // over --max-connections
-            ctx.close();
+        watch = account.opened(ctx);
+        if (watch == null) {
             return;
         }
-        Channel channel = ctx.channel();
-        watch = idle.watch(channel::close);
         ChannelResponses<ByteBuf> writer = new ChannelResponses<>(ctx,
                 id -> Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), Framed.RESPONSE_HEADER);
         requests = handOffConfigured ? RequestPipeline.handingOff(runtime, events, writer)
@@ -81,18 +77,9 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (!refused) {
-            if (requests != null) {
-                requests.close();
-            }
-            events.connectionClosed();
-            idle.forget(watch);
-        }
+        account.closed(requests);
         super.channelInactive(ctx);
     }
-
-    /** Closed at once: the server already served --max-connections. */
-    private boolean refused;
 
     /** The peer sent an HTTP request, answered 400: the channel closes once that is written. */
     private boolean answeredHttp;
