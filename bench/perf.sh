@@ -2,8 +2,8 @@
 # Performance comparison against the C references: is nbench the bottleneck it measures?
 #
 # Builds the C epoll echo server and pipelined echo client from ../shared/baseline (beside the
-# repository), then runs, in R interleaved rounds (every pairing once per round, so that a noisy
-# moment hurts all of them alike):
+# repository), then runs, in R interleaved rounds (every pairing once per round, the jars' order
+# reversed every other round, so that a noisy moment hurts all of them alike):
 #   client side: the C client, then nbench's clients (each --jar, each --clients transport), against
 #                the C server, for every workload (connections x window x size);
 #   server side: the C client against the C server, then against each --jar's --servers transports;
@@ -175,6 +175,11 @@ IFS=, read -ra server_impls <<< "$servers"
 echo "perf.sh: ${#jars[@]} jar(s), $rounds round(s), ${secs}s per run after ${warmup}s warmup; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 start_load="$(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
+  # The jars' order alternates between rounds (A B, then B A): on a busy machine the jar run second was
+  # measured 0.53-0.66x the first in 3 of 3 rounds with identical code (an A/A check, load 20 on 2 cores),
+  # so a fixed order would read as a difference between the jars.
+  order=("${!paths[@]}")
+  if (( r % 2 == 0 )); then mapfile -t order < <(printf '%s\n' "${!paths[@]}" | tac); fi
   # client side: every client against the C server
   for wl in $workloads; do
     [ "$wl" != none ] || continue
@@ -183,7 +188,7 @@ for r in $(seq 1 "$rounds"); do
     port=$((port + 1))
     start_server "$cserver" -p "$port" -t 1
     record "$r" client "$wl" "C" "$(run_cclient "$c" "$w" "$s")"
-    for i in "${!paths[@]}"; do
+    for i in "${order[@]}"; do
       for impl in "${client_impls[@]}"; do
         record "$r" client "$wl" "${labels[$i]}:$impl:io=1" "$(run_nclient "${paths[$i]}" "$impl" 1 "$c" "$w" "$s")"
         if [[ " $default_io_workloads " == *" $wl "* ]]; then
@@ -218,8 +223,8 @@ for r in $(seq 1 "$rounds"); do
         "$mps $p50 $(python3 -c 'import sys; m = float(sys.argv[1]); d = float(sys.argv[3]) - float(sys.argv[2]); print(f"{d / (m * float(sys.argv[4])) * 1e6:.3f}" if m > 0 else "nan")' "$mps" "$before" "$after" "$((secs + warmup))")"
   }
   run_against C "$cserver" -p @PORT@ -t 1
-  for i in "${!paths[@]}"; do
-    for impl in "${server_impls[@]}"; do
+  for impl in "${server_impls[@]}"; do
+    for i in "${order[@]}"; do
       run_against "${labels[$i]}:$impl" java -jar "${paths[$i]}" server --impl "$impl" --protocol echo \
           --port @PORT@ --io-threads 1
     done
@@ -229,7 +234,7 @@ for r in $(seq 1 "$rounds"); do
   for side in framed framed-pool; do
     pool=(); [ "$side" = framed-pool ] && pool=(--executor-threads 2:2 --executor-queue 100000)
     for impl in "${server_impls[@]}"; do
-      for i in "${!paths[@]}"; do
+      for i in "${order[@]}"; do
         who="${labels[$i]}:$impl"
         port=$((port + 1))
         if [[ " $unavailable " == *" $who "* ]]; then continue; fi

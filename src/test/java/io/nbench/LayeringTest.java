@@ -120,6 +120,21 @@ class LayeringTest {
                 .check(MAIN);
     }
 
+    /**
+     * docs/architecture.md: protocol depends on nothing of nbench's but itself, capacity on nothing of nbench's;
+     * the rule above names the layers a codec must not reach, this one every other package.
+     */
+    @Test
+    void protocolAndCapacityStandAlone() {
+        for (String alone : List.of("io.nbench.protocol", "io.nbench.capacity")) {
+            noClasses().that().resideInAPackage(alone + "..")
+                    .should().dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.nbench..")
+                            .and(DescribedPredicate.not(JavaClass.Predicates.resideInAPackage(alone + ".."))))
+                    .because("docs/architecture.md's layering: every layer above uses it, so it uses none of them")
+                    .check(MAIN);
+        }
+    }
+
     @Test
     void theReportsWritersKnowNoClientRun() {
         noClasses().that().resideInAPackage("io.nbench.report..")

@@ -25,7 +25,7 @@ import java.util.List;
  * output ({@link CodecRequests}) and written from the pool thread. {@code -O netty.executor} is not used
  * here: its work runs on the event loop, or on nbench's pool.
  */
-final class CodecServerDecoder extends ByteToMessageDecoder {
+final class CodecServerDecoder extends BackpressuredServerDecoder {
 
     /** Output buffer size per batch (grown to the codec's minimum when it needs more). */
     private static final int OUTPUT = 16 * 1024;
@@ -33,9 +33,8 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
     private final Protocol protocol;
     private final ServerCodec.Settings settings;
     private final ServerEvents events;
-    private final IdleConnections idle;
+    private final ServerConnectionAccount account;
     private final ServerRuntime runtime;
-    private IdleConnections.Watch watch;
     private RequestPipeline<ByteBuffer> requests;
     private ServerCodec codec;
     private CodecRequests served;
@@ -43,28 +42,25 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
     /** The output being filled by the current parse (fill mode), its ByteBuf and NIO view. */
     private ByteBuf outBuf;
     private ByteBuffer out;
-    private boolean refused;
     /** The connection closes (protocol error or {@link ServerCodec#CLOSE}): nothing more is decoded. */
     private boolean ended;
-    private boolean paused;
 
     CodecServerDecoder(Protocol protocol, ServerCodec.Settings settings, ServerEvents events, IdleConnections idle,
                        ServerRuntime runtime) {
+        super(events);
         this.protocol = protocol;
         this.settings = settings;
         this.events = events;
-        this.idle = idle;
+        this.account = new ServerConnectionAccount(events, idle);
         this.runtime = runtime;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (!events.connectionOpened()) {
-            refused = true; // over --max-connections
-            ctx.close();
+        IdleConnections.Watch watch = account.opened(ctx);
+        if (watch == null) {
             return;
         }
-        watch = idle.watch(ctx.channel()::close);
         requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
                 RequestPipeline.heapResponses(protocol,
                         r -> ctx.writeAndFlush(Unpooled.wrappedBuffer(r), ctx.voidPromise()),
@@ -78,11 +74,7 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (!refused) {
-            requests.close();
-            events.connectionClosed();
-            idle.forget(watch);
-        }
+        account.closed(requests);
         super.channelInactive(ctx);
     }
 
@@ -93,10 +85,7 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
             return;
         }
         while (true) {
-            if (!ctx.channel().isWritable()) {
-                // As FramedServerDecoder: read nothing more until the peer reads its responses.
-                paused = true;
-                ctx.channel().config().setAutoRead(false);
+            if (pausedByPeer(ctx)) {
                 return;
             }
             if (outBuf == null) {
@@ -172,43 +161,22 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    void batchEnded(ChannelHandlerContext ctx) {
         writeOutput(ctx);
         ctx.flush();
         if (requests != null) {
             requests.flushed();
         }
-        if (!ctx.channel().config().isAutoRead()) {
-            // Paused: as FramedServerDecoder, do not let the base class ask for another read.
-            discardSomeReadBytes();
-            ctx.fireChannelReadComplete();
-            return;
-        }
-        super.channelReadComplete(ctx);
     }
 
     @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        boolean writable = ctx.channel().isWritable();
-        ctx.channel().config().setAutoRead(writable);
-        if (writable && paused) {
-            paused = false;
-            ctx.executor().execute(() -> resume(ctx));
-        }
-        super.channelWritabilityChanged(ctx);
-    }
-
-    private void resume(ChannelHandlerContext ctx) {
-        try {
-            // Straight to decode, not channelRead: the codec may owe output with no input left (the rest of
-            // a streamed response), and the base class calls decode only while there is input.
-            decode(ctx, internalBuffer(), List.of());
-            writeOutput(ctx);
-            ctx.flush();
-            requests.flushed();
-        } catch (Throwable e) {
-            exceptionCaught(ctx, e);
-        }
+    void resume(ChannelHandlerContext ctx) {
+        // Straight to decode, not channelRead: the codec may owe output with no input left (the rest of
+        // a streamed response), and the base class calls decode only while there is input.
+        decode(ctx, internalBuffer(), List.of());
+        writeOutput(ctx);
+        ctx.flush();
+        requests.flushed();
     }
 
     @Override
@@ -217,14 +185,6 @@ final class CodecServerDecoder extends ByteToMessageDecoder {
             outBuf.release();
             outBuf = null;
             out = null;
-        }
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close();
-        if (cause instanceof Error) {
-            events.fatal(cause);
         }
     }
 }

@@ -3,7 +3,6 @@ package io.nbench.transport.netty;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 
@@ -11,37 +10,28 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 final class EchoServerHandler extends ChannelInboundHandlerAdapter {
 
     private final ServerEvents events;
-    private final IdleConnections idle;
+    private final ServerConnectionAccount account;
     private IdleConnections.Watch watch;
 
     EchoServerHandler(ServerEvents events, IdleConnections idle) {
         this.events = events;
-        this.idle = idle;
+        this.account = new ServerConnectionAccount(events, idle);
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (!events.connectionOpened()) {
-            refused = true; // over --max-connections
-            ctx.close();
+        watch = account.opened(ctx);
+        if (watch == null) {
             return;
         }
-        Channel channel = ctx.channel();
-        watch = idle.watch(channel::close);
         super.channelActive(ctx);
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (!refused) {
-            events.connectionClosed();
-            idle.forget(watch);
-        }
+        account.closed(null);
         super.channelInactive(ctx);
     }
-
-    /** Closed at once: the server already served --max-connections. */
-    private boolean refused;
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {

@@ -9,7 +9,6 @@ import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -27,11 +26,11 @@ import java.util.List;
  * response cannot leave before the work). Without the pool, {@code --work} runs right here on the event
  * loop, or with {@code -O netty.executor} in {@link WorkHandler}.
  */
-final class FramedServerDecoder extends ByteToMessageDecoder {
+final class FramedServerDecoder extends BackpressuredServerDecoder {
 
     private final int maxFrame;
     private final ServerEvents events;
-    private final IdleConnections idle;
+    private final ServerConnectionAccount account;
     /** The connection's requests; made when it is active (its writer needs the context). */
     private RequestPipeline<ByteBuf> requests;
     private IdleConnections.Watch watch;
@@ -49,9 +48,10 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     FramedServerDecoder(int maxFrame, ServerEvents events, IdleConnections idle, ServerRuntime runtime,
                         boolean handOff) {
+        super(events);
         this.maxFrame = maxFrame;
         this.events = events;
-        this.idle = idle;
+        this.account = new ServerConnectionAccount(events, idle);
         this.runtime = runtime;
         this.handOffConfigured = handOff;
     }
@@ -63,13 +63,10 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (!events.connectionOpened()) {
-            refused = true; // over --max-connections
-            ctx.close();
+        watch = account.opened(ctx);
+        if (watch == null) {
             return;
         }
-        Channel channel = ctx.channel();
-        watch = idle.watch(channel::close);
         ChannelResponses<ByteBuf> writer = new ChannelResponses<>(ctx,
                 id -> Unpooled.wrappedBuffer(Framed.rejectedResponse(id)), Framed.RESPONSE_HEADER);
         requests = handOffConfigured ? RequestPipeline.handingOff(runtime, events, writer)
@@ -81,24 +78,12 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (!refused) {
-            if (requests != null) {
-                requests.close();
-            }
-            events.connectionClosed();
-            idle.forget(watch);
-        }
+        account.closed(requests);
         super.channelInactive(ctx);
     }
 
-    /** Closed at once: the server already served --max-connections. */
-    private boolean refused;
-
     /** The peer sent an HTTP request, answered 400: the channel closes once that is written. */
     private boolean answeredHttp;
-
-    /** Decoding stopped because the peer does not read its responses; resumed when it drains. */
-    private boolean paused;
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
@@ -107,12 +92,7 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
             return;
         }
         while (in.isReadable() || stream.active()) {
-            if (!ctx.channel().isWritable()) {
-                // The responses already queued exceed the high water mark: answer nothing more (small
-                // requests can ask for large responses) and read nothing more until the peer catches up.
-                // channelReadComplete flushes what is queued.
-                paused = true;
-                ctx.channel().config().setAutoRead(false);
+            if (pausedByPeer(ctx)) {
                 return;
             }
             if (stream.active()) {
@@ -246,58 +226,19 @@ final class FramedServerDecoder extends ByteToMessageDecoder {
     }
 
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    void batchEnded(ChannelHandlerContext ctx) {
         ctx.flush();
         // The batch's responses are in the socket, or in the channel's outbound buffer if the socket
         // took less: processing time ends at this flush.
         if (requests != null) {
             requests.flushed();
         }
-        if (!ctx.channel().config().isAutoRead()) {
-            // Paused (auto-read is off only while the peer does not read its responses). The base class
-            // takes "no message decoded and auto-read off" for "needs more data" and asks for another
-            // read, which would read the paused peer's input into the cumulation without bound; this
-            // decoder never passes a message on, so skip that and only do the rest of its bookkeeping.
-            discardSomeReadBytes();
-            ctx.fireChannelReadComplete();
-            return;
-        }
-        super.channelReadComplete(ctx);
     }
 
     @Override
-    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-        // Stop reading while the peer does not read its responses, so one slow client cannot make the
-        // server buffer without bound: what a connection holds is its unanswered input (bounded by the
-        // receive buffer and one frame) plus the outbound bytes up to the high water mark and one response.
-        boolean writable = ctx.channel().isWritable();
-        ctx.channel().config().setAutoRead(writable);
-        if (writable && paused) {
-            paused = false;
-            // Decode what was left waiting in the cumulation, as a task of its own: this event can fire
-            // inside a flush, inside our own decode, which must not be entered twice.
-            ctx.executor().execute(() -> resume(ctx));
-        }
-        super.channelWritabilityChanged(ctx);
-    }
-
-    private void resume(ChannelHandlerContext ctx) {
-        try {
-            channelRead(ctx, Unpooled.EMPTY_BUFFER);
-            ctx.flush();
-            requests.flushed();
-        } catch (Throwable e) {
-            // An OutOfMemoryError too: left to the executor, it would only be logged as a failed task.
-            exceptionCaught(ctx, e);
-        }
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close();
-        if (cause instanceof Error) {
-            // An OutOfMemoryError (heap or direct) reaches a handler instead of killing the event loop.
-            events.fatal(cause);
-        }
+    void resume(ChannelHandlerContext ctx) throws Exception {
+        channelRead(ctx, Unpooled.EMPTY_BUFFER);
+        ctx.flush();
+        requests.flushed();
     }
 }

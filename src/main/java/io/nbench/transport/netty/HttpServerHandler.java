@@ -64,11 +64,10 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
     private final Replies replies;
     private final int maxFrame;
     private final ServerEvents events;
-    private final IdleConnections idle;
+    private final ServerConnectionAccount account;
     private final ServerRuntime runtime;
     private IdleConnections.Watch watch;
     private RequestPipeline<FullHttpResponse> requests;
-    private boolean refused;
     /** An error answered or the last response handed on: what else arrives is dropped. */
     private boolean ended;
     /** Bytes read and not yet credited to a request. */
@@ -83,7 +82,7 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
         this.replies = replies;
         this.maxFrame = maxFrame;
         this.events = events;
-        this.idle = idle;
+        this.account = new ServerConnectionAccount(events, idle);
         this.runtime = runtime;
     }
 
@@ -102,12 +101,10 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        if (!events.connectionOpened()) {
-            refused = true; // over --max-connections
-            ctx.close();
+        watch = account.opened(ctx);
+        if (watch == null) {
             return;
         }
-        watch = idle.watch(ctx.channel()::close);
         // Through the codec's encoder, from the event loop or a pool thread.
         requests = RequestPipeline.of(runtime, events, new ChannelResponses<FullHttpResponse>(ctx,
                 id -> text(HttpResponses.UNAVAILABLE, HttpResponses.UNAVAILABLE_BODY, false),
@@ -117,11 +114,7 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        if (!refused) {
-            requests.close();
-            events.connectionClosed();
-            idle.forget(watch);
-        }
+        account.closed(requests);
         super.channelInactive(ctx);
     }
 
