@@ -140,8 +140,8 @@ final class CompareCommand implements Callable<Integer> {
             code = ExitCode.first(code, ExitCode.UNJUDGED);
         }
         switch (format) {
-            case json -> CompareFormats.json(out, sides, blocks, verdicts, code);
-            case markdown -> CompareFormats.markdown(out, sides, blocks, verdicts);
+            case json -> CompareFormats.json(out, sides, blocks, verdicts, code, capacities);
+            case markdown -> CompareFormats.markdown(out, sides, blocks, verdicts, capacities);
             default -> {
                 if (selector == null && results.size() < 3) {
                     CompareTable.print(out, results, blocks);

@@ -193,7 +193,7 @@ class CapacityCliTest {
      * one piece and compared by their brackets; {@code compare} of the kept documents prints the same capacities.
      */
     @Test
-    void runComparesTheCapacityOfEachServerAndCompareReadsThemBack(@TempDir Path dir) {
+    void runComparesTheCapacityOfEachServerAndCompareReadsThemBack(@TempDir Path dir) throws Exception {
         CliTest.Outcome o = CliTest.run("run", "--in-process", "--find-rate", "--slo", "p99<=1s",
                 "--rate-resolution", "25%", "--iteration-time", "100ms", "--warmup", "1", "--iterations", "2",
                 "--max-time", "20s", "--results-dir", dir.toString());
@@ -229,6 +229,32 @@ class CapacityCliTest {
         CliTest.Outcome c = CliTest.run("compare", files.get(0), files.get(1));
         assertTrue(c.out().contains("=== capacity (A = " + files.get(0) + ") ==="), c.out());
         assertTrue(c.out().lines().anyMatch(l -> l.startsWith("B  " + files.get(1) + ": ")), c.out());
+        // The JSON and Markdown formats carry them too, checked against the documents' own capacity objects.
+        CliTest.Outcome j = CliTest.run("compare", "--format", "json", files.get(0), files.get(1));
+        assertEquals(ExitCode.OK, j.code(), j.out() + j.err());
+        JsonNode capacities = io.nbench.report.json.ResultDocument.MAPPER.readTree(j.out()).path("capacities");
+        assertEquals(2, capacities.size(), j.out());
+        List<JsonNode> searched = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            JsonNode doc = ResultDocs.read(Path.of(files.get(i))).path("capacity");
+            searched.add(doc);
+            JsonNode shown = capacities.get(i);
+            assertEquals(files.get(i), shown.path("file").asText());
+            assertEquals(doc.path("objective").asText(), shown.path("objective").asText());
+            assertEquals(doc.path("outcome").asText(), shown.path("outcome").asText());
+            for (String end : List.of("passed", "failed")) {
+                assertEquals(doc.path(end).isNull() || doc.path(end).isMissingNode(), shown.path(end).isNull(), end);
+                assertEquals(doc.path(end).asDouble(), shown.path(end).asDouble(), end);
+            }
+        }
+        assertTrue(capacities.get(0).path("against").isNull(), "A is not compared with itself");
+        if (!searched.get(0).path("passed").isNull() && !searched.get(1).path("passed").isNull()) {
+            assertEquals(searched.get(1).path("passed").asDouble() / searched.get(0).path("passed").asDouble(),
+                    capacities.get(1).path("against").path("ratio").asDouble(), 1e-9, j.out());
+        }
+        CliTest.Outcome m = CliTest.run("compare", "--format", "markdown", files.get(0), files.get(1));
+        assertTrue(m.out().contains("#### Capacity (A = `" + files.get(0) + "`)"), m.out());
+        assertTrue(m.out().contains("- B `" + files.get(1) + "`: "), m.out());
     }
 
     /**

@@ -1,7 +1,10 @@
 package io.nbench.report.compare;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.CapacityTable;
 import io.nbench.report.json.CapacityDoc;
+import io.nbench.report.json.ResultDocument;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -69,14 +72,76 @@ public final class CapacityComparison {
         if (!x.objective().equals(a.objective())) {
             return "  (objectives differ: " + x.objective() + " against " + a.objective() + ", not compared)";
         }
-        double ratio = x.passed() / a.passed();
-        double low = a.failed() == null ? Double.NaN : x.passed() / a.failed();
-        double high = x.failed() == null ? Double.POSITIVE_INFINITY : x.failed() / a.passed();
-        String range = "[" + (Double.isNaN(low) ? "?" : ratio(low)) + ", "
-                + (Double.isInfinite(high) ? "?" : ratio(high)) + "]";
-        String verdict = !Double.isNaN(low) && low > 1 ? "higher"
-                : high < 1 ? "lower" : "the brackets overlap: no difference shown";
-        return "  " + ratio(ratio) + " x A " + range + ": " + verdict;
+        Ratio r = Ratio.of(x, a);
+        String range = "[" + (r.low() == null ? "?" : ratio(r.low())) + ", "
+                + (r.high() == null ? "?" : ratio(r.high())) + "]";
+        String verdict = switch (r.verdict()) {
+            case "higher", "lower" -> r.verdict();
+            default -> "the brackets overlap: no difference shown";
+        };
+        return "  " + ratio(r.ratio()) + " x A " + range + ": " + verdict;
+    }
+
+    /**
+     * X's capacity over A's: the ratio of the passing ends, and the range the two brackets allow ({@code low} null
+     * when A's bracket has no failing end, {@code high} null when X's has none); {@code verdict} {@code higher} or
+     * {@code lower} only when the whole range lies on that side of 1, else {@code overlap}.
+     */
+    record Ratio(double ratio, Double low, Double high, String verdict) {
+        static Ratio of(CapacityDoc x, CapacityDoc a) {
+            Double low = a.failed() == null ? null : x.passed() / a.failed();
+            Double high = x.failed() == null ? null : x.failed() / a.passed();
+            String verdict = low != null && low > 1 ? "higher" : high != null && high < 1 ? "lower" : "overlap";
+            return new Ratio(x.passed() / a.passed(), low, high, verdict);
+        }
+    }
+
+    /**
+     * {@code compare --format json}'s {@code capacities}: one object per file, A first, each with its search
+     * ({@code objective}, {@code outcome}, {@code passed}, {@code failed}; all null for a document without one)
+     * and, from B on, {@code against} A: {@code ratio}, {@code low}, {@code high}, {@code verdict} (higher, lower,
+     * overlap), or null when either found no rate or their objectives differ. Empty when no file searched one.
+     */
+    public static ArrayNode json(List<Named> all) {
+        ArrayNode out = ResultDocument.MAPPER.createArrayNode();
+        if (!any(all)) {
+            return out;
+        }
+        CapacityDoc a = all.get(0).capacity();
+        for (int i = 0; i < all.size(); i++) {
+            Named n = all.get(i);
+            CapacityDoc c = n.capacity();
+            ObjectNode o = out.addObject();
+            o.put("file", n.name());
+            o.put("objective", c == null ? null : c.objective());
+            o.put("outcome", c == null ? null : c.outcome());
+            o.put("passed", c == null ? null : c.passed());
+            o.put("failed", c == null ? null : c.failed());
+            if (i == 0 || c == null || a == null || c.passed() == null || a.passed() == null
+                    || !c.objective().equals(a.objective())) {
+                o.putNull("against");
+            } else {
+                Ratio r = Ratio.of(c, a);
+                o.putObject("against").put("ratio", r.ratio()).put("low", r.low()).put("high", r.high())
+                        .put("verdict", r.verdict());
+            }
+        }
+        return out;
+    }
+
+    /** {@code compare --format markdown}'s capacity lines, the text's in a list; nothing when no file searched one. */
+    public static void markdown(PrintWriter out, List<Named> all) {
+        if (!any(all)) {
+            return;
+        }
+        out.println();
+        out.println("#### Capacity (A = " + MarkdownText.code(all.get(0).name()) + ")");
+        out.println();
+        for (int i = 0; i < all.size(); i++) {
+            Named n = all.get(i);
+            out.println("- " + CompareTable.letter(i) + " " + MarkdownText.code(n.name()) + ": " + line(n.capacity())
+                    + (i == 0 ? "" : against(n.capacity(), all.get(0).capacity())));
+        }
     }
 
     private static String ratio(double r) {

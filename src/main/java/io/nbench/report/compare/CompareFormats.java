@@ -23,8 +23,11 @@ public final class CompareFormats {
      * script's one place to look), the combinations not at steady state ({@code notSteady}), and the exit code.
      */
     public static void json(PrintWriter out, Sides sides, List<Comparison.Block> blocks, List<Gate.Verdict> gates,
-                            int exitCode) {
-        out.println(ResultDocument.pretty(document(sides, blocks, gates, exitCode)));
+                            int exitCode, List<CapacityComparison.Named> capacities) {
+        ObjectNode doc = document(sides, blocks, gates, exitCode);
+        doc.set("capacities", CapacityComparison.json(capacities));
+        doc.set("exitCode", doc.remove("exitCode")); // still the last field, as scripts reading it expect
+        out.println(ResultDocument.pretty(doc));
         out.flush();
     }
 
@@ -130,7 +133,7 @@ public final class CompareFormats {
 
     /** GitHub-flavoured Markdown: a heading and a table per combination, for a pull request comment or a job summary. */
     public static void markdown(PrintWriter out, Sides sides, List<Comparison.Block> blocks,
-                                List<Gate.Verdict> gates) {
+                                List<Gate.Verdict> gates, List<CapacityComparison.Named> capacities) {
         out.println("### nbench compare");
         out.println();
         out.println("Per-iteration means of measured iterations; ratio to A (of geometric means) with its 99.9% CI "
@@ -192,6 +195,7 @@ public final class CompareFormats {
                 out.println("- Not compared: " + MarkdownText.code(c) + ": " + within.comparison().whyUnpaired(c));
             }
         }
+        CapacityComparison.markdown(out, capacities);
         gateLines(out, sides, gates);
         out.flush();
     }

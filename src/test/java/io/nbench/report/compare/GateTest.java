@@ -135,7 +135,7 @@ class GateTest {
                 + "baseline's, beyond 0.900", verdicts.get(0).describe("B"));
 
         StringWriter json = new StringWriter();
-        CompareFormats.json(new PrintWriter(json), new Sides.Files(FILES), blocks, verdicts, 3);
+        CompareFormats.json(new PrintWriter(json), new Sides.Files(FILES), blocks, verdicts, 3, List.of());
         JsonNode doc = ResultDocument.MAPPER.readTree(json.toString());
         assertEquals(List.of("base.json", "new.json"), List.of(doc.get("files").get(0).asText(),
                 doc.get("files").get(1).asText()));
@@ -154,7 +154,7 @@ class GateTest {
         assertEquals(3, doc.get("exitCode").asInt());
 
         StringWriter md = new StringWriter();
-        CompareFormats.markdown(new PrintWriter(md), new Sides.Files(FILES), blocks, verdicts);
+        CompareFormats.markdown(new PrintWriter(md), new Sides.Files(FILES), blocks, verdicts, List.of());
         List<String> lines = md.toString().lines().toList();
         assertTrue(lines.contains("- A: `base.json`"), md.toString());
         assertTrue(lines.contains("#### `impl=netty`"), md.toString());
@@ -177,7 +177,7 @@ class GateTest {
         ResultFile b = new ResultFile(Path.of("b.json"), List.of(new ResultFile.CombinationData("impl=nio",
                 Map.of("impl", "nio"), a.combinations().get(0).iterations())));
         StringWriter md = new StringWriter();
-        CompareFormats.markdown(new PrintWriter(md), new Sides.Files(List.of(a, b)), Comparison.compare(List.of(a, b)), List.of());
+        CompareFormats.markdown(new PrintWriter(md), new Sides.Files(List.of(a, b)), Comparison.compare(List.of(a, b)), List.of(), List.of());
         assertTrue(md.toString().contains("\n#### `impl=netty` (B: `impl=nio`)\n"), md.toString());
     }
 
@@ -186,7 +186,7 @@ class GateTest {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter md = new StringWriter();
         List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks, THREE.size());
-        CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), new Sides.Files(THREE), blocks, verdicts);
+        CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), new Sides.Files(THREE), blocks, verdicts, List.of());
         assertEquals(WHOLE_MARKDOWN, md.toString());
     }
 
@@ -194,7 +194,7 @@ class GateTest {
     void wholeJson() {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter json = new StringWriter();
-        CompareFormats.json(new PrintWriter(new java.io.BufferedWriter(json)), new Sides.Files(THREE), blocks, List.of(), 0);
+        CompareFormats.json(new PrintWriter(new java.io.BufferedWriter(json)), new Sides.Files(THREE), blocks, List.of(), 0, List.of());
         assertEquals(sixDigits(WHOLE_JSON), sixDigits(json.toString()));
     }
 
@@ -419,6 +419,7 @@ class GateTest {
               "gates" : [ ],
               "unjudged" : [ ],
               "notSteady" : [ ],
+              "capacities" : [ ],
               "exitCode" : 0
             }
             """;

@@ -72,7 +72,7 @@ class SteadyStateNotesTest {
         assertEquals("impl=netty", json.get(1).get("combination").asText());
 
         StringWriter markdown = new StringWriter();
-        CompareFormats.markdown(new PrintWriter(markdown), new Sides.Files(files), Comparison.compare(files), List.of());
+        CompareFormats.markdown(new PrintWriter(markdown), new Sides.Files(files), Comparison.compare(files), List.of(), List.of());
         assertTrue(markdown.toString().contains("\n- :warning: D `impl=netty`: not at steady state: throughput fell 2.0x"),
                 markdown.toString());
     }
