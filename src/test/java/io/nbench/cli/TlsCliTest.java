@@ -176,10 +176,11 @@ class TlsCliTest {
         }
     }
 
-    @Test
-    void opensslSClientHasAnEchoSessionWithTheTlsEchoServer() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tlsTransports")
+    void opensslSClientHasAnEchoSessionWithTheTlsEchoServer(String impl) throws Exception {
         assumeTrue(ExternalTools.onPath("openssl"), "openssl is not installed");
-        try (BenchServer s = server("netty", Protocol.ECHO, Map.of())) {
+        try (BenchServer s = server(impl, Protocol.ECHO, Map.of())) {
             // -quiet: s_client prints only what it receives; the line sent comes back once through the echo server.
             Process sClient = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + s.address().getPort(),
                     "-servername", "localhost", "-quiet").redirectError(ProcessBuilder.Redirect.DISCARD).start();

@@ -15,7 +15,8 @@ import javax.net.ssl.SSLSession;
  * TLS between a connection's buffers and its socket channel, with the JDK's {@link SSLEngine}: what is read is
  * unwrapped into the buffer the connection parses from, what the connection writes is wrapped into records on
  * their way to the socket. Its three buffers are made once per connection, so the steady state allocates nothing
- * of its own (the engine's {@link SSLEngineResult}, one per record, is the JDK's).
+ * of its own; the engine does, per record (JFR: mostly the JDK's AES-GCM, twice as much with direct buffers as
+ * with heap ones; see docs/transports.md).
  *
  * <p>The handshake is driven by the same calls: a server's first reads answer the client's flights (delegated
  * tasks run inline: they are short with the curves and ciphers TLS 1.3 uses); a client runs {@link #handshake}
