@@ -129,6 +129,21 @@ class TlsCliTest {
         }
     }
 
+    /**
+     * nio's TLS through buffers smaller than a record: a read gives out part of a record and keeps the rest, which
+     * no OP_READ reports, and frames larger than every buffer stream through them both ways.
+     */
+    @Test
+    void nioTlsStreamsFramesThroughBuffersSmallerThanARecord() throws Exception {
+        try (BenchServer s = server("nio", Protocol.FRAMED, Map.of("nio.buffer", "1k"))) {
+            CliTest.Outcome o = CliTest.run("client", "--impl", "nio", "--port", Integer.toString(s.address().getPort()),
+                    "--tls", "--tls-insecure", "-O", "nio.buffer=1k", "--threads", "2", "--window", "4", "--size", "40k",
+                    "--msgs", "20", "--warmup", "0", "--iterations", "1", "--verify", "full", "--timeout", "60s");
+            assertEquals(0, o.code(), o.out() + o.err());
+            assertEquals(40, s.metrics().requests(), "every message went through the server");
+        }
+    }
+
     /** openssl s_client's report of a handshake: the protocol and the cipher. */
     private static final Pattern S_CLIENT = Pattern.compile("New, (TLSv[0-9.]+), Cipher is ([A-Z0-9_]+)");
 
@@ -161,10 +176,11 @@ class TlsCliTest {
         }
     }
 
-    @Test
-    void opensslSClientHasAnEchoSessionWithTheTlsEchoServer() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tlsTransports")
+    void opensslSClientHasAnEchoSessionWithTheTlsEchoServer(String impl) throws Exception {
         assumeTrue(ExternalTools.onPath("openssl"), "openssl is not installed");
-        try (BenchServer s = server("netty", Protocol.ECHO, Map.of())) {
+        try (BenchServer s = server(impl, Protocol.ECHO, Map.of())) {
             // -quiet: s_client prints only what it receives; the line sent comes back once through the echo server.
             Process sClient = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + s.address().getPort(),
                     "-servername", "localhost", "-quiet").redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -286,7 +302,18 @@ class TlsCliTest {
      * it sees the connection closed without an answer (its message says so, not TLS: left for later).
      */
     static Stream<Arguments> alertingServers() {
-        return tlsTransports().contains("blocking") ? Stream.of(Arguments.of("blocking", "framed")) : Stream.empty();
+        return Stream.of("blocking", "nio").filter(tlsTransports()::contains).map(s -> Arguments.of(s, "framed"));
+    }
+
+    @Test
+    void aPlainClientAgainstTheNioTlsServerIsNamedInItsLog() throws Exception {
+        StringWriter serverLog = new StringWriter();
+        try (BenchServer server = server("nio", Protocol.FRAMED, Map.of(), null, null, serverLog)) {
+            oneLine(client("nio", server.address().getPort()), ExitCode.COULD_NOT_RUN);
+            String log = serverLog.toString();
+            assertTrue(log.contains("not TLS (") && log.contains("this server runs with --tls, so clients need --tls "
+                    + "too"), log);
+        }
     }
 
     @Test

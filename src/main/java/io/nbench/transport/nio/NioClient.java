@@ -5,6 +5,7 @@ import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
+import io.nbench.transport.TlsSession;
 import io.nbench.transport.ConnectionHandler;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
 /** The nio client: {@code --io-threads} selector loops shared by all connections, assigned round-robin. */
 final class NioClient implements ClientTransport {
@@ -28,6 +30,10 @@ final class NioClient implements ClientTransport {
     /** {@code writeBuffers[i]} is used by {@code loops[i]}'s thread only. */
     private final SharedWriteBuffer[] writeBuffers;
     private final AtomicInteger next = new AtomicInteger();
+    /** With --tls: what every connection's wire comes from; null otherwise. */
+    private final NioTls tls;
+    /** The first connection's negotiated TLS session, for the header and the result document. */
+    private volatile TlsSession session;
 
     NioClient(ClientSettings settings) throws IOException {
         this.settings = settings;
@@ -35,6 +41,7 @@ final class NioClient implements ClientTransport {
         this.loops = new SelectorLoop[config.ioThreads];
         this.readBuffers = new SharedReadBuffer[config.ioThreads];
         this.writeBuffers = new SharedWriteBuffer[config.ioThreads];
+        this.tls = settings.tls() == null ? null : NioTls.client(settings.tls());
         try {
             for (int i = 0; i < loops.length; i++) {
                 loops[i] = new SelectorLoop("nbench-nio-client-" + i);
@@ -74,10 +81,24 @@ final class NioClient implements ClientTransport {
             channel.close();
             throw e;
         }
+        ReentrantLock lock = new ReentrantLock();
+        Wire wire = new PlainWire(channel);
+        if (tls != null) {
+            try {
+                TlsWire secured = tls.connect(channel, remote.getPort(), lock, config, timeoutMs);
+                if (session == null) {
+                    session = NioTls.session(secured);
+                }
+                wire = secured;
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+        }
         int index = Math.floorMod(next.getAndIncrement(), loops.length);
         SelectorLoop loop = loops[index];
         NioClientConnection connection = new NioClientConnection(loop, readBuffers[index], writeBuffers[index],
-                channel, config, template, handler, settings.maxFrame(), settings.notifyWritten());
+                channel, wire, lock, config, template, handler, settings.maxFrame(), settings.notifyWritten());
         CompletableFuture<Void> registered = new CompletableFuture<>();
         boolean queued = loop.execute(() -> {
             try {
@@ -105,8 +126,16 @@ final class NioClient implements ClientTransport {
     }
 
     @Override
+    public TlsSession tlsSession() {
+        return session;
+    }
+
+    @Override
     public Map<String, String> effectiveConfig() {
         Map<String, String> m = config.describe();
+        if (tls != null) {
+            m.put("tls", tls.describe() + "; handshake on the connecting thread");
+        }
         m.put("send", "written by the calling thread; sends from a response callback are written once per read");
         return m;
     }

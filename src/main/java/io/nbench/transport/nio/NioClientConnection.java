@@ -61,6 +61,8 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private final SharedWriteBuffer writeBuffer;
     private final RequestTemplate template;
     private final SocketChannel channel;
+    /** What is read from and written to: the channel, or TLS over it (written under {@link #lock}). */
+    private final Wire link;
     private final ConnectionHandler handler;
     private final ResponseDecoder decoder;
     private final boolean notifyWritten;
@@ -81,7 +83,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private final LongRing loopWritten = new LongRing();
     private SelectionKey key;
 
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantLock lock;
     /** Guarded by lock: how often it was taken, which tests compare with the messages sent. */
     private long lockAcquisitions;
     /** Guarded by lock: requests encoded in the loop's shared write buffer, for tests. */
@@ -107,8 +109,10 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private volatile boolean closing;
 
     NioClientConnection(SelectorLoop loop, SharedReadBuffer readBuffer, SharedWriteBuffer writeBuffer,
-                        SocketChannel channel, NioConfig config, RequestTemplate template, ConnectionHandler handler,
-                        int maxFrame, boolean notifyWritten) {
+                        SocketChannel channel, Wire link, ReentrantLock lock, NioConfig config, RequestTemplate template,
+                        ConnectionHandler handler, int maxFrame, boolean notifyWritten) {
+        this.link = link;
+        this.lock = lock;
         this.loop = loop;
         this.readBuffer = readBuffer;
         this.writeBuffer = writeBuffer;
@@ -213,8 +217,8 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
     private void flushLocked() throws IOException {
         while (true) {
             out.flip();
-            int n = channel.write(out);
-            boolean all = !out.hasRemaining();
+            int n = link.write(out);
+            boolean all = !out.hasRemaining() && link.flushed();
             if (!all) {
                 prepared = 0; // compact moves the unwritten bytes to the start: no longer whole copies
             }
@@ -223,7 +227,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
             while (!backlog.isEmpty() && out.remaining() >= wire) {
                 encodeLocked(backlog.poll());
             }
-            if (out.position() == 0) {
+            if (out.position() == 0 && all) {
                 setWriteInterest(false);
                 return;
             }
@@ -307,22 +311,33 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         }
     }
 
+    /**
+     * Reads and decodes; again while the wire holds bytes it read from the socket (TLS records beyond what the
+     * read buffer took), which no OP_READ would report.
+     */
     private void onReadable() {
+        while (readOnce() && link.buffered() && !closed.get()) {
+            // the next batch
+        }
+    }
+
+    /** One read and its batch of responses: whether it read anything and the connection is still open. */
+    private boolean readOnce() {
         ByteBuffer in = readBuffer.take(decoder.needed());
         int kept = carry == null ? 0 : carry.position();
         in.position(kept); // the carried bytes go in front once the read brought something
         int n;
         try {
-            n = channel.read(in);
+            n = link.read(in);
         } catch (IOException e) {
             closeNow(ErrorKind.READ, "read failed: " + oneLine(e));
-            return;
+            return false;
         }
         if (n <= 0) {
             if (n < 0) {
                 closeNow(null, null);
             }
-            return;
+            return false;
         }
         if (kept > 0) {
             in.put(0, carry, 0, kept);
@@ -337,7 +352,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         } catch (RuntimeException e) {
             deferred.clear();
             closeNow(ErrorKind.READ, "response handler failed: " + e);
-            return;
+            return false;
         } finally {
             inBatch = false;
             handler.onReadEnd();
@@ -345,11 +360,11 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         if (!ok) {
             deferred.clear();
             closeNow(null, null); // the decoder reported the bad frame with its bytes
-            return;
+            return false;
         }
         if (closed.get()) {
             deferred.clear();
-            return;
+            return false;
         }
         if (in.hasRemaining()) {
             keep(in);
@@ -357,6 +372,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         if (!deferred.isEmpty()) {
             flushFromLoop();
         }
+        return true;
     }
 
     /** Copies the incomplete response at the end of {@code in} into {@code carry}, growing it if needed. */
@@ -382,7 +398,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
             }
             if (socketFull) {
                 // writeShared armed OP_WRITE: writing again now would only find the socket full
-            } else if (out.position() > 0 || !backlog.isEmpty()) {
+            } else if (out.position() > 0 || !backlog.isEmpty() || !link.flushed()) {
                 flushLocked();
             } else {
                 setWriteInterest(false);
@@ -426,8 +442,8 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
                 }
             }
             w.flip();
-            written += channel.write(w);
-            if (w.hasRemaining()) {
+            written += link.write(w);
+            if (w.hasRemaining() || !link.flushed()) {
                 prepared = 0; // out's start no longer holds whole copies of the request
                 out.put(w);
                 setWriteInterest(true);
@@ -482,6 +498,13 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         }
         closing = true;
         decoder.stop();
+        if (lock.tryLock()) { // close_notify unless a sender is writing right now
+            try {
+                link.closing();
+            } finally {
+                lock.unlock();
+            }
+        }
         try {
             channel.close();
         } catch (IOException e) {

@@ -32,10 +32,13 @@ final class NioServer implements RunningServer {
     private final Thread acceptor;
     private final InetSocketAddress address;
     private final IdleConnections idle;
+    /** With --tls: what every accepted connection's wire comes from; null otherwise. */
+    private final NioTls tls;
     private volatile boolean closing;
 
     private NioServer(ServerSocketChannel server, SelectorLoop[] loops, NioConfig config, ServerSettings settings,
-                      ServerEvents events) throws IOException {
+                      ServerEvents events, NioTls tls) throws IOException {
+        this.tls = tls;
         this.idle = IdleConnections.start(settings.idleTimeout(), events, "nbench-nio-idle");
         this.server = server;
         this.address = (InetSocketAddress) server.getLocalAddress();
@@ -53,6 +56,7 @@ final class NioServer implements RunningServer {
 
     static NioServer start(ServerSettings settings, ServerEvents events) throws IOException {
         NioConfig config = new NioConfig(settings.options(), settings.socket());
+        NioTls tls = settings.tls() == null ? null : NioTls.server(settings.tls());
         ServerSocketChannel server = ServerSocketChannel.open();
         SelectorLoop[] loops = new SelectorLoop[config.ioThreads];
         try {
@@ -83,7 +87,7 @@ final class NioServer implements RunningServer {
         for (SelectorLoop loop : loops) {
             loop.start();
         }
-        NioServer s = new NioServer(server, loops, config, settings, events);
+        NioServer s = new NioServer(server, loops, config, settings, events, tls);
         s.acceptor.start();
         return s;
     }
@@ -113,7 +117,8 @@ final class NioServer implements RunningServer {
             SelectorLoop loop = loops[next];
             BufferPool pool = pools[next];
             next = (next + 1) % loops.length;
-            NioServerConnection c = new NioServerConnection(channel, config, settings.codec(), settings.protocol(), events, idle, pool,
+            Wire wire = tls == null ? new PlainWire(channel) : tls.serverWire(channel, config);
+            NioServerConnection c = new NioServerConnection(channel, wire, config, settings.codec(), settings.protocol(), events, idle, pool,
                     settings.runtime());
             if (!loop.execute(() -> c.register(loop))) {
                 closeQuietly(channel);
@@ -139,6 +144,9 @@ final class NioServer implements RunningServer {
         Map<String, String> m = config.describe();
         m.putAll(settings.listen().describe());
         m.put("accept", "one blocking acceptor thread, connections round-robin over the loops");
+        if (tls != null) {
+            m.put("tls", tls.describe() + "; handshakes on the selector loops");
+        }
         return m;
     }
 

@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLException;
 
 /**
  * One accepted connection, driven entirely by its selector loop (no other thread touches it, so it
@@ -38,6 +39,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class NioServerConnection implements SelectorLoop.Selectable {
 
     private final SocketChannel channel;
+    /** What is read from and written to: the channel, or TLS over it. */
+    private final Wire wire;
     private final ServerEvents events;
     private final ServerCodec parser;
     /**
@@ -73,9 +76,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     /** Pooled: queued after the last response when the protocol ends the connection; closes it when reached. */
     private static final ByteBuffer END = ByteBuffer.allocate(0);
 
-    NioServerConnection(SocketChannel channel, NioConfig config, ServerCodec.Settings codec, Protocol protocol,
+    NioServerConnection(SocketChannel channel, Wire wire, NioConfig config, ServerCodec.Settings codec, Protocol protocol,
                         ServerEvents events, IdleConnections idle, BufferPool buffers, ServerRuntime runtime) {
         this.channel = channel;
+        this.wire = wire;
         this.requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
                 RequestPipeline.heapResponses(protocol, this::send, this::end));
         this.offloaded = requests.pooled();
@@ -155,8 +159,8 @@ final class NioServerConnection implements SelectorLoop.Selectable {
                 close();
                 return;
             }
-            channel.write(head);
-            if (head.hasRemaining()) {
+            wire.write(head);
+            if (head.hasRemaining() || !wire.flushed()) {
                 if (!blockedOnWrite) {
                     blockOnWrite();
                 }
@@ -167,6 +171,7 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         if (blockedOnWrite) {
             blockedOnWrite = false;
             key.interestOps(ending ? 0 : SelectionKey.OP_READ);
+            readBuffered();
         }
     }
 
@@ -180,6 +185,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             if (!closed && !blockedOnWrite && !ending && (ops & SelectionKey.OP_READ) != 0) {
                 onReadable();
             }
+        } catch (SSLException e) {
+            // A plain-text client, nothing in common, a broken record: said in the log as the other TLS servers do.
+            events.protocolError(String.valueOf(channel.socket().getRemoteSocketAddress()), NioTls.failure(e));
+            close();
         } catch (IOException e) {
             // Reset or broken pipe: the peer is gone; only this connection is affected.
             close();
@@ -191,25 +200,38 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
     }
 
+    /**
+     * Reads and answers; again while the wire holds bytes it read from the socket (TLS records beyond what
+     * {@code in} took), which no OP_READ would report.
+     */
     private void onReadable() throws IOException {
-        int n = channel.read(in);
-        if (n < 0) {
-            close();
-            return;
-        }
-        if (n == 0) {
-            return;
-        }
-        if (mirror) {
-            events.echoed(n);
-            watch.progress();
-            if (!flush()) {
-                blockOnWrite();
+        do {
+            int n = wire.read(in);
+            if (n < 0) {
+                close();
+                return;
             }
-            return;
+            if (n == 0) {
+                return;
+            }
+            if (mirror) {
+                events.echoed(n);
+                watch.progress();
+                if (!flush()) {
+                    blockOnWrite();
+                }
+            } else {
+                in.flip();
+                process();
+            }
+        } while (wire.buffered() && !closed && !blockedOnWrite && !ending);
+    }
+
+    /** Reading resumed after a blocked write: what the wire already holds is not reported by the selector. */
+    private void readBuffered() throws IOException {
+        if (wire.buffered() && !closed && !blockedOnWrite && !ending) {
+            onReadable();
         }
-        in.flip();
-        process();
     }
 
     /** Parses what {@code in} holds (in read mode) and writes the responses; leaves {@code in} in fill mode. */
@@ -280,8 +302,8 @@ final class NioServerConnection implements SelectorLoop.Selectable {
      */
     private void protocolError() throws IOException {
         out.flip();
-        channel.write(out);
-        if (!out.hasRemaining() && !offloaded) {
+        wire.write(out);
+        if (!out.hasRemaining() && wire.flushed() && !offloaded) {
             requests.flushed();
         }
         events.protocolError(String.valueOf(channel.getRemoteAddress()), parser.error());
@@ -308,13 +330,14 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             in.flip();
             process();
         }
+        readBuffered();
     }
 
     /** Writes {@code out} (fill mode); true when everything went. */
     private boolean flush() throws IOException {
         out.flip();
-        channel.write(out);
-        boolean all = !out.hasRemaining();
+        wire.write(out);
+        boolean all = !out.hasRemaining() && wire.flushed();
         out.compact();
         if (all) {
             requests.flushed();
@@ -347,6 +370,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
 
     private void closeQuietly() {
         closed = true;
+        if (key != null) {
+            wire.closing();
+        }
         try {
             channel.close();
         } catch (IOException e) {

@@ -1,8 +1,10 @@
 package io.nbench.transport.nio;
 
+import io.nbench.transport.Availability;
 import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
+import io.nbench.transport.OptionValues;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -30,6 +32,12 @@ public final class NioTransport extends BaseTransport {
     public NioTransport() {
         super("nio", "plain JDK NIO selector loops, no framework: the baseline", OPTIONS,
                 "the request's last byte was accepted by SocketChannel.write (copied into the kernel's send buffer)");
+    }
+
+    /** The JDK's SSLEngine on both sides ({@link NioTls}). */
+    @Override
+    public Availability tls(OptionValues options) {
+        return Availability.yes();
     }
 
     /** Its read and write buffers: every request streams through them. */

@@ -29,6 +29,11 @@
  * (measured: 9.8 B/msg with 300 connections). {@code -XX:AutoBoxCacheMax=65536} on the client JVM
  * removes it (measured: 0.0 B/msg); it affects every NIO-based transport alike (MINA, Netty's nio).
  *
- * <p><b>{@code --measure send}</b>: the request's last byte was accepted by {@code SocketChannel.write}.
+ * <p><b>{@code --measure send}</b>: the request's last byte was accepted by {@code SocketChannel.write} (with
+ * {@code --tls}: wrapped into a TLS record and handed to the socket, or kept to write on OP_WRITE).
+ *
+ * <p><b>TLS</b> ({@code --tls}): each connection reads and writes through a {@link io.nbench.transport.nio.Wire},
+ * the channel itself or {@link io.nbench.transport.nio.TlsWire} (the JDK's {@code SSLEngine}, {@link
+ * io.nbench.transport.nio.NioTls}); the connections' buffers, backpressure and locking are the same with both.
  */
 package io.nbench.transport.nio;
