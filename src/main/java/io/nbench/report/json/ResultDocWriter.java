@@ -158,7 +158,9 @@ public final class ResultDocWriter {
             open.put("sendLagHistogram", o.sendLagHistogram());
         }
         connectLatency(node, "connectLatency", it.connectLatency());
-        connectLatency(node, "handshakeLatency", it.handshakeLatency());
+        if (it.handshakeLatency() != null) { // absent, not null, without TLS: older documents read back byte for byte
+            connectLatency(node, "handshakeLatency", it.handshakeLatency());
+        }
         return node;
     }
 
