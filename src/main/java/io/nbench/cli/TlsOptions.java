@@ -26,7 +26,12 @@ final class TlsOptions {
 
     /** The choice, or null without {@code --tls}; a protocol or cipher option without it is a usage error. */
     TlsChoice choice(CommandSpec spec) {
-        if (!on) {
+        return choice(spec, false);
+    }
+
+    /** @param implied TLS without {@code --tls} (the client's https:// URL) */
+    TlsChoice choice(CommandSpec spec, boolean implied) {
+        if (!on && !implied) {
             if (protocols != null || ciphers != null) {
                 throw new ParameterException(spec.commandLine(), (protocols != null ? "--tls-protocols"
                         : "--tls-ciphers") + " needs --tls");
