@@ -39,6 +39,11 @@ final class ChildClientChoices {
     public Integer forks;
     /** No capacity search ({@code --find-rate} and its options dropped): run's warmup before the searches. */
     public boolean closedLoopOnly;
+    /**
+     * {@code nbench run --tls}: the client accepts any certificate ({@code --tls-insecure}), since run's own servers
+     * make self-signed ones in memory that nothing else could vouch for.
+     */
+    public boolean trustRunsServers;
 
     ChildClientChoices copy() {
         ChildClientChoices c = new ChildClientChoices();
@@ -54,6 +59,7 @@ final class ChildClientChoices {
         c.startAt = startAt;
         c.forks = forks;
         c.closedLoopOnly = closedLoopOnly;
+        c.trustRunsServers = trustRunsServers;
         return c;
     }
 
@@ -102,6 +108,9 @@ final class ChildClientChoices {
         }
         if (forks != null) {
             client.load.forks = forks;
+        }
+        if (trustRunsServers) {
+            client.tls.insecure = true;
         }
         if (closedLoopOnly) {
             client.capacity.findRate = false;

@@ -146,6 +146,11 @@ final class ChildClientPlan {
         return choose(c -> c.closedLoopOnly = true);
     }
 
+    /** {@code nbench run --tls}: the client trusts the certificates run's servers made for themselves. */
+    ChildClientPlan trustingRunsServers() {
+        return choose(c -> c.trustRunsServers = true);
+    }
+
     ChildClientPlan transportOptions(Map<String, String> options) {
         return choose(c -> c.transportOptions = new LinkedHashMap<>(options));
     }

@@ -216,9 +216,13 @@ final class ClientCommand implements Callable<Integer> {
                 .transportOptions(transport.transportOptionLists())
                 .socket(transport.socket())
                 .allowInJvm(allowInJvm)
-                .startAt(startAt)
-                .tls(tls.common.choice(spec), tls.ca, tls.insecure);
+                .startAt(startAt);
         HttpTargetOptions.Target target = http.resolve(spec, transport.protocol, load.host, transport.port);
+        if (target.tls() && tls.ca == null && !tls.insecure) {
+            throw usage("--url " + http.url + " is HTTPS, and TLS trusts no server by default: give the server's "
+                    + "certificate or its CA with --tls-ca FILE (PEM), or --tls-insecure to accept any certificate");
+        }
+        plan.tls(tls.common.choice(spec, target.tls()), tls.ca, tls.insecure);
         load.mapOnto(plan, target.protocol(), target.request());
         plan.host(target.host()).port(target.port());
         if (capacity.findRate) {

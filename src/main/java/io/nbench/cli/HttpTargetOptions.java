@@ -19,7 +19,8 @@ final class HttpTargetOptions {
 
     @Option(names = "--url", paramLabel = "URL",
             description = "HTTP: where each request goes, e.g. http://127.0.0.1:8080/index.html; implies --protocol "
-                    + "http and gives the host and port (default: none).")
+                    + "http and gives the host and port (default: none). https:// implies --tls (trust with --tls-ca "
+                    + "or --tls-insecure; the certificate is checked against the URL's host).")
     String url;
 
     @Option(names = "--method", paramLabel = "METHOD", defaultValue = "GET",
@@ -32,8 +33,12 @@ final class HttpTargetOptions {
                     + "URL only).")
     List<String> headers;
 
-    /** What --url, --host, --port and --protocol say together, checked: the target and each request's settings. */
-    record Target(Protocol protocol, String host, int port, ClientRequest request) {
+    /**
+     * What --url, --host, --port and --protocol say together, checked: the target and each request's settings.
+     *
+     * @param tls an https:// URL: every connection is TLS, as with --tls
+     */
+    record Target(Protocol protocol, String host, int port, ClientRequest request, boolean tls) {
     }
 
     /**
@@ -49,14 +54,15 @@ final class HttpTargetOptions {
             if (matched(spec, "--method") || headers != null) {
                 throw usage(spec, "--method and -H are HTTP request options: give --url http://HOST:PORT/PATH");
             }
-            return new Target(protocol, host, port, ClientRequest.NONE);
+            return new Target(protocol, host, port, ClientRequest.NONE, false);
         }
         if (protocolGiven && protocol != Protocol.HTTP) {
             throw usage(spec, "--url is an HTTP URL but --protocol is " + protocol.label()
                     + ": leave --protocol out or give --protocol http");
         }
         URI uri = parse(spec);
-        int urlPort = uri.getPort() >= 0 ? uri.getPort() : 80;
+        boolean https = uri.getScheme().equalsIgnoreCase("https");
+        int urlPort = uri.getPort() >= 0 ? uri.getPort() : https ? 443 : 80;
         String urlHost = uri.getHost().startsWith("[") ? uri.getHost().substring(1, uri.getHost().length() - 1)
                 : uri.getHost();
         if (matched(spec, "--host") && !host.equalsIgnoreCase(urlHost)) {
@@ -71,7 +77,7 @@ final class HttpTargetOptions {
         }
         String authority = uri.getPort() >= 0 ? uri.getHost() + ":" + uri.getPort() : uri.getHost();
         return new Target(Protocol.HTTP, urlHost, urlPort,
-                new ClientRequest(checkedMethod(spec), authority, path, checkedHeaders(spec)));
+                new ClientRequest(checkedMethod(spec), authority, path, checkedHeaders(spec)), https);
     }
 
     private URI parse(CommandSpec spec) {
@@ -81,9 +87,10 @@ final class HttpTargetOptions {
         } catch (URISyntaxException e) {
             throw usage(spec, "--url " + url + " is not a URL (" + e.getReason() + "): give http://HOST:PORT/PATH");
         }
-        if (uri.getScheme() == null || !uri.getScheme().equalsIgnoreCase("http")) {
-            throw usage(spec, "--url " + url + " is not an http:// URL (https is not supported): give "
-                    + "http://HOST:PORT/PATH");
+        if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
+                || uri.getScheme().equalsIgnoreCase("https"))) {
+            throw usage(spec, "--url " + url + " is not an http:// or https:// URL: give http://HOST:PORT/PATH "
+                    + "(or https://HOST:PORT/PATH with --tls-ca FILE or --tls-insecure)");
         }
         if (uri.getHost() == null) {
             throw usage(spec, "--url " + url + " names no host: give http://HOST:PORT/PATH");

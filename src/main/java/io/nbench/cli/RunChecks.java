@@ -55,6 +55,20 @@ final class RunChecks {
         return parsed;
     }
 
+    /**
+     * {@code --tls}: run's servers make their own self-signed certificates, which their clients accept; a CA file
+     * could not vouch for them, and the in-JVM transports have no TLS.
+     */
+    void checkTls(ClientCommand client) {
+        if (inProcess) {
+            throw usage("--tls with --in-process: the in-JVM transports have no TLS (no socket); leave one of them out");
+        }
+        if (client.tls.ca != null) {
+            throw usage("--tls-ca with nbench run: run's servers make their own self-signed certificates, which run's "
+                    + "clients accept (--tls-insecure); leave --tls-ca out");
+        }
+    }
+
     /** The server transports of {@code --servers}, or every available one of the kind run measures. */
     List<Transport> chooseServers(TransportRegistry registry, List<String> servers) {
         List<Transport> list = new ArrayList<>();

@@ -48,6 +48,9 @@ import picocli.CommandLine.Unmatched;
             "  nbench run --servers netty,nio --protocol http --size 100",
             "  # capacity per server: the highest rate within the objective",
             "  nbench run --servers netty,mina --find-rate --slo 'p99<=10ms'",
+            "  # TLS: each server makes a self-signed certificate, which its client",
+            "  # accepts (--tls-insecure implied)",
+            "  nbench run --tls --servers netty,blocking",
             "  # 10 measured iterations per server in 5 rounds of 2",
             "  nbench run --servers netty,nio --iterations 10 --rounds 5",
             "", "Defaults unless given: --iteration-time 1s --warmup 2 --iterations 5 (2 warmup rounds and 5",
@@ -126,6 +129,12 @@ final class RunCommand implements Callable<Integer> {
         int warmups = parsed.hasMatchedOption("--warmup") ? client.load.warmup : DEFAULT_WARMUP;
         int iterations = parsed.hasMatchedOption("--iterations") ? client.load.iterations : DEFAULT_ITERATIONS;
         ChildClientPlan plan = withShortTiming(parsed, warmups, iterations);
+        if (client.tls.common.on) {
+            checks.checkTls(client);
+            plan = plan.trustingRunsServers();
+            out.println("nbench run: --tls: each server makes a self-signed certificate in memory at start, and its "
+                    + "client accepts it (--tls-insecure)");
+        }
         // --forks: each fork is a fresh client JVM that warms itself up against its own server, and its
         // document is the fork's; --start-at: the client's first measured iteration starts at an instant;
         // --find-rate: each step's rate follows from the last. All run each server's client in one piece, as the
@@ -158,7 +167,8 @@ final class RunCommand implements Callable<Integer> {
         List<RunServer> running = new ArrayList<>();
         try {
             int worst = RunServer.startAll(chosen, inProcess, client.transport.protocol, responseSize, serverIoThreads,
-                    client.transport.transportOptions, serverStats, running, stopRequested, out, err);
+                    client.transport.transportOptions, client.tls.common.serverArguments(), serverStats, running,
+                    stopRequested, out, err);
             if (inRounds) {
                 worst = ExitCode.first(worst, new RunInRounds(clients::run, files, verdict, stopRequested,
                         serverStats && !inProcess, out, err).measure(running, plan, warmups, iterations, roundCount));

@@ -46,10 +46,11 @@ final class RunServer implements AutoCloseable {
      * bodies of {@code responseSize} bytes where the protocol lets the server decide (HTTP's --response-size).
      */
     static RunServer child(Transport transport, Protocol protocol, int responseSize, int ioThreads,
-                           Map<String, String> options, boolean serverStats) throws IOException {
+                           Map<String, String> options, List<String> tls, boolean serverStats) throws IOException {
         List<String> serverArgs = new ArrayList<>(List.of("--impl", transport.name(), "--port", "0",
                 "--protocol", protocol.label(), "--io-threads",
                 Integer.toString(IoThreads.sharingTheMachine(ioThreads))));
+        serverArgs.addAll(tls);
         if (protocol.serverSetsResponseSize()) {
             serverArgs.addAll(List.of("--response-size", Integer.toString(responseSize)));
         }
@@ -91,7 +92,7 @@ final class RunServer implements AutoCloseable {
      * @param options      the {@code -O} options given: each server takes those of its own transport
      */
     static int startAll(List<Transport> chosen, boolean inProcess, Protocol protocol, int responseSize, int ioThreads,
-                        Map<String, String> options, boolean serverStats, List<RunServer> running,
+                        Map<String, String> options, List<String> tls, boolean serverStats, List<RunServer> running,
                         AtomicBoolean stopRequested, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
         for (Transport server : chosen) {
@@ -103,7 +104,7 @@ final class RunServer implements AutoCloseable {
             Map<String, String> own = optionsOf(server, options);
             try {
                 RunServer s = inProcess ? inThisJvm(server, protocol, responseSize, ioThreads, own, err)
-                        : child(server, protocol, responseSize, ioThreads, own, serverStats);
+                        : child(server, protocol, responseSize, ioThreads, own, tls, serverStats);
                 running.add(s);
                 if (s.banner() != null) {
                     out.println(s.banner());

@@ -24,9 +24,32 @@ final class TlsOptions {
                     + "the engine's own).")
     List<String> ciphers;
 
+    /**
+     * {@code nbench run --tls}: the same TLS for run's child servers, as their command line (empty without it), so
+     * that servers and clients offer the same protocols and ciphers.
+     */
+    List<String> serverArguments() {
+        List<String> args = new java.util.ArrayList<>();
+        if (on) {
+            args.add("--tls");
+            if (protocols != null) {
+                args.addAll(List.of("--tls-protocols", String.join(",", protocols)));
+            }
+            if (ciphers != null) {
+                args.addAll(List.of("--tls-ciphers", String.join(",", ciphers)));
+            }
+        }
+        return args;
+    }
+
     /** The choice, or null without {@code --tls}; a protocol or cipher option without it is a usage error. */
     TlsChoice choice(CommandSpec spec) {
-        if (!on) {
+        return choice(spec, false);
+    }
+
+    /** @param implied TLS without {@code --tls} (the client's https:// URL) */
+    TlsChoice choice(CommandSpec spec, boolean implied) {
+        if (!on && !implied) {
             if (protocols != null || ciphers != null) {
                 throw new ParameterException(spec.commandLine(), (protocols != null ? "--tls-protocols"
                         : "--tls-ciphers") + " needs --tls");

@@ -26,6 +26,11 @@ abstract class ConnectionHost {
     volatile boolean closing;
     /** No more messages go out: the run is ending or aborted. */
     volatile boolean stopSending;
+    /**
+     * The transport reported a TLS handshake as part of a connect (set by the first connections, before the
+     * first iteration): the iterations then report the reconnects' handshake latency.
+     */
+    volatile boolean handshakes;
 
     ConnectionHost(NanoClock clock, Verify verify, boolean ioDriver) {
         this.clock = clock;

@@ -28,6 +28,8 @@ final class IterationClock {
     private final LoadSpec spec;
     private final NanoClock clock;
     private final RunListener listener;
+    /** Whether the transport's connects include a TLS handshake ({@link ConnectionHost#handshakes}). */
+    private final ConnectionHost host;
     private final Recorders recorders;
     private final ErrorCounts errors;
     private final SenderGroup senders;
@@ -49,6 +51,7 @@ final class IterationClock {
 
     IterationClock(RunControl run, SenderGroup senders, RunListener listener) {
         this.spec = run.spec;
+        this.host = run;
         this.clock = run.clock;
         this.recorders = run.recorders;
         this.errors = run.errors;
@@ -148,11 +151,13 @@ final class IterationClock {
         final Histogram uncorrected;
         final Histogram lag;
         final Histogram connects;
+        final Histogram handshakes;
 
         Tally(LoadSpec spec) {
             uncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             lag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             connects = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;
+            handshakes = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;
         }
     }
 
@@ -160,7 +165,7 @@ final class IterationClock {
     private Histogram harvest(Cut cut) {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : cut.contexts()) {
-            c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects);
+            c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects, tally.handshakes);
             if (!c.owner.isAlive()) {
                 // Its thread is gone (a churned connection's reader): everything it recorded is in now.
                 recorders.retire(c);
@@ -203,7 +208,7 @@ final class IterationClock {
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
                 t.latency.getTotalCount(), end - start, payloadBytes, t.latency,
                 cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
-                t.connects);
+                t.connects, host.handshakes ? t.handshakes : null);
         results.add(r);
         listener.onIteration(r);
         return end;

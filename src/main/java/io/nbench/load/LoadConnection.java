@@ -465,6 +465,12 @@ final class LoadConnection implements ConnectionHandler {
             }
 
             @Override
+            public void onHandshakeStart() {
+                handshakeStart = System.nanoTime();
+                run.handshakes = true;
+            }
+
+            @Override
             public void onError(ErrorKind kind, String message) {
                 if (generation == gen) {
                     LoadConnection.this.onError(kind, message);
@@ -481,7 +487,14 @@ final class LoadConnection implements ConnectionHandler {
     }
 
     /**
-     * Churn: replaces an idle connection with a new one, timing the connect. On failure the connection
+     * With TLS, during a connect: when the transport said the TCP connect was done and the handshake began
+     * ({@link #NO_TIME} until then). Written on the connecting thread or an I/O thread before connect returns.
+     */
+    private volatile long handshakeStart = NO_TIME;
+
+    /**
+     * Churn: replaces an idle connection with a new one, timing the connect (and with TLS, apart, the
+     * handshake that is its last part). On failure the connection
      * is counted as a connect error and closed for the rest of the run.
      */
     void reconnect(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
@@ -495,10 +508,16 @@ final class LoadConnection implements ConnectionHandler {
         if (old != null) {
             old.close();
         }
+        handshakeStart = NO_TIME;
         long t0 = System.nanoTime();
         try {
             transport = transportFactory.connect(remote, template, link());
-            ctx.recordConnect(System.nanoTime() - t0);
+            long t1 = System.nanoTime();
+            ctx.recordConnect(t1 - t0);
+            long h = handshakeStart;
+            if (h != NO_TIME) {
+                ctx.recordHandshake(t1 - h);
+            }
             sentOnConnection = 0;
         } catch (java.io.IOException e) {
             run.errors.add(ErrorKind.CONNECT);

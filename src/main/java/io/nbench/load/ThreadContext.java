@@ -17,7 +17,7 @@ final class ThreadContext {
     /**
      * Latency from the intended send time (open loop, corrected) or the actual one (closed loop); open
      * loop only, latency from the actual send (uncorrected) and send lag (actual - intended); churn only,
-     * connect latency of reconnects made by this thread. Flipped together.
+     * connect latency of reconnects made by this thread and, with TLS, their handshakes'. Flipped together.
      */
     private final ThreadHistograms histograms;
     private final boolean openLoop;
@@ -103,6 +103,11 @@ final class ThreadContext {
         histograms.record(ThreadHistograms.CONNECTS, clamp(nanos));
     }
 
+    /** With TLS: the part of a reconnect from the TCP connection's establishment to the handshake's end. */
+    void recordHandshake(long nanos) {
+        histograms.record(ThreadHistograms.HANDSHAKES, clamp(nanos));
+    }
+
     private long clamp(long nanos) {
         if (nanos > LatencyHistograms.MAX_NANOS) {
             clamped.incrementAndGet();
@@ -121,7 +126,8 @@ final class ThreadContext {
     }
 
     /** Reader side: adds what the last {@link #flip} took to the targets (null targets are skipped). */
-    void addFlipped(Histogram latency, Histogram uncorrectedTarget, Histogram lagTarget, Histogram connectsTarget) {
+    void addFlipped(Histogram latency, Histogram uncorrectedTarget, Histogram lagTarget, Histogram connectsTarget,
+                    Histogram handshakesTarget) {
         latency.add(histograms.flipped(ThreadHistograms.LATENCY));
         if (openLoop && uncorrectedTarget != null) {
             uncorrectedTarget.add(histograms.flipped(ThreadHistograms.UNCORRECTED));
@@ -129,6 +135,7 @@ final class ThreadContext {
         }
         if (churn && connectsTarget != null) {
             connectsTarget.add(histograms.flipped(ThreadHistograms.CONNECTS));
+            handshakesTarget.add(histograms.flipped(ThreadHistograms.HANDSHAKES));
         }
     }
 

@@ -34,7 +34,8 @@ final class ThreadHistograms {
     static final int UNCORRECTED = 1;
     static final int SEND_LAG = 2;
     static final int CONNECTS = 3;
-    private static final int KINDS = 4;
+    static final int HANDSHAKES = 4;
+    private static final int KINDS = 5;
 
     private final WriterReaderPhaser phaser = new WriterReaderPhaser();
     /** Recorded into by the owner; replaced as a whole by {@link #flip}. Null where a kind is not kept. */
@@ -54,7 +55,7 @@ final class ThreadHistograms {
 
     /**
      * @param openLoop keep the uncorrected latency and the send lag
-     * @param churn    keep the connect latency
+     * @param churn    keep the connect latency and the handshake latency
      */
     ThreadHistograms(boolean openLoop, boolean churn, Supplier<Histogram> factory) {
         active = histograms(openLoop, churn, factory);
@@ -70,6 +71,7 @@ final class ThreadHistograms {
         }
         if (churn) {
             h[CONNECTS] = factory.get();
+            h[HANDSHAKES] = factory.get(); // empty without TLS: a packed histogram costs little
         }
         return h;
     }

@@ -176,6 +176,11 @@ public final class TextReport implements RunListener {
                     + " p50 " + Units.micros(Percentiles.valueAt(r.connectLatency(), 50))
                     + " p99 " + Units.micros(Percentiles.valueAt(r.connectLatency(), 99)));
         }
+        if (r.handshakeLatency() != null) {
+            rest.add("handshakes " + Units.count(r.handshakeLatency().getTotalCount())
+                    + " p50 " + Units.micros(Percentiles.valueAt(r.handshakeLatency(), 50))
+                    + " p99 " + Units.micros(Percentiles.valueAt(r.handshakeLatency(), 99)));
+        }
         rest.add(resources(r));
         String partial = r.partial() ? " (partial)" : "";
         if (columns > 0) {
@@ -227,6 +232,9 @@ public final class TextReport implements RunListener {
                 s.measured().forEach(r -> connects.add(r.connectLatency()));
                 out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
                         + percentiles(connects, ps));
+            }
+            if (s.measured().stream().anyMatch(r -> r.handshakeLatency() != null)) {
+                handshakes(out, s.measured(), ps);
             }
             boolean wide = means(out, m, "", ps);
             StudentT.Interval tp = s.throughput();
@@ -426,6 +434,24 @@ public final class TextReport implements RunListener {
 
     /** Said of a latency when no message completed: there is none to report, and 0 would read as perfect. */
     static final String NOT_MEASURED = "latency not measured";
+
+    /**
+     * With --tls and reconnects: the handshakes of the measured iterations, per second of their wall time (with
+     * --requests-per-connection 1, a handshake per request), and their latency, which is part of the connect's.
+     */
+    private static void handshakes(PrintWriter out, List<IterationResult> measured, List<Double> ps) {
+        org.HdrHistogram.Histogram handshakes = io.nbench.stats.LatencyHistograms.newHistogram();
+        long wallNanos = 0;
+        for (IterationResult r : measured) {
+            if (r.handshakeLatency() != null) {
+                handshakes.add(r.handshakeLatency());
+                wallNanos += r.wallNanos();
+            }
+        }
+        double perSecond = wallNanos == 0 ? 0 : handshakes.getTotalCount() * 1e9 / wallNanos;
+        out.println("TLS handshakes: " + Units.count(handshakes.getTotalCount()) + " (" + Units.rate(perSecond)
+                + "/s), handshake latency (part of the connect) " + percentiles(handshakes, ps));
+    }
 
     private static String percentiles(org.HdrHistogram.Histogram h, List<Double> ps) {
         if (h.getTotalCount() == 0) {

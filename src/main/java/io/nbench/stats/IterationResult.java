@@ -19,11 +19,22 @@ import org.HdrHistogram.Histogram;
  * @param openLoop     open-loop figures (uncorrected latency, send lag, rate), or null in the closed loop;
  *                     in the open loop {@code latency} is corrected for coordinated omission
  * @param connectLatency with {@code --requests-per-connection}: the time each reconnect took (ns), else null
+ * @param handshakeLatency with {@code --tls} and {@code --requests-per-connection}: the TLS handshake's part of
+ *                       each reconnect (ns, from the TCP connection's establishment to the handshake's end), else null
  */
 public record IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
                               Histogram latency, ErrorCounts.Snapshot errors, long clamped,
                               boolean partial, ResourceUsage resources,
-                              OpenLoopFigures openLoop, Histogram connectLatency) {
+                              OpenLoopFigures openLoop, Histogram connectLatency, Histogram handshakeLatency) {
+
+    /** Without a handshake latency (plain connections, or figures read from a document without one). */
+    public IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
+                           Histogram latency, ErrorCounts.Snapshot errors, long clamped,
+                           boolean partial, ResourceUsage resources,
+                           OpenLoopFigures openLoop, Histogram connectLatency) {
+        this(index, warmup, messages, wallNanos, payloadBytes, latency, errors, clamped, partial, resources, openLoop,
+                connectLatency, null);
+    }
 
     public double messagesPerSecond() {
         return wallNanos == 0 ? 0 : messages * 1e9 / wallNanos;

@@ -12,7 +12,8 @@ public interface ClientTransport extends AutoCloseable {
      * Opens one connection and returns once it is established (bounded by the connect timeout).
      *
      * @param template the request this connection sends (size, response length, protocol, payload)
-     * @param handler  receives this connection's events; never called before this method returns
+     * @param handler  receives this connection's events; never called before this method returns, except
+     *                 {@link ConnectionHandler#onHandshakeStart} with TLS
      * @throws IOException with a message naming the cause (refused, unknown host, timed out)
      */
     ClientConnection connect(InetSocketAddress remote, RequestTemplate template, ConnectionHandler handler)

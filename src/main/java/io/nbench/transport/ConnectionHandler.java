@@ -55,6 +55,15 @@ public interface ConnectionHandler {
         onError(ErrorKind.PROTOCOL, reason);
     }
 
+    /**
+     * With TLS: the TCP connection is established and the TLS handshake begins. The one event called while
+     * {@link ClientTransport#connect} is still running (on the connecting thread or an I/O thread, before connect
+     * returns): the engine, which owns all timing, reads its clock here, and the time from here until connect
+     * returns is the handshake's. A transport without TLS never calls it.
+     */
+    default void onHandshakeStart() {
+    }
+
     /** The connection is closed (by either side); no event follows. */
     void onClosed();
 }

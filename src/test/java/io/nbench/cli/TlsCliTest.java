@@ -73,7 +73,7 @@ class TlsCliTest {
     }
 
     /** With its certificate and key from PEM files (null: self-signed), its log written to {@code log}. */
-    private static BenchServer server(String impl, Protocol protocol, Map<String, String> options, Path cert, Path key,
+    static BenchServer server(String impl, Protocol protocol, Map<String, String> options, Path cert, Path key,
                                       StringWriter log) throws Exception {
         ServerPlan plan = ServerPlan.builder().transport(impl, options).protocol(protocol)
                 .tls(TlsChoice.defaults(), cert, key).build();
@@ -87,7 +87,7 @@ class TlsCliTest {
         return CliTest.run(args.toArray(new String[0]));
     }
 
-    private static String oneLine(CliTest.Outcome o, int code) {
+    static String oneLine(CliTest.Outcome o, int code) {
         assertEquals(code, o.code(), o.out() + o.err());
         String[] lines = o.err().strip().split("\n");
         assertEquals(1, lines.length, o.err());
@@ -217,7 +217,7 @@ class TlsCliTest {
     }
 
     /** A key and certificate made by openssl (the PEM a user brings), naming {@code host}. */
-    private static void selfSigned(Path key, Path cert, String host) throws Exception {
+    static void selfSigned(Path key, Path cert, String host) throws Exception {
         String out = ExternalTools.run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
                 "ec_paramgen_curve:P-256", "-nodes", "-keyout", key.toString(), "-out", cert.toString(), "-days", "2",
                 "-subj", "/CN=" + host, "-addext", "subjectAltName=DNS:" + host));

@@ -136,6 +136,9 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                 if (it.connectLatency() != null) {
                     histogram(path, at + "connectLatency.histogram", it.connectLatency().histogram());
                 }
+                if (it.handshakeLatency() != null) {
+                    histogram(path, at + "handshakeLatency.histogram", it.handshakeLatency().histogram());
+                }
             }
         }
     }

@@ -10,10 +10,21 @@ import java.util.Map;
  * @param resources      the client's costs and the machine's; null when unknown (written as an empty object)
  * @param openLoop       null in the closed loop
  * @param connectLatency null unless {@code --requests-per-connection}
+ * @param handshakeLatency null unless {@code --tls} and {@code --requests-per-connection}: the TLS handshake's part
+ *                       of each reconnect (from the TCP connection's establishment to the handshake's end)
  */
 public record IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
                            Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
-                           String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency) {
+                           String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency,
+                           ConnectLatency handshakeLatency) {
+
+    /** Without a handshake latency (plain connections). */
+    public IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
+                        Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
+                        String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency) {
+        this(index, warmup, messages, wallNs, msgPerSec, mibPerSec, latencyNs, errors, clamped, partial, histogram,
+                resources, openLoop, connectLatency, null);
+    }
 
     /** Null figures are unknown. */
     public record Resources(Double cpuPercent, long gcCount, long gcMillis, Long allocatedBytes,
@@ -27,7 +38,7 @@ public record IterationDoc(int index, boolean warmup, long messages, long wallNs
                            String uncorrectedHistogram, String sendLagHistogram) {
     }
 
-    /** The reconnects' latency with {@code --requests-per-connection}. */
+    /** The reconnects' latency with {@code --requests-per-connection}, or their TLS handshakes'. */
     public record ConnectLatency(long count, Map<String, Long> latencyNs, String histogram) {
     }
 }

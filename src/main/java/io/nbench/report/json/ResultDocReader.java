@@ -96,6 +96,11 @@ public final class ResultDocReader {
                 intervals, serverStats(c.path("serverStats")), thresholds, hosts);
     }
 
+    private static IterationDoc.ConnectLatency connectLatency(JsonNode c) {
+        return !c.isObject() ? null : new IterationDoc.ConnectLatency(c.path("count").asLong(),
+                percentiles(c.path("latencyNs")), text(c.path("histogram")));
+    }
+
     static IterationDoc iteration(JsonNode it) {
         JsonNode o = it.path("openLoop");
         IterationDoc.OpenLoop open = !o.isObject() ? null : new IterationDoc.OpenLoop(o.path("targetRate").asDouble(),
@@ -103,9 +108,8 @@ public final class ResultDocReader {
                 o.path("maxInflightHits").asLong(), o.path("sendLagCaveat").asBoolean(),
                 percentiles(o.path("uncorrectedNs")), percentiles(o.path("sendLagNs")),
                 text(o.path("uncorrectedHistogram")), text(o.path("sendLagHistogram")));
-        JsonNode c = it.path("connectLatency");
-        IterationDoc.ConnectLatency connect = !c.isObject() ? null : new IterationDoc.ConnectLatency(
-                c.path("count").asLong(), percentiles(c.path("latencyNs")), text(c.path("histogram")));
+        IterationDoc.ConnectLatency connect = connectLatency(it.path("connectLatency"));
+        IterationDoc.ConnectLatency handshake = connectLatency(it.path("handshakeLatency"));
         JsonNode r = it.path("resources");
         IterationDoc.Resources resources = !r.isObject() || r.isEmpty() ? null : new IterationDoc.Resources(
                 number(r.path("cpuPercent")), r.path("gcCount").asLong(), r.path("gcMillis").asLong(),
@@ -116,7 +120,8 @@ public final class ResultDocReader {
         return new IterationDoc(it.path("index").asInt(), it.path("warmup").asBoolean(), it.path("messages").asLong(),
                 it.path("wallNs").asLong(), it.path("msgPerSec").asDouble(), it.path("mibPerSec").asDouble(),
                 percentiles(it.path("latencyNs")), errors(it.path("errors")), it.path("clamped").asLong(),
-                it.path("partial").asBoolean(), text(it.path("histogram")), resources, open, connect);
+                it.path("partial").asBoolean(), text(it.path("histogram")), resources, open, connect,
+                handshake);
     }
 
     /** One second's figures, as a {@code --format ndjson} interval line and an element of {@code intervals} hold them. */

@@ -157,16 +157,22 @@ public final class ResultDocWriter {
             open.put("uncorrectedHistogram", o.uncorrectedHistogram());
             open.put("sendLagHistogram", o.sendLagHistogram());
         }
-        IterationDoc.ConnectLatency cl = it.connectLatency();
+        connectLatency(node, "connectLatency", it.connectLatency());
+        if (it.handshakeLatency() != null) { // absent, not null, without TLS: older documents read back byte for byte
+            connectLatency(node, "handshakeLatency", it.handshakeLatency());
+        }
+        return node;
+    }
+
+    private static void connectLatency(ObjectNode node, String name, IterationDoc.ConnectLatency cl) {
         if (cl == null) {
-            node.putNull("connectLatency");
+            node.putNull(name);
         } else {
-            ObjectNode c = node.putObject("connectLatency");
+            ObjectNode c = node.putObject(name);
             c.put("count", cl.count());
             c.set("latencyNs", percentiles(cl.latencyNs()));
             c.put("histogram", cl.histogram());
         }
-        return node;
     }
 
     private static ObjectNode drain(DrainDoc d) {

@@ -220,12 +220,15 @@ public final class ResultDocument {
                 OpenLoopFigures.sendLagCaveat(o.sendLag(), it.latency()), percentiles(o.uncorrected(), percentiles),
                 percentiles(o.sendLag(), percentiles), HistogramCodec.encode(o.uncorrected()),
                 HistogramCodec.encode(o.sendLag()));
-        Histogram c = it.connectLatency();
-        IterationDoc.ConnectLatency connect = c == null ? null : new IterationDoc.ConnectLatency(c.getTotalCount(),
-                percentiles(c, percentiles), HistogramCodec.encode(c));
         return new IterationDoc(it.index(), it.warmup(), it.messages(), it.wallNanos(), it.messagesPerSecond(),
                 it.mibPerSecond(), percentiles(it.latency(), percentiles), ErrorsDoc.of(it.errors()), it.clamped(),
-                it.partial(), HistogramCodec.encode(it.latency()), resources(it), open, connect);
+                it.partial(), HistogramCodec.encode(it.latency()), resources(it), open,
+                connectLatency(it.connectLatency(), percentiles), connectLatency(it.handshakeLatency(), percentiles));
+    }
+
+    private static IterationDoc.ConnectLatency connectLatency(Histogram c, List<Double> percentiles) {
+        return c == null ? null : new IterationDoc.ConnectLatency(c.getTotalCount(), percentiles(c, percentiles),
+                HistogramCodec.encode(c));
     }
 
     /** What completed after a time-based run's last iteration (in no iteration); null for a count-based run. */

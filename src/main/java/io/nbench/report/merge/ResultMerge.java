@@ -31,7 +31,7 @@ import org.HdrHistogram.Histogram;
 /**
  * Result documents of one configuration from several client hosts, as one {@code nbench-result/1}
  * document. Percentiles cannot be averaged, so nothing is: each iteration's histograms (latency, and in the
- * open loop uncorrected latency and send lag; reconnect latency) are the HdrHistogram sum of the hosts'
+ * open loop uncorrected latency and send lag; reconnect latency and its TLS handshakes') are the HdrHistogram sum of the hosts'
  * same iteration, and every percentile, interval and summary figure is computed from those sums by the same
  * code that writes a single run's document. Counts add up; an iteration's wall time is the longest host's,
  * so its throughput is all hosts' messages over the common measured window (hosts started together, e.g. with
@@ -323,6 +323,8 @@ public final class ResultMerge {
         double targetRate = 0;
         boolean reconnects = base.connectLatency() != null;
         Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
+        boolean handshakes = base.handshakeLatency() != null;
+        Histogram handshake = handshakes ? LatencyHistograms.newHistogram() : null;
         Map<Integer, Long> statuses = new java.util.TreeMap<>();
         for (Input input : inputs) {
             IterationDoc p = input.document().combinations().get(c).iterations().get(i);
@@ -367,6 +369,9 @@ public final class ResultMerge {
             if (reconnects && p.connectLatency() != null) {
                 connect.add(HistogramCodec.decode(p.connectLatency().histogram()));
             }
+            if (handshakes && p.handshakeLatency() != null) {
+                handshake.add(HistogramCodec.decode(p.handshakeLatency().histogram()));
+            }
         }
         long[] errors = new long[ErrorKind.values().length];
         for (ErrorKind k : ErrorKind.values()) {
@@ -375,7 +380,8 @@ public final class ResultMerge {
         OpenLoopFigures openLoop = open ? new OpenLoopFigures(targetRate, sums.get("sent"), sums.get("maxInflightHits"),
                 uncorrected, sendLag) : null;
         return new IterationResult(base.index(), warmup, sums.get("messages"), wall, payload,
-                latency, new ErrorCounts.Snapshot(errors, statuses), sums.get("clamped"), partial, null, openLoop, connect);
+                latency, new ErrorCounts.Snapshot(errors, statuses), sums.get("clamped"), partial, null, openLoop, connect,
+                handshake);
     }
 
     /** The counts of an iteration that merging adds up, by their field in the document, in its order. */

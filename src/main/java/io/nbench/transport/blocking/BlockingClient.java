@@ -58,6 +58,7 @@ final class BlockingClient implements ClientTransport {
             socket.connect(remote, (int) timeoutMs);
             Socket wire = socket;
             if (tls != null) {
+                handler.onHandshakeStart();
                 SSLSocket ssl = tls.connect(socket, settings.tls().serverName(), remote.getPort(), (int) timeoutMs);
                 if (session == null) {
                     session = BlockingTls.session(ssl);

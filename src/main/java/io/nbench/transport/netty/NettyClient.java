@@ -71,7 +71,7 @@ final class NettyClient implements ClientTransport {
                     // The host as the user named it: SNI and the certificate's host name check.
                     SslHandler ssl = tls.newHandler(ch.alloc(), settings.tls().serverName(), remote.getPort());
                     ssl.setHandshakeTimeoutMillis(settings.connectTimeout().toMillis());
-                    ch.pipeline().addLast(ssl);
+                    ch.pipeline().addLast(new HandshakeStart(handler), ssl);
                 }
                 PreparedBatches loopBatches = batches.computeIfAbsent(ch.eventLoop(), l -> new PreparedBatches());
                 connection.initPipeline(ch.pipeline(), loopBatches);

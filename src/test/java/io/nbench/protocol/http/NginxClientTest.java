@@ -48,6 +48,9 @@ class NginxClientTest {
     private static int port;
     /** A server that closes every connection after 7 responses ({@code Connection: close} on the 7th). */
     private static int closingPort;
+    /** nginx with TLS, its certificate made by openssl for localhost; null when openssl is missing. */
+    private static Integer tlsPort;
+    private static Path cert;
     private static Path accessLog;
 
     @BeforeAll
@@ -69,12 +72,25 @@ class NginxClientTest {
                 + "  server { listen 127.0.0.1:" + port + "; root " + www + ";\n"
                 + "    location /chunked { chunked_transfer_encoding on; return 200 'a body of unknown length'; } }\n"
                 + "  server { listen 127.0.0.1:" + closingPort + "; root " + www + "; keepalive_requests 7; } }\n";
+        if (onPath("openssl")) {
+            tlsPort = freePort();
+            cert = dir.resolve("localhost.crt");
+            Path key = dir.resolve("localhost.key");
+            io.nbench.testkit.ExternalTools.run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:P-256", "-nodes", "-keyout", key.toString(), "-out", cert.toString(), "-days",
+                    "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"));
+            config = config.substring(0, config.length() - "}\n".length()) + "  server { listen 127.0.0.1:" + tlsPort
+                    + " ssl; root " + www + "; ssl_certificate " + cert + "; ssl_certificate_key " + key + "; } }\n";
+        }
         Path conf = dir.resolve("nginx.conf");
         Files.writeString(conf, config);
         nginx = new ProcessBuilder("nginx", "-c", conf.toString(), "-p", dir.toString()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("nginx.out").toFile()).start();
         awaitListening(port);
         awaitListening(closingPort);
+        if (tlsPort != null) {
+            awaitListening(tlsPort);
+        }
     }
 
     @AfterAll
@@ -119,6 +135,21 @@ class NginxClientTest {
         if (mode.startsWith("server closes")) {
             assertTrue(r.out().contains("after the server closed them"), r.out());
         }
+    }
+
+    /** An https:// URL: TLS implied, nginx's certificate trusted through --tls-ca and checked against the URL's host. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"netty", "blocking"})
+    void anHttpsUrlReadsTheWholeFileFromNginxWithTls(String impl) throws Exception {
+        assumeTrue(tlsPort != null, "openssl is not installed: skipped");
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "" + THREADS,
+                "--msgs", "" + MSGS, "--warmup", "1", "--iterations", "1", "--requests-per-connection", "1",
+                "--url", "https://localhost:" + tlsPort + "/file", "--tls-ca", cert.toString());
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("", r.err());
+        assertTrue(r.out().contains("\n  tls: TLSv1."), r.out()); // nginx here negotiates TLSv1.2
+        assertEquals(Map.of("200 " + BODY, (long) THREADS * MSGS * ROUNDS), logged(), r.out());
+        assertTrue(r.out().contains("\nTLS handshakes: "), r.out());
     }
 
     @Test

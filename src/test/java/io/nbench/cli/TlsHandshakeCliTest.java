@@ -1,0 +1,60 @@
+package io.nbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.protocol.Protocol;
+import io.nbench.server.BenchServer;
+import io.nbench.server.ServerPlan;
+import io.nbench.testkit.ResultDocs;
+import io.nbench.tls.TlsChoice;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The TLS handshake latency through the command line: with {@code --requests-per-connection 1} every request has a
+ * connection, and so a handshake, of its own; the handshakes reported are the connections the server accepted
+ * after the client's first ones.
+ */
+class TlsHandshakeCliTest {
+
+    @TempDir
+    static Path dir;
+
+    static java.util.List<String> tlsTransports() {
+        return TlsCliTest.tlsTransports();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("tlsTransports")
+    void everyReconnectsHandshakeIsTimed(String client) throws Exception {
+        int threads = 2;
+        Path out = dir.resolve(client + ".json");
+        ServerPlan plan = ServerPlan.builder().transport("netty", Map.of()).protocol(Protocol.FRAMED)
+                .tls(TlsChoice.defaults(), null, null).build();
+        CliTest.Outcome o;
+        long accepted;
+        try (BenchServer s = BenchServer.start(plan, new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()))) {
+            o = CliTest.run("client", "--impl", client, "--port", Integer.toString(s.address().getPort()), "--tls",
+                    "--tls-insecure", "--threads", Integer.toString(threads), "--msgs", "100", "--warmup", "0",
+                    "--iterations", "1", "--requests-per-connection", "1", "--out", out.toString());
+            accepted = s.metrics().totalConnections();
+        }
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        JsonNode it = ResultDocs.valid(ResultDocs.read(out)).path("combinations").get(0).path("iterations").get(0);
+        long handshakes = it.path("handshakeLatency").path("count").asLong();
+        // The first connections' handshakes were made before the iteration, as their connects were.
+        assertEquals(accepted - threads, handshakes, it.toString());
+        assertEquals(it.path("connectLatency").path("count").asLong(), handshakes, "a handshake per reconnect");
+        assertTrue(it.path("handshakeLatency").path("latencyNs").path("p50").asLong() > 0, it.toString());
+        assertTrue(o.out().contains("\nTLS handshakes: "), o.out());
+    }
+}
