@@ -85,6 +85,7 @@ final class NioClient implements ClientTransport {
         Wire wire = new PlainWire(channel);
         if (tls != null) {
             try {
+                handler.onHandshakeStart(); // TCP is up: the engine times the handshake from here
                 TlsWire secured = tls.connect(channel, remote.getPort(), lock, config, timeoutMs);
                 if (session == null) {
                     session = NioTls.session(secured);
