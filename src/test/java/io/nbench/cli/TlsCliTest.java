@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --tls} through the command line: every TLS client transport against every TLS server transport, framed
@@ -68,26 +69,26 @@ class TlsCliTest {
     }
 
     /** A TLS server of this library in this JVM (the command line's own plan, without its parsing). */
-    private static BenchServer server(String impl, Protocol protocol, Map<String, String> options) throws Exception {
+    static BenchServer server(String impl, Protocol protocol, Map<String, String> options) throws Exception {
         return server(impl, protocol, options, null, null, new StringWriter());
     }
 
     /** With its certificate and key from PEM files (null: self-signed), its log written to {@code log}. */
-    private static BenchServer server(String impl, Protocol protocol, Map<String, String> options, Path cert, Path key,
+    static BenchServer server(String impl, Protocol protocol, Map<String, String> options, Path cert, Path key,
                                       StringWriter log) throws Exception {
         ServerPlan plan = ServerPlan.builder().transport(impl, options).protocol(protocol)
                 .tls(TlsChoice.defaults(), cert, key).build();
         return BenchServer.start(plan, new PrintWriter(new StringWriter()), new PrintWriter(log, true));
     }
 
-    private static CliTest.Outcome client(String impl, int port, String... more) {
+    static CliTest.Outcome client(String impl, int port, String... more) {
         List<String> args = new ArrayList<>(List.of("client", "--impl", impl, "--port", Integer.toString(port),
                 "--threads", "2", "--msgs", "200", "--warmup", "0", "--iterations", "1"));
         args.addAll(List.of(more));
         return CliTest.run(args.toArray(new String[0]));
     }
 
-    private static String oneLine(CliTest.Outcome o, int code) {
+    static String oneLine(CliTest.Outcome o, int code) {
         assertEquals(code, o.code(), o.out() + o.err());
         String[] lines = o.err().strip().split("\n");
         assertEquals(1, lines.length, o.err());
@@ -130,19 +131,20 @@ class TlsCliTest {
     }
 
     /** openssl s_client's report of a handshake: the protocol and the cipher. */
-    private static final Pattern S_CLIENT = Pattern.compile("New, (TLSv[0-9.]+), Cipher is ([A-Z0-9_]+)");
+    static final Pattern S_CLIENT = Pattern.compile("New, (TLSv[0-9.]+), Cipher is ([A-Z0-9_]+)");
 
     /** openssl s_client's handshake with 127.0.0.1:port, its certificate shown; it ends as its input does. */
-    private static String sClient(int port) throws IOException, InterruptedException {
+    static String sClient(int port) throws IOException, InterruptedException {
         return ExternalTools.run(List.of("bash", "-c", "timeout 30 openssl s_client -connect 127.0.0.1:" + port
                 + " -servername localhost -showcerts </dev/null 2>&1 || true"));
     }
 
-    @Test
-    void opensslSClientNegotiatesWhatNbenchReportsAndTrustsItsCertificateViaTlsCa() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"netty", "mina"})
+    void opensslSClientNegotiatesWhatNbenchReportsAndTrustsItsCertificateViaTlsCa(String impl) throws Exception {
         assumeTrue(ExternalTools.onPath("openssl"), "openssl is not installed");
         // One cipher offered, so that both clients must agree on it whatever their own preferences.
-        try (ServerProcess server = ServerProcess.start(Map.of(), "--impl", "netty", "--port", "0", "--tls",
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--impl", impl, "--port", "0", "--tls",
                 "--tls-ciphers", "TLS_AES_256_GCM_SHA384")) {
             String report = sClient(server.port);
             Matcher m = S_CLIENT.matcher(report);
@@ -152,30 +154,37 @@ class TlsCliTest {
             Matcher pem = Pattern.compile("-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----").matcher(report);
             assertTrue(pem.find(), report);
             Path ca = Files.writeString(dir.resolve("server.pem"), pem.group() + "\n");
-            assertTrue(server.awaitLine(l -> l.startsWith("  transport: ")).contains(", tls=jdk engine, TLSv1.3,TLSv1.2 ciphers TLS_AES_256_GCM_SHA384, "
+            String engine = impl.equals("mina") ? "jdk engine (MINA's SslFilter)" : "jdk engine";
+            assertTrue(server.awaitLine(l -> l.startsWith("  transport: ")).contains(", tls=" + engine + ", TLSv1.3,TLSv1.2 ciphers TLS_AES_256_GCM_SHA384, "
                     + "certificate self-signed in memory (EC P-256, "), server.lines().toString());
             // Trusted through --tls-ca, and the host name checked: the certificate names localhost.
-            CliTest.Outcome o = client("netty", server.port, "--host", "localhost", "--tls", "--tls-ca", ca.toString());
+            CliTest.Outcome o = client(impl, server.port, "--host", "localhost", "--tls", "--tls-ca", ca.toString());
             assertEquals(0, o.code(), o.out() + o.err());
             assertTrue(o.out().contains("\n  tls: " + m.group(1) + ", " + m.group(2) + " (jdk engine)\n"), o.out());
         }
     }
 
-    @Test
-    void opensslSClientHasAnEchoSessionWithTheTlsEchoServer() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"netty", "mina"})
+    void opensslSClientHasAnEchoSessionWithTheTlsEchoServer(String impl) throws Exception {
         assumeTrue(ExternalTools.onPath("openssl"), "openssl is not installed");
-        try (BenchServer s = server("netty", Protocol.ECHO, Map.of())) {
-            // -quiet: s_client prints only what it receives; the line sent comes back once through the echo server.
-            Process sClient = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + s.address().getPort(),
-                    "-servername", "localhost", "-quiet").redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(sClient.getInputStream(),
-                    java.nio.charset.StandardCharsets.US_ASCII))) {
-                sClient.getOutputStream().write("hello through TLS\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                sClient.getOutputStream().flush();
-                assertEquals("hello through TLS", in.readLine());
-            } finally {
-                sClient.destroyForcibly().waitFor();
-            }
+        try (BenchServer s = server(impl, Protocol.ECHO, Map.of())) {
+            assertEquals("hello through TLS", sClientEcho(s.address().getPort(), "hello through TLS"));
+        }
+    }
+
+    /** What openssl s_client reads back after sending {@code line} to 127.0.0.1:port through TLS. */
+    static String sClientEcho(int port, String line) throws IOException, InterruptedException {
+        // -quiet: s_client prints only what it receives; the line sent comes back once through an echo server.
+        Process sClient = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + port,
+                "-servername", "localhost", "-quiet").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(sClient.getInputStream(),
+                java.nio.charset.StandardCharsets.US_ASCII))) {
+            sClient.getOutputStream().write((line + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            sClient.getOutputStream().flush();
+            return in.readLine();
+        } finally {
+            sClient.destroyForcibly().waitFor();
         }
     }
 
@@ -201,7 +210,7 @@ class TlsCliTest {
     }
 
     /** A key and certificate made by openssl (the PEM a user brings), naming {@code host}. */
-    private static void selfSigned(Path key, Path cert, String host) throws Exception {
+    static void selfSigned(Path key, Path cert, String host) throws Exception {
         String out = ExternalTools.run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
                 "ec_paramgen_curve:P-256", "-nodes", "-keyout", key.toString(), "-out", cert.toString(), "-days", "2",
                 "-subj", "/CN=" + host, "-addext", "subjectAltName=DNS:" + host));
