@@ -820,6 +820,13 @@ final class LoadConnection implements ConnectionHandler {
         if (run.closing) {
             return;
         }
+        if (kind == ErrorKind.READ && peerCloses) {
+            // The last response said the server closes (Connection: close) and was read whole; a server may close
+            // with a reset rather than a FIN (SO_LINGER 0, or data of ours it never read), and the reader may see
+            // it before the client replaced the connection. onClosed, which follows, still fails (and counts) any
+            // request in flight; a reset before that response was whole has peerCloses unset and counts here.
+            return;
+        }
         run.errors.add(kind);
         run.noteError(kind, message);
     }
