@@ -13,12 +13,15 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
@@ -34,6 +37,8 @@ final class NettyServer implements RunningServer {
     private final ListenSettings listen;
     private final InetSocketAddress localAddress;
     private final IdleConnections idle;
+    /** The accepted connections still open, closed by {@link #close} before their event loops stop. */
+    private final ChannelGroup connections;
     /** netty.executor's group, or null. */
     private final EventExecutorGroup executor;
     private final String executorDescription;
@@ -42,7 +47,9 @@ final class NettyServer implements RunningServer {
 
     private NettyServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel, NettyConfig config,
                         ListenSettings listen, InetSocketAddress localAddress, IdleConnections idle,
-                        EventExecutorGroup executor, String executorDescription, String tlsDescription) {
+                        ChannelGroup connections, EventExecutorGroup executor, String executorDescription,
+                        String tlsDescription) {
+        this.connections = connections;
         this.tlsDescription = tlsDescription;
         this.executor = executor;
         this.executorDescription = executorDescription;
@@ -89,6 +96,7 @@ final class NettyServer implements RunningServer {
         HttpServerHandler.Replies replies = settings.protocol().httpMessages()
                 ? new HttpServerHandler.Replies(settings.responseSize()) : null;
 
+        ChannelGroup connections = new DefaultChannelGroup("nbench-netty-connections", GlobalEventExecutor.INSTANCE);
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(config.serverChannel())
@@ -99,6 +107,7 @@ final class NettyServer implements RunningServer {
                     @SuppressWarnings("deprecation")
                     @Override
                     protected void initChannel(Channel ch) {
+                        connections.add(ch); // a group forgets a channel once it is closed
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc()), handshakeErrors);
                         }
@@ -161,8 +170,8 @@ final class NettyServer implements RunningServer {
         // "Too many open files") and passes the exception on: log it at a rate limit instead of letting
         // it reach the pipeline's tail, which logs a stack trace per failed accept.
         bound.channel().pipeline().addLast(new AcceptErrors(events));
-        return new NettyServer(boss, workers, bound.channel(), config, settings.listen(), bind, idle, executor,
-                executorDescription, settings.tls() == null ? null : config.tlsEngine + " engine, " + settings.tls().describe());
+        return new NettyServer(boss, workers, bound.channel(), config, settings.listen(), bind, idle, connections,
+                executor, executorDescription, settings.tls() == null ? null : config.tlsEngine + " engine, " + settings.tls().describe());
     }
 
     private static final java.util.concurrent.atomic.AtomicInteger LOCAL_PORTS = new java.util.concurrent.atomic.AtomicInteger(40_000);
@@ -189,6 +198,13 @@ final class NettyServer implements RunningServer {
     public void close() {
         channel.close().awaitUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+        // Each connection is closed on its event loop before that loop is told to stop, so its channelInactive
+        // (which counts what it still owes dropped, and the connection closed) is queued while the loop still
+        // runs every task. Left to shutdownGracefully with quiet period 0, a loop busy with a task when the
+        // shutdown lands skips closing its channels (SingleThreadIoEventLoop.run only calls
+        // IoHandler.prepareToDestroy when it sees the shutdown after runIo, and confirmShutdown then ends it at
+        // once): the connection stayed open, never counted closed, nor what it owed counted dropped.
+        connections.close().awaitUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         if (executor != null) {
             executor.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
