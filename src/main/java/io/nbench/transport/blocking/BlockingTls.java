@@ -85,6 +85,10 @@ final class BlockingTls {
 
     /** What the server's log says of a failed handshake. */
     static String failure(SSLException e) {
-        return JdkTls.serverFailure(e);
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("Unsupported or unrecognized SSL message") || m.contains("plaintext connection")) {
+            return "not TLS (" + m + "): this server runs with --tls, so clients need --tls too";
+        }
+        return "TLS handshake failed: " + m;
     }
 }

@@ -1,8 +1,6 @@
 package io.nbench.transport.mina;
 
-import io.nbench.transport.Availability;
 import io.nbench.transport.BaseTransport;
-import io.nbench.transport.OptionValues;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
@@ -80,14 +78,8 @@ public final class MinaTransport extends BaseTransport {
         return MinaServer.start(settings, events, new MinaConfig(PREFIX, settings.options(), settings.socket(), false));
     }
 
-    /** MINA's SslFilter over the JDK's SSLEngine ({@link MinaTls}). */
     @Override
-    public Availability tls(OptionValues options) {
-        return Availability.yes();
-    }
-
-    @Override
-    public ClientTransport newClient(ClientSettings settings) throws IOException {
+    public ClientTransport newClient(ClientSettings settings) {
         return new MinaClient(settings, new MinaConfig(PREFIX, settings.options(), settings.socket(), false));
     }
 }
