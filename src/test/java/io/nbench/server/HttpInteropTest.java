@@ -78,7 +78,12 @@ class HttpInteropTest {
         keepAlive.assertAll(REQUESTS, 0, head + "Connection: keep-alive\r\n\r\n");
         assertTrue(keepAlive.out.contains("Keep-Alive requests:    " + REQUESTS + "\n"), keepAlive.out);
         long[] server = served(metrics);
-        assertEquals(server[0], server[1], "received = answered: " + metrics);
+        // wrk stops at its deadline by closing its connections, a request still in flight on each at most: on the
+        // pool its answer may not have been written yet, and the server counts it dropped on close (seen in CI on
+        // a loaded machine: 11,735 received, 11,734 answered, 1 dropped on close). ab waits for every answer.
+        assertEquals(server[0], server[1] + server[4], "received = answered + dropped on close: " + metrics);
+        assertEquals(0, server[2] + server[3], "none rejected or dropped at shutdown: " + metrics);
+        assertTrue(server[4] <= WRK_CONNECTIONS, "at most one request in flight per wrk connection: " + metrics);
         long wrkOnServer = server[1] - 2 * REQUESTS;
         assertTrue(wrkOnServer >= wrk && wrkOnServer <= wrk + WRK_CONNECTIONS, "wrk completed " + wrk
                 + " requests, the server answered " + wrkOnServer + " of its: " + metrics);
@@ -195,10 +200,11 @@ class HttpInteropTest {
 
     /** Received, answered and rejected, from the server's final metrics. */
     private static long[] served(String metrics) {
-        Matcher m = Pattern.compile("requests received ([\\d,]+): answered ([\\d,]+), rejected ([\\d,]+)")
-                .matcher(metrics);
+        Matcher m = Pattern.compile("requests received ([\\d,]+): answered ([\\d,]+), rejected ([\\d,]+), dropped at "
+                + "shutdown ([\\d,]+), dropped on close ([\\d,]+)").matcher(metrics);
         assertTrue(m.find(), metrics);
-        return new long[] {parse(m.group(1)), parse(m.group(2)), parse(m.group(3))};
+        return new long[] {parse(m.group(1)), parse(m.group(2)), parse(m.group(3)), parse(m.group(4)),
+                parse(m.group(5))};
     }
 
     private static long number(String text, String regex) {
