@@ -472,16 +472,12 @@ final class LoadConnection implements ConnectionHandler {
 
             @Override
             public void onError(ErrorKind kind, String message) {
-                if (generation == gen) {
-                    LoadConnection.this.onError(kind, message);
-                }
+                LoadConnection.this.onError(gen, kind, message);
             }
 
             @Override
             public void onClosed() {
-                if (generation == gen) {
-                    LoadConnection.this.onClosed();
-                }
+                LoadConnection.this.onClosed(gen);
             }
         };
     }
@@ -817,10 +813,25 @@ final class LoadConnection implements ConnectionHandler {
 
     @Override
     public void onError(ErrorKind kind, String message) {
+        onError(generation, kind, message);
+    }
+
+    /**
+     * An error of the connection of generation {@code gen}. Its announced close ({@link #peerCloses}) is read
+     * before the generation: {@link #reconnect} moves the generation before it clears {@code peerCloses}, so a
+     * reader that finds it cleared also finds the generation moved, and ignores the replaced connection's error
+     * (checked the other way round, a reconnect between the two reads counted a reset of the old connection, which
+     * the server closed as announced, as a read error of the new one: seen in CI with --requests-per-connection 1).
+     */
+    private void onError(int gen, ErrorKind kind, String message) {
         if (run.closing) {
             return;
         }
-        if (kind == ErrorKind.READ && peerCloses) {
+        boolean closeAnnounced = peerCloses;
+        if (generation != gen) {
+            return; // the connection was replaced: its events are no longer this connection's
+        }
+        if (kind == ErrorKind.READ && closeAnnounced) {
             // The last response said the server closes (Connection: close) and was read whole; a server may close
             // with a reset rather than a FIN (SO_LINGER 0, or data of ours it never read), and the reader may see
             // it before the client replaced the connection. onClosed, which follows, still fails (and counts) any
@@ -833,7 +844,20 @@ final class LoadConnection implements ConnectionHandler {
 
     @Override
     public void onClosed() {
-        if ((peerCloses || serverResponses) && !run.closing) {
+        onClosed(generation);
+    }
+
+    /**
+     * The connection of generation {@code gen} closed; as {@link #onError(int, ErrorKind, String)}, the announced
+     * close is read before the generation, so the close of a connection replaced meanwhile is ignored rather than
+     * failing the new connection's requests in flight.
+     */
+    private void onClosed(int gen) {
+        boolean closeAnnounced = peerCloses;
+        if (generation != gen) {
+            return;
+        }
+        if ((closeAnnounced || serverResponses) && !run.closing) {
             // The server closed as its last response said it would (HTTP's Connection: close), or an HTTP
             // server closed it unannounced, which RFC 9112 (9.6) allows at any time: not a lost connection
             // but one to replace (a failed reconnect then ends it). Requests in flight on it are lost: read errors.
