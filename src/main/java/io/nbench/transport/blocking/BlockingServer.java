@@ -151,6 +151,10 @@ final class BlockingServer implements RunningServer {
     private void serve(Socket socket, InputStream input, OutputStream output, IdleConnections.Watch watch)
             throws IOException {
         Protocol protocol = settings.protocol();
+        if (protocol.responseIsRequest()) {
+            mirror(input, output, watch);
+            return;
+        }
         ByteBuffer in = ByteBuffer.allocate(config.bufferSize);
         RequestPipeline<ByteBuffer> requests = RequestPipeline.of(CodecRequests.runtime(protocol, settings.runtime()),
                 events, RequestPipeline.heapResponses(protocol, response -> {
@@ -234,6 +238,22 @@ final class BlockingServer implements RunningServer {
     @Override
     public InetSocketAddress address() {
         return address;
+    }
+
+    /**
+     * A protocol whose response is its request (echo): the bytes read are written back from the array they were
+     * read into, without the codec's copy, as nio's server does. Through the codec this server took 1.12x the CPU
+     * per message of the direct loop it had before the request pipeline (bench/perf.sh, the server side, six
+     * interleaved rounds, 1.05-1.15 in every round).
+     */
+    private void mirror(InputStream input, OutputStream output, IdleConnections.Watch watch) throws IOException {
+        byte[] buffer = new byte[config.bufferSize];
+        int n;
+        while ((n = input.read(buffer)) >= 0) {
+            events.echoed(n);
+            watch.progress();
+            output.write(buffer, 0, n);
+        }
     }
 
     @Override
