@@ -87,10 +87,12 @@ final class LoadOptions {
                     + "beyond it (default: ${DEFAULT-VALUE}).")
     int maxInflight;
 
-    @Option(names = "--pacer", paramLabel = "sleep|spin", defaultValue = "sleep",
+    @Option(names = "--pacer", paramLabel = "hybrid|sleep|spin", defaultValue = "hybrid",
             description = "Open loop: how pacer threads wait for each message's intended time. sleep parks (wakes "
-                    + "about 50-100 µs late: send lag, part of the corrected latency); spin busy-waits (sub-ms "
-                    + "latency can be measured; each pacer keeps a core busy). Default: ${DEFAULT-VALUE}.")
+                    + "about 50-150 µs late: send lag, part of the corrected latency); spin busy-waits (sub-ms "
+                    + "latency can be measured; each pacer keeps a core busy); hybrid parks until shortly before, "
+                    + "by the lateness it measured, and spins the rest where messages are far enough apart. "
+                    + "Default: ${DEFAULT-VALUE}.")
     Pacing pacer;
 
     @Option(names = "--measure", paramLabel = "rtt|send", defaultValue = "rtt",

@@ -28,7 +28,7 @@ public final class LoadSpecBuilder {
     private double rate;
     private int maxInflight = 1000;
     private double connectRate;
-    private Pacing pacing = Pacing.SLEEP;
+    private Pacing pacing = Pacing.HYBRID;
     private Measure measure = Measure.RTT;
     private Driver driver;
     private Duration timeout = Duration.ofSeconds(10);

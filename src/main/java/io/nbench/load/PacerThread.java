@@ -19,6 +19,8 @@ final class PacerThread extends Sender {
     private final SenderGroup group;
     /** --pacer spin: busy-wait for every message instead of parking (no timer slack, a core per pacer). */
     private final boolean spin;
+    /** --pacer hybrid: parks until shortly before the message is due and spins the rest; null otherwise. */
+    private final WakeUpLead wakeUpLead;
     private final LoadConnection[] connections;
     private final Pacer.Target[] targets;
     private volatile Pacer pacer;
@@ -30,6 +32,7 @@ final class PacerThread extends Sender {
         this.run = group.run;
         this.group = group;
         this.spin = run.spec.pacing() == Pacing.SPIN;
+        this.wakeUpLead = run.spec.pacing() == Pacing.HYBRID ? new WakeUpLead(Math.min(run.spec.threads(), run.spec.connections())) : null;
         this.connections = connections;
         this.targets = new Pacer.Target[connections.length];
         for (int i = 0; i < connections.length; i++) {
@@ -120,11 +123,16 @@ final class PacerThread extends Sender {
             if (next == Long.MAX_VALUE && !p.anyBlocked()) {
                 return; // every quota spent
             }
-            long wait = next == Long.MAX_VALUE ? Long.MAX_VALUE : next - run.clock.nanoTime();
+            long now = run.clock.nanoTime();
+            long wait = next == Long.MAX_VALUE ? Long.MAX_VALUE : next - now;
             if (p.anyBlocked()) {
                 awaitRoom(p, wait);
-            } else if (wait > SPIN_BELOW_NANOS && !spin) {
-                run.clock.park(this, wait);
+            } else if (wait > SPIN_BELOW_NANOS && !spin && (wakeUpLead == null || !wakeUpLead.spinsUntil(next))) {
+                long asked = wakeUpLead == null ? wait : wakeUpLead.parkFor(next, now);
+                run.clock.park(this, asked);
+                if (wakeUpLead != null) {
+                    wakeUpLead.woke(asked, run.clock.nanoTime() - now);
+                }
             } else if (wait > 0) {
                 Thread.onSpinWait();
             }

@@ -212,9 +212,7 @@ public final class TextReport implements RunListener {
                 if (OpenLoopFigures.sendLagCaveat(lag, s.merged())) {
                     out.println("Caveat: nbench's own send lag (p50 " + Units.micros(Percentiles.valueAt(lag, 50))
                             + " µs) is over 10% of the corrected p50 (" + Units.micros(s.mergedPercentile(50))
-                            + " µs): these latencies include it" + (spec.pacing() == Pacing.SPIN
-                            ? " (the pacers spin already: a busy machine or too few cores for them?)"
-                            : " (mostly the pacers' sleep overshoot); --pacer spin measures sub-millisecond latency"));
+                            + " µs): these latencies include it" + sendLagCause(spec.pacing()));
                 }
                 out.println("Uncorrected, from each message's actual send (corrected minus send lag: lower only where "
                         + "sends went out late, held by --max-inflight or by nbench's lag):");
@@ -423,6 +421,19 @@ public final class TextReport implements RunListener {
             j.add((p >= 100 ? "max" : Percentiles.label(p)) + " " + Units.micros(Percentiles.valueAt(h, p)));
         }
         return j.toString();
+    }
+
+    /** Why the pacers sent late, by how they wait, and what to try. */
+    private static String sendLagCause(Pacing pacing) {
+        switch (pacing) {
+            case SPIN:
+                return " (the pacers spin already: a busy machine or too few cores for them?)";
+            case HYBRID:
+                return " (wake-ups later than the pacers learned, or messages too close together to wake early for:"
+                        + " --pacer spin measures sub-millisecond latency)";
+            default:
+                return " (mostly the pacers' sleep overshoot); --pacer hybrid or spin measures sub-millisecond latency";
+        }
     }
 
     /** The pacer threads and how they wait: "4 threads" or "2 spinning pacer threads (--pacer spin: ...)". */

@@ -53,7 +53,7 @@ class OpenLoopOutputTest {
         assertFalse(o.out().contains("closed-loop tool would report"), "not true with sends going on: " + o.out());
         assertTrue(o.out().contains("Uncorrected, from each message's actual send (corrected minus send lag"), o.out());
         assertTrue(o.out().contains("paced by 1 threads") || o.out().contains("paced by 1 thread"), o.out());
-        assertEquals("sleep", ResultDocs.read(out.toFile()).get("combinations").get(0).get("load")
+        assertEquals("hybrid", ResultDocs.read(out.toFile()).get("combinations").get(0).get("load")
                 .get("pacing").asText());
     }
 

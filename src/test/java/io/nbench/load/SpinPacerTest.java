@@ -25,7 +25,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@code --pacer spin}: busy-waits for each message's intended time, on the same schedule as the sleeping pacer. */
+/**
+ * {@code --pacer spin}: busy-waits for each message's intended time, on the same schedule as the sleeping pacer;
+ * {@code --pacer hybrid} parks for most of the wait and spins the rest.
+ */
 class SpinPacerTest {
 
     static final long MS = 1_000_000L;
@@ -72,6 +75,50 @@ class SpinPacerTest {
                 assertEquals(0, Percentiles.valueAt(it.openLoop().sendLag(), 100),
                         "each message went out at the clock reading at which it fell due");
                 assertEquals(0, clock.pacerParks.get(), "a spinning pacer never parks to wait for a message's time");
+            }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void aHybridPacerParksButSendsNothingBeforeItsTimeAndEverythingAtIt() throws Exception {
+        // As above with --pacer hybrid: it parks (its early wake-ups) and spins the rest, so on a clock that moves
+        // only by hand every message still goes out at exactly the reading at which it fell due.
+        ManualClock clock = new ManualClock();
+        Handled handled = new Handled();
+        long t0 = clock.nanoTime();
+        try (ScriptedServer server = new ScriptedServer(i -> Action.ANSWER)) {
+            Runs.Workload w = Runs.workload().threads(1).connections(2).msgs(50).warmup(0).iterations(1).rate(200)
+                    .size(64).pacing(Pacing.HYBRID);
+            TransportRegistry registry = TransportRegistry.load();
+            Transport nio = registry.get("nio");
+            ClientSettings settings = new ClientSettings(w.protocol, new SocketSettings(2, true, 0, 0),
+                    Duration.ofSeconds(5), false, TestServers.MAX_FRAME, registry.resolveOptions(nio, Map.of()));
+            try (ClientTransport real = nio.newClient(settings)) {
+                BenchmarkRun run = new BenchmarkRun(w.spec(), RunListener.NONE, clock);
+                CompletableFuture<RunResult> result = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return run.execute(IterationBoundaryTest.counting(real, handled), server.address());
+                    } catch (RunFailure e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                for (long now = t0; ; now += MS) {
+                    clock.now.set(now);
+                    long due = Math.min(50, (now - t0) / (5 * MS) + 1);
+                    assertTrue(handled.await(due), "answered what was due by " + (now - t0) / MS + " ms");
+                    assertEquals(due, server.requests(), "nothing sent before its time, at " + (now - t0) / MS + " ms");
+                    if (due == 50) {
+                        break;
+                    }
+                }
+                RunResult r = result.get(30, TimeUnit.SECONDS);
+                assertNull(r.abortReason());
+                IterationResult it = r.iterations().get(0);
+                assertEquals(50, it.messages());
+                assertEquals(0, Percentiles.valueAt(it.openLoop().sendLag(), 100),
+                        "each message went out at the clock reading at which it fell due");
+                assertTrue(clock.pacerParks.get() > 0, "a hybrid pacer parks for most of a wait");
             }
         }
     }
