@@ -13,7 +13,7 @@
 #
 # Part 2, latency against a known service time: `nbench server --protocol http --work 1ms
 # --work-mode delay` (each response completed 1 ms later from a timer) driven by nbench's client at a
-# fixed rate (--rate, open loop, far below capacity), with each --pacer (sleep, nbench's default, and spin);
+# fixed rate (--rate, open loop, far below capacity), with each --pacer (hybrid, the default, sleep and spin);
 # prints p50 per round and its median, and how far that is from the service time: the nominal 1 ms, and
 # what the server itself measured (its processing p50 read through --server-stats: 1 ms plus how late its
 # timer fired). The goal is within 10 % of the service time. The same client against a server without
@@ -43,7 +43,7 @@ latency=yes
 throughput=yes
 rate=2000
 service_ms=1
-pacers="sleep,spin"
+pacers="hybrid,sleep,spin"
 io_threads=""
 
 usage() {
