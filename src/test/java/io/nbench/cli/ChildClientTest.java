@@ -150,6 +150,19 @@ class ChildClientTest {
                 json.getTypeFactory().constructCollectionType(List.class, String.class)));
     }
 
+    /**
+     * A value that does not parse is one usage error before any fork starts; it was the first fork's, and then
+     * the parent's again after that fork ended.
+     */
+    @Test
+    void aBadValueIsOneUsageErrorBeforeAnyFork() {
+        CliTest.Outcome o = CliTest.run("client", "--port", "1", "--forks", "2", "--percentiles", "50,abc");
+        assertEquals(ExitCode.USAGE, o.code());
+        assertEquals("nbench: 'abc' is not a percentile: use numbers such as 50,99,99.9 (see 'nbench client --help')\n",
+                o.err());
+        assertEquals("", o.out(), "no fork started");
+    }
+
     @Test
     void aPlanFileIsTheOnlyOptionItTakes(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("plan.json");
