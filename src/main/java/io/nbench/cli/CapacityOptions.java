@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.MaxErrors;
 import io.nbench.client.capacity.CapacitySettings;
 import io.nbench.report.threshold.Threshold;
@@ -68,6 +69,28 @@ final class CapacityOptions {
 
     /** The search's settings; each step's iterations as the load options say. */
     CapacitySettings settings(CommandSpec spec, LoadOptions load, MaxErrors maxErrors) {
+        List<Threshold> objectives = objectives(spec);
+        if (maxTime != null && maxTime.isZero()) {
+            throw usage(spec, "--max-time 0 leaves no time for a step: give e.g. --max-time 2m");
+        }
+        return new CapacitySettings(objectives, resolution(spec), maxTime, load.warmup, load.iterations, maxErrors);
+    }
+
+    /** These options, typed ({@link ChildClient}); a value that does not parse is a usage error. */
+    ClientSpec.Capacity clientSettings(CommandSpec spec) {
+        return new ClientSpec.Capacity(findRate, objectives(spec),
+                resolution == null ? null : resolutionPercent(spec), maxTime);
+    }
+
+    /** Sets these options to a child client's settings, each as the command line spells it. */
+    void set(ClientSpec.Capacity c) {
+        findRate = c.findRate();
+        slos = new ArrayList<>(c.slos().stream().map(Threshold::expression).toList());
+        resolution = c.resolutionPercent() == null ? null : OutputOptions.plain(c.resolutionPercent()) + "%";
+        maxTime = c.maxTime();
+    }
+
+    private List<Threshold> objectives(CommandSpec spec) {
         List<Threshold> objectives = new ArrayList<>();
         for (String s : slos) {
             try {
@@ -76,10 +99,7 @@ final class CapacityOptions {
                 throw usage(spec, Converters.oneLine(e.getMessage()));
             }
         }
-        if (maxTime != null && maxTime.isZero()) {
-            throw usage(spec, "--max-time 0 leaves no time for a step: give e.g. --max-time 2m");
-        }
-        return new CapacitySettings(objectives, resolution(spec), maxTime, load.warmup, load.iterations, maxErrors);
+        return objectives;
     }
 
     /** Each step's iterations: as given, else time-based of {@link #DEFAULT_STEP_ITERATION}. */
@@ -89,9 +109,10 @@ final class CapacityOptions {
 
     /** {@code 2%}, {@code 0.5%} or {@code 2}: a percentage as a fraction. */
     private double resolution(CommandSpec spec) {
-        if (resolution == null) {
-            return CapacitySettings.DEFAULT_RESOLUTION;
-        }
+        return resolution == null ? CapacitySettings.DEFAULT_RESOLUTION : resolutionPercent(spec) / 100;
+    }
+
+    private double resolutionPercent(CommandSpec spec) {
         String text = resolution.strip();
         text = text.endsWith("%") ? text.substring(0, text.length() - 1).strip() : text;
         double pct;
@@ -104,7 +125,7 @@ final class CapacityOptions {
             throw usage(spec, Converters.oneLine("--rate-resolution '" + resolution + "' is not a percentage above 0 "
                     + "and below 100: use e.g. 2% or 0.5%"));
         }
-        return pct / 100;
+        return pct;
     }
 
     private static ParameterException usage(CommandSpec spec, String message) {

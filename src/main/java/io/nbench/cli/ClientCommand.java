@@ -71,7 +71,7 @@ final class ClientCommand implements Callable<Integer> {
      */
     ChildClientListener listener;
 
-    /** Set by {@code --forks} in each fork: a file holding its plan ({@link ClientPlanFile}). */
+    /** Set by {@code --forks} in each fork: a file holding its settings ({@link ClientPlanFile}). */
     @Option(names = "--plan", paramLabel = "FILE", hidden = true)
     java.nio.file.Path planFile;
 
@@ -108,7 +108,7 @@ final class ClientCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (planFile != null && !ChildClientPlan.applyFile(this, spec.commandLine().getErr())) {
+        if (planFile != null && !ChildClient.applyFile(this, spec.commandLine().getErr())) {
             return ExitCode.COULD_NOT_RUN;
         }
         return measure();
@@ -116,7 +116,7 @@ final class ClientCommand implements Callable<Integer> {
 
     /**
      * Checks the options, builds the plan from them and runs it: what {@code nbench client} does once its options
-     * are set, parsed or set by {@code nbench run} from a {@link ChildClientPlan}. A usage error is a
+     * are set, parsed or set by {@code nbench run} from a child's settings ({@link ChildClient}). A usage error is a
      * {@link ParameterException}.
      */
     int measure() {
@@ -141,7 +141,9 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--host-label is empty: give the name this host goes by, e.g. --host-label client-1");
         }
         if (this.load.forks > 1) {
-            return new ForkRunner(spec, output, this.load.forks, !runOwnsFiles, listener).run(out, err);
+            // Each fork runs this client once, with its own result document.
+            return new ForkRunner(spec, ChildClient.settingsOf(this, output.arguments(spec)).withForks(1),
+                    this.load.forks, !runOwnsFiles, listener).run(out, err);
         }
         ClientPlan plan;
         CapacitySettings search = capacity.findRate

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,4 +20,18 @@ final class ClientTlsOptions {
             description = "With --tls: accept any certificate, without a host name check (e.g. a self-signed nbench "
                     + "server's). Default: off. For benchmarks, not for a network you do not trust.")
     boolean insecure;
+
+    /** These options, typed ({@link ChildClient}). */
+    ClientSpec.Tls settings() {
+        return new ClientSpec.Tls(common.on, common.protocols, common.ciphers, ca, insecure);
+    }
+
+    /** Sets these options to a child client's settings. */
+    void set(ClientSpec.Tls t) {
+        common.on = t.on();
+        common.protocols = t.protocols();
+        common.ciphers = t.ciphers();
+        ca = t.ca();
+        insecure = t.insecure();
+    }
 }

@@ -1,7 +1,9 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.client.output.OutputRegistry;
+import io.nbench.client.output.OutputSettings;
 import io.nbench.process.ChildJvm;
 import io.nbench.process.ChildProcesses;
 import io.nbench.report.AtomicFiles;
@@ -26,7 +28,7 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * {@code nbench client --forks N}: the same client, one fresh JVM after another (same Java, class path
- * and JVM flags), each running this client's {@link ChildClientPlan} (read from a file: {@code client --plan
+ * and JVM flags), each running this client's {@link ClientSpec} (read from a file: {@code client --plan
  * FILE}) with its own {@code --out}, printing its own report and writing its result document; then one summary whose
  * intervals cover every measured iteration of every fork. Iterations inside one JVM share its JIT, GC and
  * allocation history and are not independent samples; forks are closer to it.
@@ -37,7 +39,9 @@ final class ForkRunner {
     private static final Duration FORK_GRACE = Duration.ofSeconds(15);
 
     private final CommandSpec spec;
-    private final OutputOptions output;
+    /** What each fork runs: this client once. */
+    private final ClientSpec plan;
+    private final OutputSettings output;
     private final int forks;
     private final boolean nameFiles;
     private final ChildClientListener listener;
@@ -47,23 +51,22 @@ final class ForkRunner {
      * {@code nameFiles}: print the result documents kept (not when nbench run keeps them in its own directory);
      * {@code listener} (may be null): hears each fork's document.
      */
-    ForkRunner(CommandSpec spec, OutputOptions output, int forks, boolean nameFiles, ChildClientListener listener) {
+    ForkRunner(CommandSpec spec, ClientSpec plan, int forks, boolean nameFiles, ChildClientListener listener) {
         this.spec = spec;
-        this.output = output;
+        this.plan = plan;
+        this.output = plan.output().files();
         this.forks = forks;
         this.nameFiles = nameFiles;
         this.listener = listener;
     }
 
     int run(PrintWriter out, PrintWriter err) {
-        if (OutputRegistry.refusedWithForks(output.settings())) {
+        if (OutputRegistry.refusedWithForks(output)) {
             throw new ParameterException(spec.commandLine(), "--forks prints text and keeps each fork's result "
                     + "document (with --out): leave out " + and(OutputRegistry.optionsNotWithForks())
                     + ", or run without --forks");
         }
-        // Each fork runs this client's plan once, with its own result document.
-        ChildClientPlan plan = ChildClientPlan.of(spec, output.arguments(spec)).forks(1);
-        if (output.out != null) {
+        if (output.out() != null) {
             String problem = checkForkFiles();
             if (problem != null) {
                 err.println("nbench client: " + problem);
@@ -84,7 +87,7 @@ final class ForkRunner {
                     RunFiles.deleteQuietly(dir);
                 });
         try {
-            return runForks(plan, dir, out, err);
+            return runForks(dir, out, err);
         } finally {
             RunFiles.deleteQuietly(dir);
             interruption.close();
@@ -97,16 +100,16 @@ final class ForkRunner {
         return n <= 1 ? String.join("", items) : String.join(", ", items.subList(0, n - 1)) + " and " + items.get(n - 1);
     }
 
-    private int runForks(ChildClientPlan plan, Path dir, PrintWriter out, PrintWriter err) {
+    private int runForks(Path dir, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
         List<ResultFile> results = new ArrayList<>();
         List<ResultMerge.Input> documents = new ArrayList<>();
         List<Path> kept = new ArrayList<>();
         for (int k = 1; k <= forks && !stopRequested.get(); k++) {
-            Path file = output.out != null ? ForkFiles.forkFile(output.out, k) : dir.resolve("fork-" + k + ".json");
+            Path file = output.out() != null ? ForkFiles.forkFile(output.out(), k) : dir.resolve("fork-" + k + ".json");
             out.println("=== fork " + k + "/" + forks + " ===");
             out.flush();
-            int code = runFork(plan.resultFiles(file, output.hdrLog, output.hgrm, !nameFiles),
+            int code = runFork(plan.withResultFiles(file, output.hdrLog(), output.hgrm(), !nameFiles),
                     dir.resolve("fork-" + k + ".plan.json"), out, err);
             worst = ExitCode.first(worst, code);
             if (Files.isRegularFile(file)) {
@@ -130,13 +133,13 @@ final class ForkRunner {
         }
         summarize(results, out);
         boolean joined = false;
-        if (output.out != null && !documents.isEmpty()) {
-            int written = ForkFiles.writeJoined(output.out, forks, documents, err);
+        if (output.out() != null && !documents.isEmpty()) {
+            int written = ForkFiles.writeJoined(output.out(), forks, documents, err);
             worst = ExitCode.first(worst, written);
             joined = written == ExitCode.OK; // a join refused writes no --out: the line below must not name it
         }
-        if (output.out != null && nameFiles && !kept.isEmpty()) {
-            out.println("Result documents: " + (joined ? output.out + " (every fork), " : "") + kept.get(0)
+        if (output.out() != null && nameFiles && !kept.isEmpty()) {
+            out.println("Result documents: " + (joined ? output.out() + " (every fork), " : "") + kept.get(0)
                     + (kept.size() > 1 ? " ... " + kept.get(kept.size() - 1) : ""));
         }
         out.flush();
@@ -149,13 +152,13 @@ final class ForkRunner {
      * fork starts, with the reason the fork would give.
      */
     private String checkForkFiles() {
-        if (Files.exists(output.out) && !Files.isRegularFile(output.out)) {
+        if (Files.exists(output.out()) && !Files.isRegularFile(output.out())) {
             throw new ParameterException(spec.commandLine(), "--forks writes one document per fork beside --out "
-                    + "(r.fork1.json ...), but " + output.out + " is not a regular file: give a file name, or leave "
+                    + "(r.fork1.json ...), but " + output.out() + " is not a regular file: give a file name, or leave "
                     + "out --out");
         }
         for (int k = 1; k <= forks; k++) {
-            Path f = ForkFiles.forkFile(output.out, k);
+            Path f = ForkFiles.forkFile(output.out(), k);
             try {
                 AtomicFiles.checkWritable(f);
             } catch (IOException e) {
@@ -190,11 +193,11 @@ final class ForkRunner {
     }
 
     /** Runs one fork, which reads its plan from {@code planFile}; its exit code. */
-    private int runFork(ChildClientPlan plan, Path planFile, PrintWriter out, PrintWriter err) {
+    private int runFork(ClientSpec fork, Path planFile, PrintWriter out, PrintWriter err) {
         Process p = null;
         Thread killer = null;
         try {
-            plan.write(planFile);
+            ChildClient.write(fork, planFile);
             p = new ProcessBuilder(ChildJvm.command(true, List.of("client", "--plan", planFile.toString()))).start();
             killer = ChildProcesses.stopWhenThisJvmEnds(p, Duration.ZERO, FORK_GRACE, "nbench-fork-stop");
             if (killer == null) {
@@ -228,6 +231,6 @@ final class ForkRunner {
                 byCombination.computeIfAbsent(c.name(), k -> new ArrayList<>()).addAll(c.iterations());
             }
         }
-        TextReport.forksSummary(out, results.size(), forks, byCombination, output.percentiles(spec));
+        TextReport.forksSummary(out, results.size(), forks, byCombination, plan.output().percentiles());
     }
 }

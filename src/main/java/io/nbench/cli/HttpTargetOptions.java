@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.protocol.ClientRequest;
 import io.nbench.protocol.Protocol;
 import java.net.URI;
@@ -32,6 +33,18 @@ final class HttpTargetOptions {
             description = "HTTP: a request header, repeatable, e.g. -H 'Accept: text/html' (default: Host from the "
                     + "URL only).")
     List<String> headers;
+
+    /** These options, typed ({@link ChildClient}). */
+    ClientSpec.Http settings() {
+        return new ClientSpec.Http(url, method, headers);
+    }
+
+    /** Sets these options to a child client's settings. */
+    void set(ClientSpec.Http h) {
+        url = h.url();
+        method = h.method();
+        headers = h.headers();
+    }
 
     /**
      * What --url, --host, --port and --protocol say together, checked: the target and each request's settings.

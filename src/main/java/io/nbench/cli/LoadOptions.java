@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import io.nbench.client.ClientPlanBuilder;
+import io.nbench.client.ClientSpec;
 import io.nbench.load.Driver;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
@@ -117,6 +118,39 @@ final class LoadOptions {
     @Option(names = "--verify", paramLabel = "none|sample|full", defaultValue = "sample",
             description = "Response payload checks: sample = length and id of each, every byte of 1 in 64 (default: ${DEFAULT-VALUE}).")
     Verify verify;
+
+    /** These options, typed ({@link ChildClient}). */
+    ClientSpec.Load settings() {
+        return new ClientSpec.Load(host, threads, connections, msgs, iterationTime, warmup, iterations, forks, size,
+                responseSize, window, batch, requestsPerConnection, connectRate, rate, maxInflight, pacer, measure,
+                driver, timeout, connectTimeout, verify);
+    }
+
+    /** Sets these options to a child client's settings. */
+    void set(ClientSpec.Load l) {
+        host = l.host();
+        threads = l.threads();
+        connections = l.connections();
+        msgs = l.msgs();
+        iterationTime = l.iterationTime();
+        warmup = l.warmup();
+        iterations = l.iterations();
+        forks = l.forks();
+        size = l.sizes();
+        responseSize = l.responseSize();
+        window = l.windows();
+        batch = l.batch();
+        requestsPerConnection = l.requestsPerConnection();
+        connectRate = l.connectRate();
+        rate = l.rates();
+        maxInflight = l.maxInflight();
+        pacer = l.pacer();
+        measure = l.measure();
+        driver = l.driver();
+        timeout = l.timeout();
+        connectTimeout = l.connectTimeout();
+        verify = l.verify();
+    }
 
     /**
      * The load options onto the plan: the swept ones (size, threads, window, rate), the timing, and what every

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.MaxErrors;
 import io.nbench.client.output.OutputRegistry;
 import io.nbench.client.output.OutputSettings;
@@ -113,6 +114,32 @@ final class OutputOptions {
     /** The settings the client's outputs are opened with. */
     OutputSettings settings() {
         return new OutputSettings(format, quiet, noHeader, out, hdrLog, hgrm, hostLabel, progress);
+    }
+
+    /** These options, typed ({@link ChildClient}); a value that does not parse is a usage error. */
+    ClientSpec.Output clientSettings(CommandSpec spec) {
+        return new ClientSpec.Output(settings(), percentiles(spec), maxErrors(spec), thresholds(spec));
+    }
+
+    /** Sets these options to a child client's settings, each as the command line spells it. */
+    void set(ClientSpec.Output o) {
+        OutputSettings f = o.files();
+        format = f.format();
+        quiet = f.quiet();
+        noHeader = f.noHeader();
+        out = f.out();
+        hdrLog = f.hdrLog();
+        hgrm = f.hgrm();
+        hostLabel = f.hostLabel();
+        progress = f.progress();
+        percentiles = String.join(",", o.percentiles().stream().map(OutputOptions::plain).toList());
+        maxErrors = o.maxErrors().given();
+        thresholds = new ArrayList<>(o.thresholds().stream().map(Threshold::expression).toList());
+    }
+
+    /** {@code 25}, {@code 99.9}: a number as a person writes it, without a trailing {@code .0}. */
+    static String plain(double value) {
+        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     List<Threshold> thresholds(CommandSpec spec) {

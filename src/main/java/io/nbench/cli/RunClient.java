@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
@@ -12,7 +13,7 @@ import java.util.Map;
 
 /**
  * One of {@code nbench run}'s clients against one of its servers, in this JVM: the plan given with what run
- * chooses for that server, typed ({@link ChildClientPlan}): the server's port, the {@code -O} options of the
+ * chooses for that server, typed ({@link ClientSpec}): the server's port, the {@code -O} options of the
  * client's own transports, with {@code --in-process} the server's transport, its monitor, and a relative
  * {@code --start-at} counted from the client's start.
  */
@@ -37,17 +38,17 @@ final class RunClient {
      * Runs {@code plan}'s client against {@code s}, reading its server's monitor when {@code withStats}; the
      * client's exit code, what it measured to {@code listener}.
      */
-    int run(RunServer s, ChildClientPlan plan, boolean withStats, PrintWriter out, ChildClientListener listener) {
+    int run(RunServer s, ClientSpec plan, boolean withStats, PrintWriter out, ChildClientListener listener) {
         TransportRegistry registry = TransportRegistry.load();
         Transport server = s.transport();
-        plan = plan.transportOptions(optionsOf(registry, client.transportOptions,
+        plan = plan.withTransportOptions(optionsOf(registry, client.transportOptions,
                 inProcess ? List.of(server.name()) : client.impls()));
         if (inProcess) {
             plan = plan.inJvm(server.name());
         }
         if (withStats && s.monitorToken() != null) {
             try {
-                plan = plan.serverStats("127.0.0.1", s.monitorPort(),
+                plan = plan.withServerStats("127.0.0.1", s.monitorPort(),
                         files.monitorTokenFile(server, s.monitorToken().reveal()));
             } catch (IOException e) {
                 err.println("nbench run: cannot write the monitor token of server " + server.name() + ": "
@@ -57,9 +58,9 @@ final class RunClient {
         }
         if (startAtFromNow != null) {
             Instant startAt = new Converters.When().convert(startAtFromNow);
-            plan = plan.startAt(startAt);
+            plan = plan.withStartAt(startAt);
         }
-        return plan.port(s.port()).execute(out, err, listener);
+        return ChildClient.execute(plan.withPort(s.port()), out, err, listener);
     }
 
     /** The -O options of the transports {@code impls} (and the keys no transport owns), as given. */

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
 import io.nbench.report.SweepResult;
@@ -128,10 +129,10 @@ final class RunCommand implements Callable<Integer> {
         int responseSize = checks.serverResponseSize(client);
         int warmups = parsed.hasMatchedOption("--warmup") ? client.load.warmup : DEFAULT_WARMUP;
         int iterations = parsed.hasMatchedOption("--iterations") ? client.load.iterations : DEFAULT_ITERATIONS;
-        ChildClientPlan plan = withShortTiming(parsed, warmups, iterations);
+        ClientSpec plan = withShortTiming(client, warmups, iterations);
         if (client.tls.common.on) {
             checks.checkTls(client);
-            plan = plan.trustingRunsServers();
+            plan = plan.trustingAnyCertificate();
             out.println("nbench run: --tls: each server makes a self-signed certificate in memory at start, and its "
                     + "client accepts it (--tls-insecure)");
         }
@@ -200,7 +201,7 @@ final class RunCommand implements Callable<Integer> {
      * {@code --forks}, {@code --start-at}: each server's client in one piece, with its own warmup, as today;
      * each server's documents (its client's, or each fork's) handed to {@code files}.
      */
-    private int measureEachInOnePiece(List<RunServer> running, RunClient clients, ChildClientPlan plan,
+    private int measureEachInOnePiece(List<RunServer> running, RunClient clients, ClientSpec plan,
                                       RunFiles files, PrintWriter out) {
         int worst = ExitCode.OK;
         for (RunServer s : running) {
@@ -234,12 +235,12 @@ final class RunCommand implements Callable<Integer> {
         return worst;
     }
 
-    /** The client's plan: the user's options, and run's short timing for what the user left out. */
-    private ChildClientPlan withShortTiming(ParseResult parsed, int warmups, int iterations) {
-        ChildClientPlan plan = ChildClientPlan.of(parsed.commandSpec(), spec.commandLine().getParseResult().originalArgs());
-        if (!parsed.hasMatchedOption("--msgs") && !parsed.hasMatchedOption("--iteration-time")) {
-            plan = plan.iterationTime(Duration.ofSeconds(1));
+    /** The client's settings: the user's options, and run's short timing for what the user left out. */
+    private ClientSpec withShortTiming(ClientCommand client, int warmups, int iterations) {
+        ClientSpec plan = ChildClient.settingsOf(client, spec.commandLine().getParseResult().originalArgs());
+        if (plan.load().msgs() == null && plan.load().iterationTime() == null) { // neither has a default
+            plan = plan.withIterationTime(Duration.ofSeconds(1));
         }
-        return plan.iterations(warmups, iterations);
+        return plan.withIterations(warmups, iterations);
     }
 }

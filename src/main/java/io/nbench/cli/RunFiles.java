@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.CombinationResult;
@@ -85,8 +86,8 @@ final class RunFiles implements AutoCloseable {
     }
 
     /** {@code plan} with the files of {@code server}'s client: its document and logs in the scratch directory. */
-    ChildClientPlan filesOf(Transport server, ChildClientPlan plan) {
-        return plan.resultFiles(documentOf(server),
+    ClientSpec filesOf(Transport server, ClientSpec plan) {
+        return plan.withResultFiles(documentOf(server),
                 hdrLog == null ? null : scratch.resolve(server.name() + ".hlog"),
                 hgrm == null ? null : hgrmFor(hgrm, server, servers), true);
     }
@@ -101,9 +102,9 @@ final class RunFiles implements AutoCloseable {
      * -round, which keeps no log): its document and log in the scratch directory. {@code --hgrm} is written
      * once every round is in ({@link #writeHgrm}).
      */
-    ChildClientPlan roundFilesOf(Transport server, int round, ChildClientPlan plan) {
+    ClientSpec roundFilesOf(Transport server, int round, ClientSpec plan) {
         Path document = scratch.resolve(server.name() + (round < 0 ? ".warmup" + -round : ".round" + round) + ".json");
-        return plan.resultFiles(document, hdrLog == null || round < 0 ? null : roundLog(server, round), null, true);
+        return plan.withResultFiles(document, hdrLog == null || round < 0 ? null : roundLog(server, round), null, true);
     }
 
     private Path roundLog(Transport server, int round) {

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
 import io.nbench.report.CombinationResult;
@@ -25,7 +26,7 @@ final class RunInRounds {
 
     /** Runs {@code plan}'s client against {@code server}; its exit code, its result to {@code listener}. */
     interface Client {
-        int run(RunServer server, ChildClientPlan plan, boolean withStats, PrintWriter out,
+        int run(RunServer server, ClientSpec plan, boolean withStats, PrintWriter out,
                 ChildClientListener listener);
     }
 
@@ -55,7 +56,7 @@ final class RunInRounds {
      * each server's rounds joined into one result ({@link ServerRounds}) and document. The worst exit code of
      * the joined results, of a client that could not run, and of an interruption.
      */
-    int measure(List<RunServer> running, ChildClientPlan plan, int warmups, int iterations, int roundCount) {
+    int measure(List<RunServer> running, ClientSpec plan, int warmups, int iterations, int roundCount) {
         int worst = ExitCode.OK;
         Map<RunServer, ServerRounds> measured = new LinkedHashMap<>();
         running.forEach(s -> measured.put(s, new ServerRounds(s.transport())));
@@ -78,7 +79,8 @@ final class RunInRounds {
             out.println();
             out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name() + " ===");
             out.flush();
-            ChildClientPlan round = files.roundFilesOf(s.transport(), turn.round(), plan).iterations(0, turn.iterations());
+            ClientSpec round = files.roundFilesOf(s.transport(), turn.round(), plan)
+                    .withIterations(0, turn.iterations());
             int code = client.run(s, round, withStats, out, (r, document) -> measured.get(s).measured(r, document));
             if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                 worst = ExitCode.first(worst, code);

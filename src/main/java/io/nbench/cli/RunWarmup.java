@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.report.SweepResult;
 import io.nbench.report.json.ResultDoc;
@@ -34,7 +35,7 @@ final class RunWarmup {
      * @param warmedUp each warmup run's result, with its server
      */
     static int run(RunInRounds.Client client, RunFiles files, List<RunServer> running, List<RunServer> usable,
-                   ChildClientPlan plan, int warmups, PrintWriter out, WarmedUp warmedUp) {
+                   ClientSpec plan, int warmups, PrintWriter out, WarmedUp warmedUp) {
         if (warmups <= 0) {
             return ExitCode.OK;
         }
@@ -48,7 +49,7 @@ final class RunWarmup {
             if (!usable.contains(s)) {
                 continue;
             }
-            ChildClientPlan warm = files.roundFilesOf(s.transport(), -turn.round(), plan).iterations(0, 1)
+            ClientSpec warm = files.roundFilesOf(s.transport(), -turn.round(), plan).withIterations(0, 1)
                     .withoutThresholds().withoutCapacitySearch();
             // The client's report of a warmup would read as a measurement: one line instead.
             int code = client.run(s, warm, false, new PrintWriter(Writer.nullWriter()), (r, document) -> {

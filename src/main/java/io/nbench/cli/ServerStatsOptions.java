@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.ServerStats;
 import io.nbench.client.monitor.MonitorClient;
 import io.nbench.monitor.MonitorToken;
@@ -21,6 +22,19 @@ final class ServerStatsOptions {
 
     @Mixin
     MonitorClientOptions monitor;
+
+    /** These options, typed ({@link ChildClient}). */
+    ClientSpec.Monitor settings() {
+        return new ClientSpec.Monitor(enabled, monitor.host, monitor.port, monitor.tokenFile);
+    }
+
+    /** Sets these options to a child client's settings. */
+    void set(ClientSpec.Monitor m) {
+        enabled = m.enabled();
+        monitor.host = m.host();
+        monitor.port = m.port();
+        monitor.tokenFile = m.tokenFile();
+    }
 
     /** Connected and authenticated, or null without --server-stats. */
     ServerStats open(CommandSpec spec, String clientHost, Duration timeout, PrintWriter err) throws MonitorClient.Failure {

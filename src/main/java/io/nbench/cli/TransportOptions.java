@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.client.ClientSpec;
 import io.nbench.client.CouldNotRun;
 import io.nbench.client.ResolvedTransport;
 import io.nbench.protocol.Protocol;
@@ -134,6 +135,24 @@ final class TransportOptions {
 
     SocketSettings socket() {
         return new SocketSettings(ioThreads, tcpNoDelay, sndbuf, rcvbuf, keepAlive);
+    }
+
+    /** The client's transport options, typed ({@link ChildClient}). */
+    ClientSpec.Transports clientSettings() {
+        return new ClientSpec.Transports(impls(), port, protocol, socket(), transportOptions);
+    }
+
+    /** Sets these options to a child client's settings. */
+    void set(ClientSpec.Transports t) {
+        impl = String.join(",", t.impls());
+        port = t.port();
+        protocol = t.protocol();
+        ioThreads = t.socket().ioThreads();
+        tcpNoDelay = t.socket().tcpNoDelay();
+        sndbuf = t.socket().sndbuf();
+        rcvbuf = t.socket().rcvbuf();
+        keepAlive = t.socket().keepAlive();
+        transportOptions = new LinkedHashMap<>(t.options());
     }
 
     /**
