@@ -57,10 +57,6 @@ public final class TextReport implements RunListener {
     }
 
     /**
-     * The header; {@code transport} is e.g. "netty" and {@code transportConfig} its effective settings;
-     * {@code httpParser} what reads its HTTP responses (printed for HTTP only).
-     */
-    /**
      * With --tls: once every connection is open, a header line says what the first handshake negotiated (only then
      * is it known). {@code session} gives null without TLS.
      */
@@ -77,6 +73,10 @@ public final class TextReport implements RunListener {
         }
     }
 
+    /**
+     * The header; {@code transport} is e.g. "netty" and {@code transportConfig} its effective settings;
+     * {@code httpParser} what reads its HTTP responses (printed for HTTP only).
+     */
     public void header(String target, String transport, Map<String, String> transportConfig, String writtenEvent,
                        String httpParser) {
         Map<String, String> env = Environment.capture();

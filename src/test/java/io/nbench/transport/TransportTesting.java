@@ -110,7 +110,6 @@ public final class TransportTesting {
         }
     }
 
-    /** The cases every client/server pair runs: both protocols, sizes 1, 100 and 100k, both drivers and measures. */
     /**
      * Bytes the client's I/O threads (those whose names start with {@code ioThreadPrefix}) allocated during
      * one engine run of {@code c} with {@code connections} connections and {@code msgs} messages per thread
@@ -144,6 +143,7 @@ public final class TransportTesting {
                 .collect(Collectors.toMap(Thread::getId, t -> threads.getThreadAllocatedBytes(t.getId())));
     }
 
+    /** The cases every client/server pair runs: both protocols, sizes 1, 100 and 100k, both drivers and measures. */
     public static List<Case> cases() {
         int k100 = 100 * 1024;
         return List.of(

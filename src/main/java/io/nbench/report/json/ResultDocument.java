@@ -157,12 +157,6 @@ public final class ResultDocument {
                 intervals.get(name), stats, thresholds, null);
     }
 
-    /**
-     * The workload as resolved, one flat object whatever groups {@link LoadSpec} has inside: record
-     * components by name (a component that is itself a record contributes its own components), enums and
-     * the protocol in lower case as on the command line. Flat, so the document's {@code load} keeps its
-     * fields when the code regroups them.
-     */
     /** The run's responses by status code, keyed by the code's text, in order. */
     private static Map<String, Long> statuses(RunResult run) {
         Map<String, Long> byCode = new LinkedHashMap<>();
@@ -171,6 +165,12 @@ public final class ResultDocument {
         return byCode;
     }
 
+    /**
+     * The workload as resolved, one flat object whatever groups {@link LoadSpec} has inside: record
+     * components by name (a component that is itself a record contributes its own components), enums and
+     * the protocol in lower case as on the command line. Flat, so the document's {@code load} keeps its
+     * fields when the code regroups them.
+     */
     private static ObjectNode load(LoadSpec spec) {
         ObjectNode node = MAPPER.createObjectNode();
         flatten(spec, node);

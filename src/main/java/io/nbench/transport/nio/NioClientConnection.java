@@ -73,8 +73,10 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
 
     private final NioConfig config;
 
-    /** Loop thread only. */
-    /** The bytes of an incomplete response at the end of the last read, in fill mode; null until needed. */
+    /**
+     * The bytes of an incomplete response at the end of the last read, in fill mode; null until needed. Loop
+     * thread only.
+     */
     private ByteBuffer carry;
     private boolean inBatch;
     /** Ids the loop thread sent during the current read batch, encoded and written when it ends. */
