@@ -6,19 +6,15 @@ import io.nbench.transport.TlsSession;
 import io.nbench.transport.support.Failures;
 import io.nbench.transport.support.JdkTls;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSession;
-import org.apache.mina.core.filterchain.IoFilter.NextFilter;
 import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
-import org.apache.mina.core.write.WriteRequest;
 import org.apache.mina.filter.ssl.SslFilter;
 
 /**
@@ -54,7 +50,7 @@ final class MinaTls {
     static SslFilter server(ServerTls tls) throws IOException {
         SSLContext context = JdkTls.server(tls);
         SSLParameters parameters = JdkTls.serverParameters(context, tls);
-        return new EngineFilter(context, (session, remote) -> {
+        return new MinaSslFilter(context, (session, remote) -> {
             SSLEngine engine = context.createSSLEngine();
             engine.setUseClientMode(false);
             engine.setSSLParameters(parameters);
@@ -69,7 +65,7 @@ final class MinaTls {
         Client(ClientTls tls) throws IOException {
             SSLContext context = JdkTls.client(tls);
             // The host as the user named it (--host): SNI and the certificate's host name check.
-            this.filter = new EngineFilter(context, (session, remote) -> JdkTls.clientEngine(context, tls,
+            this.filter = new MinaSslFilter(context, (session, remote) -> JdkTls.clientEngine(context, tls,
                     remote.getPort()));
         }
 
@@ -124,69 +120,5 @@ final class MinaTls {
     @SuppressWarnings("unchecked")
     private static CompletableFuture<SSLSession> pending(IoSession session) {
         return (CompletableFuture<SSLSession>) session.getAttribute(HANDSHAKE);
-    }
-
-    /**
-     * SslFilter with nbench's engine (MINA's own would name the peer by a reverse lookup of its address), and one
-     * lock per session around the events that write records. MINA 2.2.4's handler encrypts under its own lock but
-     * hands the records on after releasing it: a write from one thread (a client's sender, mina.executor's thread)
-     * racing the processor's own (an acknowledged write, a received handshake message) can put two records on
-     * the wire out of order, which the peer's engine rejects ("Tag mismatch": TLS 1.3 numbers every record).
-     * Seen before this lock in 3 of 7 runs (4 connections x window 16 x 1 KiB x 20,000 messages, server in its own
-     * process), in none of 6 after; too rare in one JVM for a test to catch. The lock is
-     * uncontended unless two threads write at once, and MINA's handler locks on every call anyway.
-     */
-    private static final class EngineFilter extends SslFilter {
-        private static final AttributeKey LOCK = new AttributeKey(EngineFilter.class, "lock");
-        private final BiFunction<IoSession, InetSocketAddress, SSLEngine> engines;
-
-        EngineFilter(SSLContext context, BiFunction<IoSession, InetSocketAddress, SSLEngine> engines) {
-            super(context);
-            this.engines = engines;
-        }
-
-        @Override
-        protected SSLEngine createEngine(IoSession session, InetSocketAddress remote) {
-            return engines.apply(session, remote);
-        }
-
-        /** The session's lock, made by its first event (a map lookup after that). */
-        private static Object lock(IoSession session) {
-            Object lock = session.getAttribute(LOCK);
-            if (lock == null) {
-                Object made = new Object();
-                lock = session.setAttributeIfAbsent(LOCK, made);
-                return lock != null ? lock : made;
-            }
-            return lock;
-        }
-
-        @Override
-        public void filterWrite(NextFilter next, IoSession session, WriteRequest request) throws Exception {
-            synchronized (lock(session)) {
-                super.filterWrite(next, session, request);
-            }
-        }
-
-        @Override
-        public void messageSent(NextFilter next, IoSession session, WriteRequest request) throws Exception {
-            synchronized (lock(session)) {
-                super.messageSent(next, session, request);
-            }
-        }
-
-        @Override
-        public void messageReceived(NextFilter next, IoSession session, Object message) throws Exception {
-            synchronized (lock(session)) {
-                super.messageReceived(next, session, message);
-            }
-        }
-
-        @Override
-        public void sessionOpened(NextFilter next, IoSession session) throws Exception {
-            synchronized (lock(session)) {
-                super.sessionOpened(next, session);
-            }
-        }
     }
 }
