@@ -287,12 +287,12 @@ class TlsCliTest {
     }
 
     /** A server whose TLS answers a plain-text client with an alert before it closes (the JDK's SSLSocket does). */
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("alertingServers")
-    void aPlainClientReadingATlsAlertIsToldToAddTls(String server, String protocol) throws Exception {
+    void aPlainClientReadingATlsAlertIsToldToAddTls(String client, String server, String protocol) throws Exception {
         Protocol p = io.nbench.protocol.ProtocolRegistry.load().get(protocol);
         try (BenchServer s = server(server, p, Map.of())) {
-            String line = oneLine(client("netty", s.address().getPort(), "--protocol", protocol, "--size", "64"),
+            String line = oneLine(client(client, s.address().getPort(), "--protocol", protocol, "--size", "64"),
                     ExitCode.COULD_NOT_RUN);
             assertTrue(line.startsWith("nbench client: run aborted: protocol mismatch: the server speaks TLS (it sent "
                     + "0x1503") && line.endsWith(", a TLS record): add --tls to the client, with --tls-ca FILE or "
@@ -305,7 +305,8 @@ class TlsCliTest {
      * it sees the connection closed without an answer (its message says so, not TLS: left for later).
      */
     static Stream<Arguments> alertingServers() {
-        return Stream.of("blocking", "nio").filter(tlsTransports()::contains).map(s -> Arguments.of(s, "framed"));
+        return Stream.of("blocking", "nio").filter(tlsTransports()::contains).flatMap(s -> Stream.of("netty", "mina")
+                .map(c -> Arguments.of(c, s, "framed")));
     }
 
     @Test
