@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --tls} through the command line: every TLS client transport against every TLS server transport, framed
@@ -68,7 +69,7 @@ class TlsCliTest {
     }
 
     /** A TLS server of this library in this JVM (the command line's own plan, without its parsing). */
-    private static BenchServer server(String impl, Protocol protocol, Map<String, String> options) throws Exception {
+    static BenchServer server(String impl, Protocol protocol, Map<String, String> options) throws Exception {
         return server(impl, protocol, options, null, null, new StringWriter());
     }
 
@@ -80,7 +81,7 @@ class TlsCliTest {
         return BenchServer.start(plan, new PrintWriter(new StringWriter()), new PrintWriter(log, true));
     }
 
-    private static CliTest.Outcome client(String impl, int port, String... more) {
+    static CliTest.Outcome client(String impl, int port, String... more) {
         List<String> args = new ArrayList<>(List.of("client", "--impl", impl, "--port", Integer.toString(port),
                 "--threads", "2", "--msgs", "200", "--warmup", "0", "--iterations", "1"));
         args.addAll(List.of(more));
@@ -145,19 +146,20 @@ class TlsCliTest {
     }
 
     /** openssl s_client's report of a handshake: the protocol and the cipher. */
-    private static final Pattern S_CLIENT = Pattern.compile("New, (TLSv[0-9.]+), Cipher is ([A-Z0-9_]+)");
+    static final Pattern S_CLIENT = Pattern.compile("New, (TLSv[0-9.]+), Cipher is ([A-Z0-9_]+)");
 
     /** openssl s_client's handshake with 127.0.0.1:port, its certificate shown; it ends as its input does. */
-    private static String sClient(int port) throws IOException, InterruptedException {
+    static String sClient(int port) throws IOException, InterruptedException {
         return ExternalTools.run(List.of("bash", "-c", "timeout 30 openssl s_client -connect 127.0.0.1:" + port
                 + " -servername localhost -showcerts </dev/null 2>&1 || true"));
     }
 
-    @Test
-    void opensslSClientNegotiatesWhatNbenchReportsAndTrustsItsCertificateViaTlsCa() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"netty", "mina"})
+    void opensslSClientNegotiatesWhatNbenchReportsAndTrustsItsCertificateViaTlsCa(String impl) throws Exception {
         assumeTrue(ExternalTools.onPath("openssl"), "openssl is not installed");
         // One cipher offered, so that both clients must agree on it whatever their own preferences.
-        try (ServerProcess server = ServerProcess.start(Map.of(), "--impl", "netty", "--port", "0", "--tls",
+        try (ServerProcess server = ServerProcess.start(Map.of(), "--impl", impl, "--port", "0", "--tls",
                 "--tls-ciphers", "TLS_AES_256_GCM_SHA384")) {
             String report = sClient(server.port);
             Matcher m = S_CLIENT.matcher(report);
@@ -167,10 +169,11 @@ class TlsCliTest {
             Matcher pem = Pattern.compile("-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----").matcher(report);
             assertTrue(pem.find(), report);
             Path ca = Files.writeString(dir.resolve("server.pem"), pem.group() + "\n");
-            assertTrue(server.awaitLine(l -> l.startsWith("  transport: ")).contains(", tls=jdk engine, TLSv1.3,TLSv1.2 ciphers TLS_AES_256_GCM_SHA384, "
+            String engine = impl.equals("mina") ? "jdk engine (MINA's SslFilter)" : "jdk engine";
+            assertTrue(server.awaitLine(l -> l.startsWith("  transport: ")).contains(", tls=" + engine + ", TLSv1.3,TLSv1.2 ciphers TLS_AES_256_GCM_SHA384, "
                     + "certificate self-signed in memory (EC P-256, "), server.lines().toString());
             // Trusted through --tls-ca, and the host name checked: the certificate names localhost.
-            CliTest.Outcome o = client("netty", server.port, "--host", "localhost", "--tls", "--tls-ca", ca.toString());
+            CliTest.Outcome o = client(impl, server.port, "--host", "localhost", "--tls", "--tls-ca", ca.toString());
             assertEquals(0, o.code(), o.out() + o.err());
             assertTrue(o.out().contains("\n  tls: " + m.group(1) + ", " + m.group(2) + " (jdk engine)\n"), o.out());
         }
@@ -284,12 +287,12 @@ class TlsCliTest {
     }
 
     /** A server whose TLS answers a plain-text client with an alert before it closes (the JDK's SSLSocket does). */
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("alertingServers")
-    void aPlainClientReadingATlsAlertIsToldToAddTls(String server, String protocol) throws Exception {
+    void aPlainClientReadingATlsAlertIsToldToAddTls(String client, String server, String protocol) throws Exception {
         Protocol p = io.nbench.protocol.ProtocolRegistry.load().get(protocol);
         try (BenchServer s = server(server, p, Map.of())) {
-            String line = oneLine(client("netty", s.address().getPort(), "--protocol", protocol, "--size", "64"),
+            String line = oneLine(client(client, s.address().getPort(), "--protocol", protocol, "--size", "64"),
                     ExitCode.COULD_NOT_RUN);
             assertTrue(line.startsWith("nbench client: run aborted: protocol mismatch: the server speaks TLS (it sent "
                     + "0x1503") && line.endsWith(", a TLS record): add --tls to the client, with --tls-ca FILE or "
@@ -302,7 +305,8 @@ class TlsCliTest {
      * it sees the connection closed without an answer (its message says so, not TLS: left for later).
      */
     static Stream<Arguments> alertingServers() {
-        return Stream.of("blocking", "nio").filter(tlsTransports()::contains).map(s -> Arguments.of(s, "framed"));
+        return Stream.of("blocking", "nio").filter(tlsTransports()::contains).flatMap(s -> Stream.of("netty", "mina")
+                .map(c -> Arguments.of(c, s, "framed")));
     }
 
     @Test

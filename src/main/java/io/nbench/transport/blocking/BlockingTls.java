@@ -85,10 +85,6 @@ final class BlockingTls {
 
     /** What the server's log says of a failed handshake. */
     static String failure(SSLException e) {
-        String m = String.valueOf(e.getMessage());
-        if (m.contains("Unsupported or unrecognized SSL message") || m.contains("plaintext connection")) {
-            return "not TLS (" + m + "): this server runs with --tls, so clients need --tls too";
-        }
-        return "TLS handshake failed: " + m;
+        return JdkTls.serverFailure(e);
     }
 }

@@ -37,10 +37,16 @@ final class MinaClient implements ClientTransport {
     private final SimpleIoProcessorPool<NioSession> processors;
     private final List<ExecutorService> pools = new ArrayList<>();
     private final MinaClientHandler handler = new MinaClientHandler();
+    /** With --tls: the SslFilter first in every session's chain; null otherwise. */
+    private final MinaTls.Client tls;
+    /** What the first connection's handshake negotiated; null until then. */
+    private volatile io.nbench.transport.TlsSession session;
 
-    MinaClient(ClientSettings settings, MinaConfig config) {
+    MinaClient(ClientSettings settings, MinaConfig config) throws IOException {
         this.settings = settings;
         this.config = config;
+        // Made before any thread starts, so a failure leaves nothing to stop.
+        this.tls = settings.tls() == null ? null : new MinaTls.Client(settings.tls());
         config.applyJvmGlobals();
         if (config.vmpipe) {
             ExecutorService service = MinaThreads.pool("nbench-mina-vmpipe-client");
@@ -59,6 +65,9 @@ final class MinaClient implements ClientTransport {
             connector.setConnectTimeoutMillis(settings.connectTimeout().toMillis());
             config.applyStatistics(connector);
             config.applySession(connector.getSessionConfig());
+            if (tls != null) {
+                connector.getFilterChain().addLast(MinaTls.FILTER, tls.filter);
+            }
             connector.getFilterChain().addLast("codec", new ProtocolCodecFilter(handler));
             connector.setHandler(handler);
         } catch (RuntimeException e) {
@@ -84,6 +93,12 @@ final class MinaClient implements ClientTransport {
         ConnectFuture f = connector.connect(address, (session, future) -> {
             session.setAttribute(MinaClientHandler.CONNECTION, connection);
             connection.attach(session);
+            if (tls != null) {
+                // TCP is up and SslFilter starts the handshake as the session opens: the engine times it from
+                // here (on MINA's I/O thread, as netty's HandshakeStart does on its event loop).
+                events.onHandshakeStart();
+                MinaTls.Client.expectHandshake(session);
+            }
         });
         long timeout = settings.connectTimeout().toMillis();
         if (!f.awaitUninterruptibly(timeout + 1000)) {
@@ -94,12 +109,28 @@ final class MinaClient implements ClientTransport {
             throw Failures.connect(f.getException(), timeout);
         }
         connection.attach(f.getSession());
+        if (tls != null) {
+            // The handshake is part of the connect: the connection is used only once it is done.
+            io.nbench.transport.TlsSession negotiated = tls.awaitHandshake(f.getSession(), timeout);
+            if (session == null) {
+                session = negotiated;
+            }
+        }
         return connection;
     }
 
     @Override
+    public io.nbench.transport.TlsSession tlsSession() {
+        return session;
+    }
+
+    @Override
     public Map<String, String> effectiveConfig() {
-        return config.describe();
+        Map<String, String> m = config.describe();
+        if (tls != null) {
+            m.put("tls", MinaTls.describe(settings.tls()));
+        }
+        return m;
     }
 
     /** The connector's statistics, for tests. */

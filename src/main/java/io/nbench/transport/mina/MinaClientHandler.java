@@ -6,6 +6,8 @@ import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.session.AttributeKey;
 import org.apache.mina.core.session.IoSession;
 import org.apache.mina.core.write.WriteException;
+import org.apache.mina.filter.FilterEvent;
+import org.apache.mina.filter.ssl.SslEvent;
 import org.apache.mina.filter.codec.ProtocolDecoder;
 import org.apache.mina.filter.codec.ProtocolDecoderException;
 import org.apache.mina.filter.codec.ProtocolEncoder;
@@ -41,8 +43,19 @@ final class MinaClientHandler extends IoHandlerAdapter implements ProtocolCodecF
         }
     }
 
+    /** SslFilter's SECURED: the TLS handshake the connect waits for is done. */
+    @Override
+    public void event(IoSession session, FilterEvent event) {
+        if (event == SslEvent.SECURED) {
+            MinaTls.secured(session);
+        }
+    }
+
     @Override
     public void sessionClosed(IoSession session) {
+        if (MinaTls.failedHandshake(session, null)) {
+            return;
+        }
         MinaClientConnection c = connection(session);
         if (c != null) {
             c.handler.onClosed();
@@ -51,6 +64,10 @@ final class MinaClientHandler extends IoHandlerAdapter implements ProtocolCodecF
 
     @Override
     public void exceptionCaught(IoSession session, Throwable cause) {
+        if (MinaTls.failedHandshake(session, cause)) {
+            session.closeNow();
+            return;
+        }
         MinaClientConnection c = connection(session);
         if (c != null) {
             if (cause instanceof ProtocolDecoderException) {

@@ -3,6 +3,7 @@ package io.nbench.transport.mina;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.ServerEvents;
+import io.nbench.transport.support.JdkTls;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.session.IoSession;
@@ -61,6 +62,7 @@ final class MinaServerHandler extends IoHandlerAdapter {
     }
 
     private static final String REFUSED = "nbench.refused";
+    private static final String TLS_FAILED = "nbench.tls-failed";
 
     /** The session attribute holding its {@link IdleConnections.Watch}, set only with --idle-timeout. */
     static final String WATCH = "nbench.idle";
@@ -116,6 +118,13 @@ final class MinaServerHandler extends IoHandlerAdapter {
     public void exceptionCaught(IoSession session, Throwable cause) {
         // Resets and broken pipes are a client's business; either way this connection is done.
         session.closeNow();
+        // With --tls, a failed handshake (a plain-text client, a client that rejected the certificate) is the
+        // client's protocol error, logged once per connection as the other TLS servers do.
+        if (cause instanceof javax.net.ssl.SSLException tls && session.setAttributeIfAbsent(TLS_FAILED, Boolean.TRUE)
+                == null) {
+            events.protocolError(String.valueOf(session.getRemoteAddress()), JdkTls.serverFailure(tls));
+            return;
+        }
         // An OutOfMemoryError that MINA caught and passed here (the codec filter wraps what the decoder
         // throws in a ProtocolDecoderException): its threads may be gone or failing.
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {

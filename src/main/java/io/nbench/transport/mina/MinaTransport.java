@@ -1,6 +1,8 @@
 package io.nbench.transport.mina;
 
+import io.nbench.transport.Availability;
 import io.nbench.transport.BaseTransport;
+import io.nbench.transport.OptionValues;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
@@ -78,8 +80,14 @@ public final class MinaTransport extends BaseTransport {
         return MinaServer.start(settings, events, new MinaConfig(PREFIX, settings.options(), settings.socket(), false));
     }
 
+    /** MINA's SslFilter over the JDK's SSLEngine ({@link MinaTls}). */
     @Override
-    public ClientTransport newClient(ClientSettings settings) {
+    public Availability tls(OptionValues options) {
+        return Availability.yes();
+    }
+
+    @Override
+    public ClientTransport newClient(ClientSettings settings) throws IOException {
         return new MinaClient(settings, new MinaConfig(PREFIX, settings.options(), settings.socket(), false));
     }
 }

@@ -41,7 +41,7 @@ public final class MinaVmPipeTransport extends BaseTransport {
     }
 
     @Override
-    public ClientTransport newClient(ClientSettings settings) {
+    public ClientTransport newClient(ClientSettings settings) throws IOException {
         return new MinaClient(settings, new MinaConfig(PREFIX, settings.options(), settings.socket(), true));
     }
 }

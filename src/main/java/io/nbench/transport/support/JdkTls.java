@@ -117,6 +117,18 @@ public final class JdkTls {
         return p;
     }
 
+    /**
+     * What a server's log says of a handshake the JDK's TLS failed: a plain-text client named as such, with the fix;
+     * else the JDK's reason (nothing in common, a client that did not trust the certificate and said so).
+     */
+    public static String serverFailure(javax.net.ssl.SSLException e) {
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("Unsupported or unrecognized SSL message") || m.contains("plaintext connection")) {
+            return "not TLS (" + m + "): this server runs with --tls, so clients need --tls too";
+        }
+        return "TLS handshake failed: " + m;
+    }
+
     /** Whether {@code host} is an IP address literal (no DNS lookup), which SNI may not carry. */
     public static boolean isAddress(String host) {
         return host.indexOf(':') >= 0 || host.matches("[0-9.]+");
