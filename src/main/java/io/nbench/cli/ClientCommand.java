@@ -222,7 +222,11 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--url " + http.url + " is HTTPS, and TLS trusts no server by default: give the server's "
                     + "certificate or its CA with --tls-ca FILE (PEM), or --tls-insecure to accept any certificate");
         }
-        plan.tls(tls.common.choice(spec, target.tls()), tls.ca, tls.insecure);
+        io.nbench.tls.TlsChoice choice = tls.common.choice(spec, target.tls());
+        if (choice == null && tls.resumption != null) {
+            throw usage("--tls-resumption needs --tls (or an https:// --url)");
+        }
+        plan.tls(choice, tls.ca, tls.insecure).tlsResumption(tls.resumption());
         load.mapOnto(plan, target.protocol(), target.request());
         plan.host(target.host()).port(target.port());
         if (capacity.findRate) {

@@ -1,8 +1,10 @@
 package io.nbench.cli;
 
 import java.nio.file.Path;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /** The client's TLS: the shared choices and whom it trusts, which nbench never decides by default. */
 final class ClientTlsOptions {
@@ -19,4 +21,26 @@ final class ClientTlsOptions {
             description = "With --tls: accept any certificate, without a host name check (e.g. a self-signed nbench "
                     + "server's). Default: off. For benchmarks, not for a network you do not trust.")
     boolean insecure;
+
+    @Option(names = "--tls-resumption", paramLabel = "on|off", converter = OnOff.class,
+            description = "With --tls: offer the server the sessions of earlier connections, so that a reconnect's "
+                    + "handshake resumes one (no certificate, no full key exchange), as the engines do by default; off: "
+                    + "every handshake a full one. The summary counts the resumed handshakes. Default: on.")
+    String resumption;
+
+    /** What {@code --tls-resumption} says, on unless given otherwise. */
+    boolean resumption() {
+        return !"off".equals(resumption);
+    }
+
+    /** on or off, the words a switch with a default of its own takes (a Boolean option would take true and false). */
+    static final class OnOff implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!value.equals("on") && !value.equals("off")) {
+                throw new TypeConversionException("'" + value + "' is neither on nor off");
+            }
+            return value;
+        }
+    }
 }
