@@ -1,11 +1,14 @@
 package io.nbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.Transports;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +27,31 @@ class RunTlsCliTest {
             JsonNode tls = ResultDocs.valid(ResultDocs.read(dir.resolve(server + ".json"))).path("combinations").get(0)
                     .path("transport").path("tls");
             assertEquals("TLSv1.3", tls.path("protocol").asText(), server + ": " + tls);
+        }
+        assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
+                "every child server stopped");
+    }
+
+    /**
+     * Without --servers, run --tls measures every server whose TLS runs here, and only those: none refuses to start,
+     * each result says TLS, and a transport left out is named with why.
+     */
+    @Test
+    void withoutServersEveryServerWithTlsIsMeasuredAndNoOther(@TempDir Path dir) throws Exception {
+        CliTest.Outcome o = CliTest.run("run", "--tls", "--threads", "1", "--msgs", "50", "--warmup", "0",
+                "--iterations", "1", "--no-server-stats", "--results-dir", dir.toString());
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        for (String server : Transports.network()) {
+            Path result = dir.resolve(server + ".json");
+            if (Transports.tls().contains(server)) {
+                JsonNode tls = ResultDocs.valid(ResultDocs.read(result)).path("combinations").get(0)
+                        .path("transport").path("tls");
+                assertEquals("TLSv1.3", tls.path("protocol").asText(), server + ": " + tls);
+            } else {
+                assertFalse(Files.exists(result), server + " has no TLS, yet was measured");
+                assertTrue(o.out().contains("left out: ") && o.out().contains(server + " ("), o.out());
+            }
         }
         assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
                 "every child server stopped");
