@@ -218,6 +218,12 @@ final class ClientCommand implements Callable<Integer> {
                 .allowInJvm(allowInJvm)
                 .startAt(startAt);
         HttpTargetOptions.Target target = http.resolve(spec, transport.protocol, load.host, transport.port);
+        if (http.url != null && !target.tls() && tls.common.on) {
+            // An http:// URL says plain text; TLS to an HTTP port would fail every handshake, or worse, succeed
+            // against a port that happens to speak both.
+            throw usage("--url " + http.url + " is plain http:// but --tls asks for TLS: give the https:// URL ("
+                    + "https://" + http.url.substring(http.url.indexOf("://") + 3) + ") or leave --tls out");
+        }
         if (target.tls() && tls.ca == null && !tls.insecure) {
             throw usage("--url " + http.url + " is HTTPS, and TLS trusts no server by default: give the server's "
                     + "certificate or its CA with --tls-ca FILE (PEM), or --tls-insecure to accept any certificate");
