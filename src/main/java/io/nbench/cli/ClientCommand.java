@@ -218,21 +218,7 @@ final class ClientCommand implements Callable<Integer> {
                 .allowInJvm(allowInJvm)
                 .startAt(startAt);
         HttpTargetOptions.Target target = http.resolve(spec, transport.protocol, load.host, transport.port);
-        if (http.url != null && !target.tls() && tls.common.on) {
-            // An http:// URL says plain text; TLS to an HTTP port would fail every handshake, or worse, succeed
-            // against a port that happens to speak both.
-            throw usage("--url " + http.url + " is plain http:// but --tls asks for TLS: give the https:// URL ("
-                    + "https://" + http.url.substring(http.url.indexOf("://") + 3) + ") or leave --tls out");
-        }
-        if (target.tls() && tls.ca == null && !tls.insecure) {
-            throw usage("--url " + http.url + " is HTTPS, and TLS trusts no server by default: give the server's "
-                    + "certificate or its CA with --tls-ca FILE (PEM), or --tls-insecure to accept any certificate");
-        }
-        io.nbench.tls.TlsChoice choice = tls.common.choice(spec, target.tls());
-        if (choice == null && tls.resumption != null) {
-            throw usage("--tls-resumption needs --tls (or an https:// --url)");
-        }
-        plan.tls(choice, tls.ca, tls.insecure).tlsResumption(tls.resumption());
+        plan.tls(tls.choice(spec, http.url, target.tls()), tls.ca, tls.insecure).tlsResumption(tls.resumption());
         load.mapOnto(plan, target.protocol(), target.request());
         plan.host(target.host()).port(target.port());
         if (capacity.findRate) {

@@ -1,9 +1,12 @@
 package io.nbench.cli;
 
+import io.nbench.tls.TlsChoice;
 import java.nio.file.Path;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
 
 /** The client's TLS: the shared choices and whom it trusts, which nbench never decides by default. */
@@ -27,6 +30,34 @@ final class ClientTlsOptions {
                     + "handshake resumes one (no certificate, no full key exchange), as the engines do by default; off: "
                     + "every handshake a full one. The summary counts the resumed handshakes. Default: on.")
     String resumption;
+
+    /**
+     * The TLS the client runs with, checked against {@code --url}: an https:// URL implies it and, as --tls, needs
+     * whom to trust; an http:// URL refuses it; {@code --tls-resumption} needs it.
+     *
+     * @param url   {@code --url}, or null
+     * @param https the URL is https://
+     * @return null: plain TCP
+     */
+    TlsChoice choice(CommandSpec spec, String url, boolean https) {
+        if (url != null && !https && common.on) {
+            // An http:// URL says plain text; TLS to an HTTP port would fail every handshake, or worse, succeed
+            // against a port that happens to speak both.
+            throw new ParameterException(spec.commandLine(), "--url " + url + " is plain http:// but --tls asks for "
+                    + "TLS: give the https:// URL (https://" + url.substring(url.indexOf("://") + 3) + ") or leave "
+                    + "--tls out");
+        }
+        if (https && ca == null && !insecure) {
+            throw new ParameterException(spec.commandLine(), "--url " + url + " is HTTPS, and TLS trusts no server by "
+                    + "default: give the server's certificate or its CA with --tls-ca FILE (PEM), or --tls-insecure to "
+                    + "accept any certificate");
+        }
+        TlsChoice choice = common.choice(spec, https);
+        if (choice == null && resumption != null) {
+            throw new ParameterException(spec.commandLine(), "--tls-resumption needs --tls (or an https:// --url)");
+        }
+        return choice;
+    }
 
     /** What {@code --tls-resumption} says, on unless given otherwise. */
     boolean resumption() {
