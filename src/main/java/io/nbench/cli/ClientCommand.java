@@ -220,11 +220,7 @@ final class ClientCommand implements Callable<Integer> {
                 .allowInJvm(allowInJvm)
                 .startAt(startAt);
         HttpTargetOptions.Target target = http.resolve(spec, transport.protocol, load.host, transport.port);
-        if (target.tls() && tls.ca == null && !tls.insecure) {
-            throw usage("--url " + http.url + " is HTTPS, and TLS trusts no server by default: give the server's "
-                    + "certificate or its CA with --tls-ca FILE (PEM), or --tls-insecure to accept any certificate");
-        }
-        plan.tls(tls.common.choice(spec, target.tls()), tls.ca, tls.insecure);
+        plan.tls(tls.choice(spec, http.url, target.tls()), tls.ca, tls.insecure).tlsResumption(tls.resumption());
         load.mapOnto(plan, target.protocol(), target.request());
         plan.host(target.host()).port(target.port());
         if (capacity.findRate) {

@@ -1,9 +1,12 @@
 package io.nbench.cli;
 
+import io.nbench.transport.Availability;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -67,6 +70,35 @@ final class RunChecks {
             throw usage("--tls-ca with nbench run: run's servers make their own self-signed certificates, which run's "
                     + "clients accept (--tls-insecure); leave --tls-ca out");
         }
+    }
+
+    /**
+     * {@code run --tls} without {@code --servers}: of every available server, those whose TLS runs here (their own
+     * word: {@link Transport#tls}), so that a transport without TLS is left out, with a line saying why, rather than
+     * started to refuse and counted as a server that could not start. Servers named in {@code --servers} are all
+     * kept: each one without TLS says so as it refuses to start.
+     *
+     * @return the servers to measure; a usage error when none has TLS
+     */
+    List<Transport> withTls(TransportRegistry registry, List<Transport> everyAvailable, PrintWriter out) {
+        List<Transport> with = new ArrayList<>();
+        List<String> without = new ArrayList<>();
+        for (Transport t : everyAvailable) {
+            Availability a = t.tls(registry.resolveOptions(t, Map.of()));
+            if (a.available()) {
+                with.add(t);
+            } else {
+                without.add(t.name() + " (" + a.reason() + ")");
+            }
+        }
+        if (with.isEmpty()) {
+            throw usage("--tls: no server transport has TLS here: " + String.join(", ", without));
+        }
+        if (!without.isEmpty()) {
+            out.println("nbench run: --tls: measuring the servers with TLS (" + String.join(", ", with.stream()
+                    .map(Transport::name).toList()) + "); left out: " + String.join(", ", without));
+        }
+        return with;
     }
 
     /** The server transports of {@code --servers}, or every available one of the kind run measures. */

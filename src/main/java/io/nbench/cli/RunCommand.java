@@ -66,7 +66,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--servers", paramLabel = "LIST", split = ",",
             completionCandidates = TransportOptions.TransportNames.class,
             description = "Server transports to compare, in this order (default: every available one; with "
-                    + "--in-process every in-JVM one).")
+                    + "--in-process every in-JVM one; with --tls every one with TLS).")
     List<String> servers;
 
     @Option(names = "--in-process", description = "Run in-JVM transports (netty-local, mina-vmpipe): each server in "
@@ -125,6 +125,9 @@ final class RunCommand implements Callable<Integer> {
         ParseResult parsed = checks.parseClient(clientArgs);
         ClientCommand client = parsed.commandSpec().commandLine().getCommand();
         List<Transport> chosen = checks.chooseServers(registry, servers);
+        if (client.tls.common.on && !inProcess && (servers == null || servers.isEmpty())) {
+            chosen = checks.withTls(registry, chosen, out);
+        }
         checks.checkTransportOptionsInUse(registry, client.transport, chosen);
         int responseSize = checks.serverResponseSize(client);
         int warmups = parsed.hasMatchedOption("--warmup") ? client.load.warmup : DEFAULT_WARMUP;

@@ -60,6 +60,7 @@ public final class ClientPlanBuilder {
     private TlsChoice tls;
     private Path tlsCa;
     private boolean tlsInsecure;
+    private boolean tlsResumption = true;
 
     /** The server as the user names it: a host name or address. */
     public ClientPlanBuilder host(String host) {
@@ -176,6 +177,12 @@ public final class ClientPlanBuilder {
         return this;
     }
 
+    /** {@code --tls-resumption}: offer earlier connections' sessions (true, the default) or never (false). */
+    public ClientPlanBuilder tlsResumption(boolean resumption) {
+        this.tlsResumption = resumption;
+        return this;
+    }
+
     /**
      * The checks that need nothing resolved: a server named, and a {@code --start-at} that time-based iterations
      * can meet. {@link #build} makes them too; a caller makes them early to report them first.
@@ -226,7 +233,7 @@ public final class ClientPlanBuilder {
         }
         ClientTls clientTls;
         try {
-            clientTls = TlsSetup.client(tls, tlsCa, tlsInsecure, host);
+            clientTls = TlsSetup.client(tls, tlsCa, tlsInsecure, host, tlsResumption);
         } catch (InvalidTls e) {
             throw new InvalidClientPlan(e.getMessage());
         }

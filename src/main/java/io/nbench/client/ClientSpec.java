@@ -60,8 +60,12 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
     public record Http(String url, String method, List<String> headers) {
     }
 
-    /** {@code --tls} and its protocols and ciphers (null: the defaults), whom the client trusts. */
-    public record Tls(boolean on, List<String> protocols, List<String> ciphers, Path ca, boolean insecure) {
+    /**
+     * {@code --tls} and its protocols and ciphers (null: the defaults), whom the client trusts, and
+     * {@code --tls-resumption} as given ({@code on}, {@code off}; null: not given, on).
+     */
+    public record Tls(boolean on, List<String> protocols, List<String> ciphers, Path ca, boolean insecure,
+                      String resumption) {
     }
 
     /** What the client prints and writes, the percentiles it reports and how it judges each combination. */
@@ -168,7 +172,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
      */
     public ClientSpec trustingAnyCertificate() {
         return new ClientSpec(arguments, transport, load, http, new Tls(tls.on(), tls.protocols(), tls.ciphers(),
-                tls.ca(), true), output, serverStats, capacity, startAt, allowInJvm, runOwnsFiles);
+                tls.ca(), true, tls.resumption()), output, serverStats, capacity, startAt, allowInJvm, runOwnsFiles);
     }
 
     /** The server's figures read from its monitor at {@code host:port}, its token in {@code tokenFile}. */

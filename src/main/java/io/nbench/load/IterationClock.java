@@ -152,12 +152,15 @@ final class IterationClock {
         final Histogram lag;
         final Histogram connects;
         final Histogram handshakes;
+        /** The resumed ones of {@link #handshakes}: their count is what the result keeps. */
+        final Histogram resumedHandshakes;
 
         Tally(LoadSpec spec) {
             uncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             lag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             connects = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;
             handshakes = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;
+            resumedHandshakes = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;
         }
     }
 
@@ -165,7 +168,7 @@ final class IterationClock {
     private Histogram harvest(Cut cut) {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : cut.contexts()) {
-            c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects, tally.handshakes);
+            c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects, tally.handshakes, tally.resumedHandshakes);
             if (!c.owner.isAlive()) {
                 // Its thread is gone (a churned connection's reader): everything it recorded is in now.
                 recorders.retire(c);
@@ -208,7 +211,8 @@ final class IterationClock {
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
                 t.latency.getTotalCount(), end - start, payloadBytes, t.latency,
                 cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
-                t.connects, host.handshakes ? t.handshakes : null);
+                t.connects, host.handshakes ? t.handshakes : null,
+                host.handshakes && t.resumedHandshakes != null ? t.resumedHandshakes.getTotalCount() : 0);
         results.add(r);
         listener.onIteration(r);
         return end;

@@ -471,6 +471,11 @@ final class LoadConnection implements ConnectionHandler {
             }
 
             @Override
+            public void onHandshakeResumed() {
+                handshakeResumed = true;
+            }
+
+            @Override
             public void onError(ErrorKind kind, String message) {
                 LoadConnection.this.onError(gen, kind, message);
             }
@@ -487,6 +492,8 @@ final class LoadConnection implements ConnectionHandler {
      * ({@link #NO_TIME} until then). Written on the connecting thread or an I/O thread before connect returns.
      */
     private volatile long handshakeStart = NO_TIME;
+    /** With TLS, during a connect: the transport said the handshake resumed an earlier session. */
+    private volatile boolean handshakeResumed;
 
     /**
      * Churn: replaces an idle connection with a new one, timing the connect (and with TLS, apart, the
@@ -505,6 +512,7 @@ final class LoadConnection implements ConnectionHandler {
             old.close();
         }
         handshakeStart = NO_TIME;
+        handshakeResumed = false;
         long t0 = System.nanoTime();
         try {
             transport = transportFactory.connect(remote, template, link());
@@ -512,7 +520,7 @@ final class LoadConnection implements ConnectionHandler {
             ctx.recordConnect(t1 - t0);
             long h = handshakeStart;
             if (h != NO_TIME) {
-                ctx.recordHandshake(t1 - h);
+                ctx.recordHandshake(t1 - h, handshakeResumed);
             }
             sentOnConnection = 0;
         } catch (java.io.IOException e) {

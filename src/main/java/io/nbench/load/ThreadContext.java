@@ -103,9 +103,17 @@ final class ThreadContext {
         histograms.record(ThreadHistograms.CONNECTS, clamp(nanos));
     }
 
-    /** With TLS: the part of a reconnect from the TCP connection's establishment to the handshake's end. */
-    void recordHandshake(long nanos) {
-        histograms.record(ThreadHistograms.HANDSHAKES, clamp(nanos));
+    /**
+     * With TLS: the part of a reconnect from the TCP connection's establishment to the handshake's end; a resumed
+     * handshake is also kept apart, in the same critical section, so an interval's two counts agree.
+     */
+    void recordHandshake(long nanos, boolean resumed) {
+        long value = clamp(nanos);
+        if (resumed) {
+            histograms.record(ThreadHistograms.HANDSHAKES, value, ThreadHistograms.RESUMED_HANDSHAKES, value);
+        } else {
+            histograms.record(ThreadHistograms.HANDSHAKES, value);
+        }
     }
 
     private long clamp(long nanos) {
@@ -127,7 +135,7 @@ final class ThreadContext {
 
     /** Reader side: adds what the last {@link #flip} took to the targets (null targets are skipped). */
     void addFlipped(Histogram latency, Histogram uncorrectedTarget, Histogram lagTarget, Histogram connectsTarget,
-                    Histogram handshakesTarget) {
+                    Histogram handshakesTarget, Histogram resumedTarget) {
         latency.add(histograms.flipped(ThreadHistograms.LATENCY));
         if (openLoop && uncorrectedTarget != null) {
             uncorrectedTarget.add(histograms.flipped(ThreadHistograms.UNCORRECTED));
@@ -136,6 +144,7 @@ final class ThreadContext {
         if (churn && connectsTarget != null) {
             connectsTarget.add(histograms.flipped(ThreadHistograms.CONNECTS));
             handshakesTarget.add(histograms.flipped(ThreadHistograms.HANDSHAKES));
+            resumedTarget.add(histograms.flipped(ThreadHistograms.RESUMED_HANDSHAKES));
         }
     }
 

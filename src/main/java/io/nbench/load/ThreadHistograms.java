@@ -35,7 +35,9 @@ final class ThreadHistograms {
     static final int SEND_LAG = 2;
     static final int CONNECTS = 3;
     static final int HANDSHAKES = 4;
-    private static final int KINDS = 5;
+    /** The resumed ones of {@link #HANDSHAKES}, recorded in the same critical section. */
+    static final int RESUMED_HANDSHAKES = 5;
+    private static final int KINDS = 6;
 
     private final WriterReaderPhaser phaser = new WriterReaderPhaser();
     /** Recorded into by the owner; replaced as a whole by {@link #flip}. Null where a kind is not kept. */
@@ -72,6 +74,7 @@ final class ThreadHistograms {
         if (churn) {
             h[CONNECTS] = factory.get();
             h[HANDSHAKES] = factory.get(); // empty without TLS: a packed histogram costs little
+            h[RESUMED_HANDSHAKES] = factory.get();
         }
         return h;
     }

@@ -178,6 +178,7 @@ public final class TextReport implements RunListener {
         }
         if (r.handshakeLatency() != null) {
             rest.add("handshakes " + Units.count(r.handshakeLatency().getTotalCount())
+                    + " (" + Units.count(r.resumedHandshakes()) + " resumed)"
                     + " p50 " + Units.micros(Percentiles.valueAt(r.handshakeLatency(), 50))
                     + " p99 " + Units.micros(Percentiles.valueAt(r.handshakeLatency(), 99)));
         }
@@ -447,21 +448,25 @@ public final class TextReport implements RunListener {
     static final String NOT_MEASURED = "latency not measured";
 
     /**
-     * With --tls and reconnects: the handshakes of the measured iterations, per second of their wall time (with
-     * --requests-per-connection 1, a handshake per request), and their latency, which is part of the connect's.
+     * With --tls and reconnects: the handshakes of the measured iterations, how many resumed an earlier session
+     * (--tls-resumption), per second of their wall time (with --requests-per-connection 1, a handshake per request),
+     * and their latency, which is part of the connect's.
      */
     private static void handshakes(PrintWriter out, List<IterationResult> measured, List<Double> ps) {
         org.HdrHistogram.Histogram handshakes = io.nbench.stats.LatencyHistograms.newHistogram();
         long wallNanos = 0;
+        long resumed = 0;
         for (IterationResult r : measured) {
             if (r.handshakeLatency() != null) {
                 handshakes.add(r.handshakeLatency());
                 wallNanos += r.wallNanos();
+                resumed += r.resumedHandshakes();
             }
         }
         double perSecond = wallNanos == 0 ? 0 : handshakes.getTotalCount() * 1e9 / wallNanos;
-        out.println("TLS handshakes: " + Units.count(handshakes.getTotalCount()) + " (" + Units.rate(perSecond)
-                + "/s), handshake latency (part of the connect) " + percentiles(handshakes, ps));
+        out.println("TLS handshakes: " + Units.count(handshakes.getTotalCount()) + " (" + Units.count(resumed)
+                + " resumed), " + Units.rate(perSecond) + "/s, handshake latency (part of the connect) "
+                + percentiles(handshakes, ps));
     }
 
     private static String percentiles(org.HdrHistogram.Histogram h, List<Double> ps) {

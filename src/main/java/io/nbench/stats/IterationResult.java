@@ -21,11 +21,13 @@ import org.HdrHistogram.Histogram;
  * @param connectLatency with {@code --requests-per-connection}: the time each reconnect took (ns), else null
  * @param handshakeLatency with {@code --tls} and {@code --requests-per-connection}: the TLS handshake's part of
  *                       each reconnect (ns, from the TCP connection's establishment to the handshake's end), else null
+ * @param resumedHandshakes how many of {@code handshakeLatency}'s handshakes resumed an earlier session (0 without)
  */
 public record IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
                               Histogram latency, ErrorCounts.Snapshot errors, long clamped,
                               boolean partial, ResourceUsage resources,
-                              OpenLoopFigures openLoop, Histogram connectLatency, Histogram handshakeLatency) {
+                              OpenLoopFigures openLoop, Histogram connectLatency, Histogram handshakeLatency,
+                              long resumedHandshakes) {
 
     /** Without a handshake latency (plain connections, or figures read from a document without one). */
     public IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
@@ -33,7 +35,7 @@ public record IterationResult(int index, boolean warmup, long messages, long wal
                            boolean partial, ResourceUsage resources,
                            OpenLoopFigures openLoop, Histogram connectLatency) {
         this(index, warmup, messages, wallNanos, payloadBytes, latency, errors, clamped, partial, resources, openLoop,
-                connectLatency, null);
+                connectLatency, null, 0);
     }
 
     public double messagesPerSecond() {

@@ -54,12 +54,17 @@ public final class TlsSetup {
      * @param host     the server as {@code --host} names it (SNI and the host name check)
      */
     public static ClientTls client(TlsChoice choice, Path ca, boolean insecure, String host) {
+        return client(choice, ca, insecure, host, true);
+    }
+
+    /** @param resumption offer earlier connections' sessions ({@code --tls-resumption on}, the engines' default) */
+    public static ClientTls client(TlsChoice choice, Path ca, boolean insecure, String host, boolean resumption) {
         checkClient(choice, ca, insecure);
         if (choice == null) {
             return null;
         }
         return new ClientTls(choice.protocols(), choice.ciphers(), insecure ? List.of() : PemFiles.certificates(
-                "--tls-ca", ca), insecure, host);
+                "--tls-ca", ca), insecure, host, resumption);
     }
 
     /** The rules of the client's options alone, before any file is read. */

@@ -13,9 +13,17 @@ import java.util.List;
  * @param trusted    the certificates trusted as issuers (or as the server's own); empty when {@code insecure}
  * @param insecure   trust any certificate and skip the host name check
  * @param serverName the host as the user named it ({@code --host}): sent as SNI and checked against the certificate
+ * @param resumption {@code --tls-resumption}: offer the sessions of earlier connections to the server (the engines'
+ *                   default, true), or make every handshake a full one (false)
  */
 public record ClientTls(List<String> protocols, List<String> ciphers, List<X509Certificate> trusted, boolean insecure,
-                        String serverName) {
+                        String serverName, boolean resumption) {
+
+    /** With session resumption, the engines' default. */
+    public ClientTls(List<String> protocols, List<String> ciphers, List<X509Certificate> trusted, boolean insecure,
+                     String serverName) {
+        this(protocols, ciphers, trusted, insecure, serverName, true);
+    }
 
     public ClientTls {
         protocols = List.copyOf(protocols);
@@ -30,6 +38,7 @@ public record ClientTls(List<String> protocols, List<String> ciphers, List<X509C
     public String describe() {
         return String.join(",", protocols) + (ciphers.isEmpty() ? "" : " ciphers " + String.join(",", ciphers))
                 + (insecure ? ", trusting any certificate (--tls-insecure)"
-                : ", trusting " + trusted.size() + " certificate(s) of --tls-ca for " + serverName);
+                : ", trusting " + trusted.size() + " certificate(s) of --tls-ca for " + serverName)
+                + (resumption ? "" : ", session resumption off (every handshake a full one)");
     }
 }

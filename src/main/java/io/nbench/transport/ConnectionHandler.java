@@ -64,6 +64,14 @@ public interface ConnectionHandler {
     default void onHandshakeStart() {
     }
 
+    /**
+     * With TLS: the handshake {@link #onHandshakeStart} began resumed an earlier session (no certificate, no full
+     * key exchange: what makes a reconnect's handshake cheap). Called after it, before {@link ClientTransport#connect}
+     * returns, and only then; a full handshake has no event of its own. Every transport with TLS reports it.
+     */
+    default void onHandshakeResumed() {
+    }
+
     /** The connection is closed (by either side); no event follows. */
     void onClosed();
 }

@@ -7,15 +7,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocument;
+import io.nbench.server.BenchServer;
+import io.nbench.server.ServerPlan;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.Percentiles;
 import io.nbench.testkit.CsvColumns;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
+import io.nbench.tls.TlsChoice;
 import io.nbench.units.Units;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
@@ -92,6 +98,34 @@ class FiguresAgreeTest {
         JsonNode doc = ResultDocs.read(dir.resolve("r.json"));
         checkDocument(doc);
         CsvColumns.check(r.out(), doc);
+    }
+
+    /**
+     * With TLS and reconnects, the handshake columns too: each against the document's {@code handshakeLatency} and
+     * its decoded histogram.
+     */
+    @Test
+    void tlsReconnectingCsvAndDocumentAgreeWithTheHandshakeHistograms() throws Exception {
+        ServerPlan plan = ServerPlan.builder().transport("netty", Map.of()).protocol(Protocol.FRAMED)
+                .tls(TlsChoice.defaults(), null, null).build();
+        NbenchProcess.Result r;
+        try (BenchServer s = BenchServer.start(plan, new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()))) {
+            List<String> args = new ArrayList<>(List.of("client", "--port", Integer.toString(s.address().getPort()),
+                    "--percentiles", PERCENTILES, "--tls", "--tls-insecure", "--driver", "threads",
+                    "--requests-per-connection", "50", "--format", "csv", "--out", "r.json"));
+            args.addAll(CLOSED);
+            r = NbenchProcess.run(dir, "022", JVM, args.toArray(new String[0]));
+        }
+        assertEquals(ExitCode.OK, r.exit(), r.all());
+        assertEquals("", r.err());
+        JsonNode doc = ResultDocs.read(dir.resolve("r.json"));
+        checkDocument(doc);
+        CsvColumns.check(r.out(), doc);
+        String[] lines = r.out().split("\n");
+        List<String> header = List.of(lines[0].split(","));
+        String handshakes = lines[lines.length - 1].split(",", -1)[header.indexOf("handshakes")];
+        assertTrue(header.contains("handshake_p99_ns") && Long.parseLong(handshakes) > 0, r.out());
     }
 
     @Test

@@ -75,6 +75,14 @@ class HttpsUrlCliTest {
         }
     }
 
+    /** --tls with an http:// URL: one line naming the https:// URL, before any connection is tried. */
+    @Test
+    void anHttpUrlWithTlsIsAUsageErrorNamingHttps() {
+        String line = TlsCliTest.oneLine(client("netty", "http://127.0.0.1:1/path", "--tls", "--tls-insecure"),
+                ExitCode.USAGE);
+        assertTrue(line.contains("https://127.0.0.1:1/path"), line);
+    }
+
     @Test
     void anHttpsUrlTrustsNoServerByDefault() {
         String line = TlsCliTest.oneLine(client("netty", "https://127.0.0.1:1/"), ExitCode.USAGE);

@@ -48,7 +48,7 @@ class ThreadContextTest {
                 c.reset();
                 u.reset();
                 holder[0].flip();
-                holder[0].addFlipped(c, u, lag, null, null);
+                holder[0].addFlipped(c, u, lag, null, null, null);
                 if (c.getTotalCount() != u.getTotalCount()) {
                     unequal++;
                 }
@@ -65,7 +65,7 @@ class ThreadContextTest {
         holder[0].flip();
         c.reset();
         u.reset();
-        holder[0].addFlipped(c, u, lag, null, null);
+        holder[0].addFlipped(c, u, lag, null, null, null);
         corrected += c.getTotalCount();
         uncorrected += u.getTotalCount();
         assertTrue(recorded[0] > 0, "the writer recorded nothing");
@@ -111,7 +111,7 @@ class ThreadContextTest {
             for (int i = 0; i < 300; i++) {
                 h.reset();
                 holder[0].flip();
-                holder[0].addFlipped(h, null, null, null, null);
+                holder[0].addFlipped(h, null, null, null, null, null);
                 if (h.getTotalCount() % perBatch != 0) {
                     split++;
                 }
@@ -126,7 +126,7 @@ class ThreadContextTest {
         }
         holder[0].flip();
         h.reset();
-        holder[0].addFlipped(h, null, null, null, null);
+        holder[0].addFlipped(h, null, null, null, null, null);
         total += h.getTotalCount();
         assertTrue(batches[0] > 0, "the writer recorded nothing");
         assertEquals(0, split, "intervals holding part of a batch");
@@ -163,7 +163,7 @@ class ThreadContextTest {
         flipper.start();
         flipper.join(TimeUnit.SECONDS.toMillis(20));
         assertFalse(flipper.isAlive(), "the flip waits for a critical section nobody will exit");
-        ctx.addFlipped(h, null, null, null, null);
+        ctx.addFlipped(h, null, null, null, null, null);
         assertEquals(2, h.getTotalCount());
         assertEquals(2, ctx.criticalSections());
     }

@@ -56,6 +56,15 @@ public final class CsvColumns {
         Histogram latency() {
             return HistogramCodec.decode(iteration.path("histogram").asText());
         }
+
+        /** The TLS handshakes of the connections replaced during the iteration; a missing node without them. */
+        JsonNode handshakes() {
+            return iteration.path("handshakeLatency");
+        }
+
+        Histogram handshakeLatency() {
+            return HistogramCodec.decode(handshakes().path("histogram").asText());
+        }
     }
 
     /**
@@ -120,7 +129,12 @@ public final class CsvColumns {
                 r -> r.load().path("rate").asDouble() > 0 ? format(r.load().path("rate").asDouble(), 1) : ""));
         FIXED.put("rate_achieved", new Column(r -> decimal(r.openLoop().path("achievedRate"), 1),
                 r -> r.openLoop().isObject() ? format(r.openLoop().path("sent").asLong() * 1e9 / r.wallNs(), 1) : ""));
+        FIXED.put("handshakes", new Column(r -> text(r.handshakes().path("count")),
+                r -> r.handshakes().isObject() ? Long.toString(r.handshakeLatency().getTotalCount()) : ""));
+        FIXED.put("handshakes_resumed", new Column(r -> text(r.handshakes().path("resumed")), null));
     }
+
+    private static final Pattern HANDSHAKE_PERCENTILE = Pattern.compile("handshake_(p[0-9.]+)_ns");
 
     private CsvColumns() {
     }
@@ -137,6 +151,14 @@ public final class CsvColumns {
             double percentile = Double.parseDouble(label.substring(1));
             return new Column(r -> r.iteration().path("latencyNs").has(label) ? text(r.iteration().path("latencyNs")
                     .path(label)) : null, r -> r.messages() == 0 ? "" : Long.toString(valueAt(r.latency(), percentile)));
+        }
+        Matcher h = HANDSHAKE_PERCENTILE.matcher(name);
+        if (h.matches()) {
+            String label = h.group(1);
+            double percentile = Double.parseDouble(label.substring(1));
+            return new Column(r -> r.handshakes().path("latencyNs").has(label) ? text(r.handshakes().path("latencyNs")
+                    .path(label)) : null, r -> !r.handshakes().isObject() || r.handshakes().path("count").asLong() == 0
+                    ? "" : Long.toString(valueAt(r.handshakeLatency(), percentile)));
         }
         Matcher e = ERROR_KIND.matcher(name);
         if (e.matches() && List.of(ErrorKind.values()).stream().anyMatch(k -> k.label().equals(e.group(1)))) {

@@ -18,6 +18,15 @@ public final class Transports {
                 .map(Transport::name).collect(Collectors.toList());
     }
 
+    /** Network transports available here whose TLS runs with their default options ({@code --tls}). */
+    public static List<String> tls() {
+        TransportRegistry registry = TransportRegistry.load();
+        return registry.all().stream()
+                .filter(t -> !t.inJvm() && t.availability().available()
+                        && t.tls(registry.resolveOptions(t, java.util.Map.of())).available())
+                .map(Transport::name).collect(Collectors.toList());
+    }
+
     /** In-JVM transports available here (they interoperate only with each other). */
     public static List<String> inJvm() {
         return TransportRegistry.load().all().stream()

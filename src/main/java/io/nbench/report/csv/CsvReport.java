@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.HdrHistogram.Histogram;
 
 /**
  * {@code --format csv}: one header line (unless {@code --no-header}, for appending to a file across runs)
@@ -31,6 +32,9 @@ public final class CsvReport {
      * requested ones): nbench's default set and p99.99.
      */
     public static final List<Double> PERCENTILES = List.of(25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.9, 99.99, 100.0);
+
+    /** The TLS handshake latency's columns: its median, its tail and its maximum. */
+    public static final List<Double> HANDSHAKE_PERCENTILES = List.of(50.0, 99.0, 100.0);
 
     private final PrintWriter out;
     private final List<String> keys;
@@ -74,6 +78,11 @@ public final class CsvReport {
         c.add("partial");
         c.addAll(List.of("cpu_percent", "gc_count", "gc_ms", "alloc_bytes_per_msg", "steal_percent", "disturbed",
                 "rate_target", "rate_achieved"));
+        // Last, so that rows of runs before these columns existed still line up with the ones before them.
+        c.addAll(List.of("handshakes", "handshakes_resumed"));
+        for (double p : HANDSHAKE_PERCENTILES) {
+            c.add("handshake_" + Percentiles.label(p) + "_ns");
+        }
         return c;
     }
 
@@ -141,9 +150,23 @@ public final class CsvReport {
                 OpenLoopFigures o = r.openLoop();
                 cells.add(o == null ? "" : decimal(o.targetRate()));
                 cells.add(o == null ? "" : decimal(o.achievedRate(r.wallNanos())));
+                handshakes(cells, r);
                 row(cells);
             }
         };
+    }
+
+    /**
+     * With {@code --tls} and connections replaced during the run: the iteration's handshakes, how many resumed a
+     * session, and their latency; empty cells otherwise (and the percentiles when no handshake was made).
+     */
+    private static void handshakes(List<String> cells, IterationResult r) {
+        Histogram h = r.handshakeLatency();
+        cells.add(h == null ? "" : Long.toString(h.getTotalCount()));
+        cells.add(h == null ? "" : Long.toString(r.resumedHandshakes()));
+        for (double p : HANDSHAKE_PERCENTILES) {
+            cells.add(h == null || h.getTotalCount() == 0 ? "" : Long.toString(Percentiles.valueAt(h, p)));
+        }
     }
 
     /**

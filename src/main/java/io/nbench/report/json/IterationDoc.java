@@ -38,7 +38,17 @@ public record IterationDoc(int index, boolean warmup, long messages, long wallNs
                            String uncorrectedHistogram, String sendLagHistogram) {
     }
 
-    /** The reconnects' latency with {@code --requests-per-connection}, or their TLS handshakes'. */
-    public record ConnectLatency(long count, Map<String, Long> latencyNs, String histogram) {
+    /**
+     * The reconnects' latency with {@code --requests-per-connection}, or their TLS handshakes'.
+     *
+     * @param resumed the handshakes': how many of them resumed an earlier session; null for the reconnects' (and in
+     *                documents written before nbench counted them)
+     */
+    public record ConnectLatency(long count, Map<String, Long> latencyNs, String histogram, Long resumed) {
+
+        /** The reconnects' (no resumed count). */
+        public ConnectLatency(long count, Map<String, Long> latencyNs, String histogram) {
+            this(count, latencyNs, histogram, null);
+        }
     }
 }

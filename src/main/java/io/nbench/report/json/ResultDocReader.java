@@ -98,7 +98,8 @@ public final class ResultDocReader {
 
     private static IterationDoc.ConnectLatency connectLatency(JsonNode c) {
         return !c.isObject() ? null : new IterationDoc.ConnectLatency(c.path("count").asLong(),
-                percentiles(c.path("latencyNs")), text(c.path("histogram")));
+                percentiles(c.path("latencyNs")), text(c.path("histogram")),
+                c.path("resumed").isNumber() ? c.path("resumed").asLong() : null);
     }
 
     static IterationDoc iteration(JsonNode it) {

@@ -170,6 +170,9 @@ public final class ResultDocWriter {
         } else {
             ObjectNode c = node.putObject(name);
             c.put("count", cl.count());
+            if (cl.resumed() != null) {
+                c.put("resumed", cl.resumed());
+            }
             c.set("latencyNs", percentiles(cl.latencyNs()));
             c.put("histogram", cl.histogram());
         }

@@ -223,12 +223,19 @@ public final class ResultDocument {
         return new IterationDoc(it.index(), it.warmup(), it.messages(), it.wallNanos(), it.messagesPerSecond(),
                 it.mibPerSecond(), percentiles(it.latency(), percentiles), ErrorsDoc.of(it.errors()), it.clamped(),
                 it.partial(), HistogramCodec.encode(it.latency()), resources(it), open,
-                connectLatency(it.connectLatency(), percentiles), connectLatency(it.handshakeLatency(), percentiles));
+                connectLatency(it.connectLatency(), percentiles), handshakeLatency(it, percentiles));
     }
 
     private static IterationDoc.ConnectLatency connectLatency(Histogram c, List<Double> percentiles) {
         return c == null ? null : new IterationDoc.ConnectLatency(c.getTotalCount(), percentiles(c, percentiles),
                 HistogramCodec.encode(c));
+    }
+
+    /** The reconnects' TLS handshakes, with how many resumed a session; null without TLS. */
+    private static IterationDoc.ConnectLatency handshakeLatency(IterationResult it, List<Double> percentiles) {
+        Histogram h = it.handshakeLatency();
+        return h == null ? null : new IterationDoc.ConnectLatency(h.getTotalCount(), percentiles(h, percentiles),
+                HistogramCodec.encode(h), it.resumedHandshakes());
     }
 
     /** What completed after a time-based run's last iteration (in no iteration); null for a count-based run. */

@@ -371,6 +371,10 @@ public final class ResultMerge {
             }
             if (handshakes && p.handshakeLatency() != null) {
                 handshake.add(HistogramCodec.decode(p.handshakeLatency().histogram()));
+                if (p.handshakeLatency().resumed() != null) {
+                    sums.add("handshakeLatency.resumed", p.handshakeLatency().resumed(), input.name(),
+                            at + "handshakeLatency.resumed");
+                }
             }
         }
         long[] errors = new long[ErrorKind.values().length];
@@ -381,7 +385,7 @@ public final class ResultMerge {
                 uncorrected, sendLag) : null;
         return new IterationResult(base.index(), warmup, sums.get("messages"), wall, payload,
                 latency, new ErrorCounts.Snapshot(errors, statuses), sums.get("clamped"), partial, null, openLoop, connect,
-                handshake);
+                handshake, handshakes ? sums.get("handshakeLatency.resumed") : 0);
     }
 
     /** The counts of an iteration that merging adds up, by their field in the document, in its order. */

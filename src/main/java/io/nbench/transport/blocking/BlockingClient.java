@@ -12,6 +12,7 @@ import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import io.nbench.transport.TlsSession;
 import java.net.Socket;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
@@ -51,6 +52,7 @@ final class BlockingClient implements ClientTransport {
             throw new IOException("unknown host " + remote.getHostString());
         }
         long timeoutMs = Math.max(1, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()));
+        SSLContext context = tls == null ? null : tls.clientContext();
         Socket socket = new Socket();
         BlockingClientConnection connection;
         try {
@@ -59,9 +61,13 @@ final class BlockingClient implements ClientTransport {
             Socket wire = socket;
             if (tls != null) {
                 handler.onHandshakeStart();
-                SSLSocket ssl = tls.connect(socket, settings.tls().serverName(), remote.getPort(), (int) timeoutMs);
+                SSLSocket ssl = tls.connect(context, socket, settings.tls().serverName(), remote.getPort(),
+                        (int) timeoutMs);
                 if (session == null) {
                     session = BlockingTls.session(ssl);
+                }
+                if (tls.resumed(ssl)) {
+                    handler.onHandshakeResumed();
                 }
                 wire = ssl;
             }

@@ -4,6 +4,7 @@ import io.nbench.transport.ClientTls;
 import io.nbench.transport.ServerTls;
 import io.nbench.transport.TlsSession;
 import io.nbench.transport.support.Failures;
+import io.nbench.transport.support.JdkClientTls;
 import io.nbench.transport.support.JdkTls;
 import java.io.IOException;
 import java.net.Socket;
@@ -23,26 +24,39 @@ final class BlockingTls {
     /** What the effective configuration and the negotiated session name the JDK's JSSE. */
     static final String ENGINE = "jdk";
 
+    /** The server's context; null on a client. */
     private final SSLContext context;
+    /** The server's parameters; null on a client. */
     private final SSLParameters parameters;
+    /** The client's contexts; null on a server. */
+    private final JdkClientTls client;
     private final String description;
 
-    private BlockingTls(SSLContext context, SSLParameters parameters, String description) {
+    private BlockingTls(SSLContext context, SSLParameters parameters, JdkClientTls client, String description) {
         this.context = context;
         this.parameters = parameters;
+        this.client = client;
         this.description = description;
     }
 
     static BlockingTls server(ServerTls tls) throws IOException {
         SSLContext context = JdkTls.server(tls);
-        return new BlockingTls(context, JdkTls.serverParameters(context, tls), ENGINE + " engine (SSLSocket), "
+        return new BlockingTls(context, JdkTls.serverParameters(context, tls), null, ENGINE + " engine (SSLSocket), "
                 + tls.describe());
     }
 
     static BlockingTls client(ClientTls tls) throws IOException {
-        SSLContext context = JdkTls.client(tls);
-        return new BlockingTls(context, JdkTls.clientParameters(context, tls), ENGINE + " engine (SSLSocket), "
-                + tls.describe());
+        return new BlockingTls(null, null, new JdkClientTls(tls), ENGINE + " engine (SSLSocket), " + tls.describe());
+    }
+
+    /** A new connection's context, taken before its TCP connect (so its making is no part of the handshake). */
+    SSLContext clientContext() throws IOException {
+        return client.forConnection();
+    }
+
+    /** After a connection's handshake: whether it resumed an earlier session. */
+    boolean resumed(SSLSocket ssl) {
+        return client.resumed(ssl.getSession());
     }
 
     String describe() {
@@ -62,11 +76,16 @@ final class BlockingTls {
         return ssl;
     }
 
-    /** The client's side of a connected socket, after a handshake bounded by the connect timeout. */
-    SSLSocket connect(Socket raw, String serverName, int port, int timeoutMillis) throws IOException {
-        SSLSocket ssl = (SSLSocket) context.getSocketFactory().createSocket(raw, serverName, port, true);
+    /**
+     * The client's side of a connected socket, after a handshake bounded by the connect timeout.
+     *
+     * @param connection the connection's context ({@link #clientContext})
+     */
+    SSLSocket connect(SSLContext connection, Socket raw, String serverName, int port, int timeoutMillis)
+            throws IOException {
+        SSLSocket ssl = (SSLSocket) connection.getSocketFactory().createSocket(raw, serverName, port, true);
         ssl.setUseClientMode(true);
-        ssl.setSSLParameters(parameters);
+        ssl.setSSLParameters(client.parameters(connection));
         int readTimeout = raw.getSoTimeout();
         try {
             ssl.setSoTimeout(timeoutMillis);

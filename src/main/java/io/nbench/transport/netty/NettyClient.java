@@ -7,6 +7,9 @@ import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.TlsSession;
+import io.nbench.transport.support.JdkTls;
+import io.nbench.transport.support.ResumedHandshakes;
+import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.bootstrap.Bootstrap;
@@ -26,6 +29,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /** The Netty client: {@code --io-threads} event loops shared by all connections, round-robin. */
 final class NettyClient implements ClientTransport {
@@ -40,6 +44,9 @@ final class NettyClient implements ClientTransport {
     private final Map<EventLoop, PreparedBatches> batches = new ConcurrentHashMap<>();
     /** With --tls: one context for every connection; null otherwise. */
     private final SslContext tls;
+    /** With --tls: which handshakes resumed a session, and the trust manager that tells them apart. */
+    private final ResumedHandshakes handshakes = new ResumedHandshakes();
+    private final X509ExtendedTrustManager trust;
     /** What the first connection's handshake negotiated; null until then. */
     private volatile TlsSession session;
 
@@ -50,7 +57,8 @@ final class NettyClient implements ClientTransport {
     NettyClient(ClientSettings settings, NettyConfig config) throws IOException {
         this.settings = settings;
         this.config = config;
-        this.tls = settings.tls() == null ? null : NettyTls.client(settings.tls(), config.tlsEngine);
+        this.trust = settings.tls() == null ? null : handshakes.watching(JdkTls.trust(settings.tls()));
+        this.tls = settings.tls() == null ? null : NettyTls.client(settings.tls(), config.tlsEngine, trust);
         this.group = new MultiThreadIoEventLoopGroup(config.ioThreads, new DefaultThreadFactory("nbench-netty-client", true),
                 config.handlerFactory());
         this.base = new Bootstrap().group(group).channel(config.channel())
@@ -64,12 +72,13 @@ final class NettyClient implements ClientTransport {
             throws IOException {
         NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(),
                 settings.maxFrame(), config.nettyHttpCodec && template.protocol().httpMessages());
+        SslContext connectionTls = tlsForConnection();
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                if (tls != null) {
+                if (connectionTls != null) {
                     // The host as the user named it: SNI and the certificate's host name check.
-                    SslHandler ssl = tls.newHandler(ch.alloc(), settings.tls().serverName(), remote.getPort());
+                    SslHandler ssl = connectionTls.newHandler(ch.alloc(), settings.tls().serverName(), remote.getPort());
                     ssl.setHandshakeTimeoutMillis(settings.connectTimeout().toMillis());
                     ch.pipeline().addLast(new HandshakeStart(handler), ssl);
                 }
@@ -86,7 +95,7 @@ final class NettyClient implements ClientTransport {
             throw Failures.connect(f.cause(), settings.connectTimeout().toMillis());
         }
         if (tls != null) {
-            handshake(f.channel());
+            handshake(f.channel(), handler);
         }
         connection.attach(f.channel());
         channels.add(f.channel());
@@ -103,8 +112,21 @@ final class NettyClient implements ClientTransport {
                 : ClientTransport.super.httpParser();
     }
 
+    /**
+     * A new connection's TLS context: the shared one, or without resumption on the JDK engine one of its own. The
+     * JDK's client offers every session its context cached for the host and port, with no switch to stop it;
+     * OpenSSL's cache is switched off in the shared context ({@link NettyTls#client}). Made before the connect, so
+     * its making is no part of the handshake.
+     */
+    private SslContext tlsForConnection() throws IOException {
+        if (tls == null || settings.tls().resumption() || tls.sessionContext() instanceof OpenSslSessionContext) {
+            return tls;
+        }
+        return NettyTls.client(settings.tls(), config.tlsEngine, trust);
+    }
+
     /** The TLS handshake is part of the connect: it returns once the handshake is done, or fails with why. */
-    private void handshake(Channel ch) throws IOException {
+    private void handshake(Channel ch, ConnectionHandler handler) throws IOException {
         SslHandler ssl = ch.pipeline().get(SslHandler.class);
         io.netty.util.concurrent.Future<Channel> done = ssl.handshakeFuture();
         long timeout = settings.connectTimeout().toMillis();
@@ -114,6 +136,9 @@ final class NettyClient implements ClientTransport {
         }
         if (session == null) {
             session = NettyTls.session(ssl, config.tlsEngine);
+        }
+        if (handshakes.resumed(ssl.engine().getSession())) {
+            handler.onHandshakeResumed();
         }
     }
 

@@ -5,17 +5,18 @@ import io.nbench.transport.ClientTls;
 import io.nbench.transport.ServerTls;
 import io.nbench.transport.TlsSession;
 import io.nbench.transport.support.JdkTls;
+import io.nbench.transport.support.ResumedHandshakes;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.IOException;
-import java.security.GeneralSecurityException;
 import java.util.List;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSession;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * Netty's TLS as its users set it up: an {@link SslContext} from {@link SslContextBuilder} and an {@link SslHandler}
@@ -60,18 +61,27 @@ final class NettyTls {
         }
     }
 
-    static SslContext client(ClientTls tls, String engine) throws IOException {
+    /**
+     * A client's context.
+     *
+     * @param trust whom it trusts ({@link JdkTls#trust}), as {@link ResumedHandshakes} watches it
+     */
+    static SslContext client(ClientTls tls, String engine, X509ExtendedTrustManager trust) throws IOException {
         try {
-            return SslContextBuilder.forClient()
+            SslContext context = SslContextBuilder.forClient()
                     .sslProvider(provider(engine))
                     .protocols(tls.protocols())
                     .ciphers(tls.ciphers().isEmpty() ? null : tls.ciphers())
-                    .trustManager(tls.insecure() ? InsecureTrustManagerFactory.INSTANCE
-                            : JdkTls.trustFactory(tls.trusted()))
+                    .trustManager(trust)
                     // Netty 4.2 checks the host name by default; --tls-insecure is the one way to skip it.
                     .endpointIdentificationAlgorithm(tls.insecure() ? null : "HTTPS")
                     .build();
-        } catch (SSLException | GeneralSecurityException | RuntimeException e) {
+            if (!tls.resumption() && context.sessionContext() instanceof OpenSslSessionContext openSsl) {
+                // OpenSSL's client cache is Netty's own, with a switch; the JDK engine's has none (see NettyClient).
+                openSsl.setSessionCacheEnabled(false);
+            }
+            return context;
+        } catch (SSLException | RuntimeException e) {
             throw new IOException("cannot set up netty's TLS (" + engine + " engine): " + e.getMessage(), e);
         }
     }

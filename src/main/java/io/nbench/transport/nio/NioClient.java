@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.net.ssl.SSLEngine;
 
 /** The nio client: {@code --io-threads} selector loops shared by all connections, assigned round-robin. */
 final class NioClient implements ClientTransport {
@@ -64,6 +65,7 @@ final class NioClient implements ClientTransport {
             throw new IOException("unknown host " + remote.getHostString());
         }
         long timeoutMs = Math.max(1, Math.min(Integer.MAX_VALUE, settings.connectTimeout().toMillis()));
+        SSLEngine engine = tls == null ? null : tls.clientEngine(remote.getPort());
         SocketChannel channel = SocketChannel.open();
         try {
             config.apply(channel);
@@ -86,9 +88,12 @@ final class NioClient implements ClientTransport {
         if (tls != null) {
             try {
                 handler.onHandshakeStart(); // TCP is up: the engine times the handshake from here
-                TlsWire secured = tls.connect(channel, remote.getPort(), lock, config, timeoutMs);
+                TlsWire secured = tls.connect(channel, engine, lock, config, timeoutMs);
                 if (session == null) {
                     session = NioTls.session(secured);
+                }
+                if (tls.resumed(secured)) {
+                    handler.onHandshakeResumed();
                 }
                 wire = secured;
             } catch (IOException | RuntimeException e) {

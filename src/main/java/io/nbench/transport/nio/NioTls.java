@@ -5,6 +5,7 @@ import io.nbench.transport.ServerTls;
 import io.nbench.transport.TlsSession;
 import io.nbench.transport.TransportFailure;
 import io.nbench.transport.support.Failures;
+import io.nbench.transport.support.JdkClientTls;
 import io.nbench.transport.support.JdkTls;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
@@ -28,10 +29,10 @@ final class NioTls {
 
     private final SSLContext context;
     private final SSLParameters serverParameters;
-    private final ClientTls client;
+    private final JdkClientTls client;
     private final String description;
 
-    private NioTls(SSLContext context, SSLParameters serverParameters, ClientTls client, String description) {
+    private NioTls(SSLContext context, SSLParameters serverParameters, JdkClientTls client, String description) {
         this.context = context;
         this.serverParameters = serverParameters;
         this.client = client;
@@ -44,7 +45,17 @@ final class NioTls {
     }
 
     static NioTls client(ClientTls tls) throws IOException {
-        return new NioTls(JdkTls.client(tls), null, tls, tls.describe());
+        return new NioTls(null, null, new JdkClientTls(tls), tls.describe());
+    }
+
+    /** A new connection's client engine, made before its TCP connect (so its making is no part of the handshake). */
+    SSLEngine clientEngine(int port) throws IOException {
+        return client.engine(port);
+    }
+
+    /** After a connection's handshake: whether it resumed an earlier session. */
+    boolean resumed(TlsWire wire) {
+        return client.resumed(wire.engine().getSession());
     }
 
     String describe() {
@@ -65,9 +76,9 @@ final class NioTls {
      *
      * @throws TransportFailure HANDSHAKE: it failed or timed out
      */
-    TlsWire connect(SocketChannel channel, int port, Lock writeLock, NioConfig config, long timeoutMillis)
+    TlsWire connect(SocketChannel channel, SSLEngine engine, Lock writeLock, NioConfig config, long timeoutMillis)
             throws IOException {
-        TlsWire wire = new TlsWire(channel, JdkTls.clientEngine(context, client, port), writeLock, config);
+        TlsWire wire = new TlsWire(channel, engine, writeLock, config);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         try (Selector selector = Selector.open()) {
             SelectionKey key = channel.register(selector, 0);

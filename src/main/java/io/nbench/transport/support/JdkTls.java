@@ -25,6 +25,9 @@ import javax.net.ssl.X509ExtendedTrustManager;
  */
 public final class JdkTls {
 
+    /** One source of randomness for every client context (a client without resumption makes one per connection). */
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private JdkTls() {
     }
 
@@ -47,21 +50,39 @@ public final class JdkTls {
 
     /** A context that trusts {@link ClientTls#trusted()}, or any certificate when insecure. */
     public static SSLContext client(ClientTls tls) throws IOException {
+        return client(trust(tls));
+    }
+
+    /**
+     * A context that trusts {@link ClientTls#trusted()}, or any certificate when insecure, through {@code trust}.
+     *
+     * @param trust the client's trust manager ({@link #trust}, as {@link ResumedHandshakes} watches it)
+     */
+    static SSLContext client(X509ExtendedTrustManager trust) throws IOException {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, trustManagers(tls), new SecureRandom());
+            context.init(null, new TrustManager[] {trust}, RANDOM);
             return context;
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot set up TLS with these certificates: " + e.getMessage(), e);
         }
     }
 
-    /** The trust managers of {@link ClientTls}: its certificates', or one that accepts any. */
-    public static TrustManager[] trustManagers(ClientTls tls) throws GeneralSecurityException {
+    /** The trust manager of {@link ClientTls}: its certificates', or one that accepts any. */
+    public static X509ExtendedTrustManager trust(ClientTls tls) throws IOException {
         if (tls.insecure()) {
-            return new TrustManager[] {new TrustAny()};
+            return new TrustAny();
         }
-        return trustFactory(tls.trusted()).getTrustManagers();
+        try {
+            for (TrustManager m : trustFactory(tls.trusted()).getTrustManagers()) {
+                if (m instanceof X509ExtendedTrustManager x509) {
+                    return x509;
+                }
+            }
+            throw new IOException("this JDK has no X.509 trust manager");
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot set up TLS with these certificates: " + e.getMessage(), e);
+        }
     }
 
     /** A trust manager factory for exactly these certificates (not the JDK's cacerts). */

@@ -52,6 +52,9 @@ class NginxClientTest {
     private static Integer tlsPort;
     private static Path cert;
     private static Path accessLog;
+    /** nginx with TLS whose log says, per request, whether its connection resumed a session ("r") or not ("."). */
+    private static Integer resumingPort;
+    private static Path resumptionLog;
 
     @BeforeAll
     static void startNginx() throws Exception {
@@ -67,6 +70,7 @@ class NginxClientTest {
                 + "error_log " + dir.resolve("error.log") + ";\n"
                 + "events { worker_connections 256; }\n"
                 + "http { log_format counted '$status $body_bytes_sent'; access_log " + accessLog + " counted;\n"
+                + "  log_format resumption '$ssl_session_reused';\n"
                 + "  client_body_temp_path " + dir + "; proxy_temp_path " + dir + "; fastcgi_temp_path " + dir + ";\n"
                 + "  uwsgi_temp_path " + dir + "; scgi_temp_path " + dir + "; keepalive_requests 100000;\n"
                 + "  server { listen 127.0.0.1:" + port + "; root " + www + ";\n"
@@ -81,6 +85,15 @@ class NginxClientTest {
                     "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"));
             config = config.substring(0, config.length() - "}\n".length()) + "  server { listen 127.0.0.1:" + tlsPort
                     + " ssl; root " + www + "; ssl_certificate " + cert + "; ssl_certificate_key " + key + "; } }\n";
+            // Sessions resumed from nginx's cache (TLS 1.2 session ids) or its tickets, each request logged with
+            // whether its connection resumed one.
+            resumingPort = freePort();
+            resumptionLog = dir.resolve("resumption.log");
+            config = config.substring(0, config.length() - "}\n".length()) + "  server { listen 127.0.0.1:"
+                    + resumingPort + " ssl; root " + www + "; ssl_certificate " + cert + "; ssl_certificate_key " + key
+                    + "; ssl_protocols TLSv1.2 TLSv1.3; ssl_session_cache shared:nbench:1m; ssl_session_tickets on;"
+                    + " access_log " + resumptionLog
+                    + " resumption; } }\n";
         }
         Path conf = dir.resolve("nginx.conf");
         Files.writeString(conf, config);
@@ -90,6 +103,7 @@ class NginxClientTest {
         awaitListening(closingPort);
         if (tlsPort != null) {
             awaitListening(tlsPort);
+            awaitListening(resumingPort);
         }
     }
 
@@ -150,6 +164,51 @@ class NginxClientTest {
         assertTrue(r.out().contains("\n  tls: TLSv1."), r.out()); // nginx here negotiates TLSv1.2
         assertEquals(Map.of("200 " + BODY, (long) THREADS * MSGS * ROUNDS), logged(), r.out());
         assertTrue(r.out().contains("\nTLS handshakes: "), r.out());
+    }
+
+    static Stream<Arguments> resumptionCases() {
+        List<Arguments> args = new ArrayList<>();
+        for (String impl : Transports.tls()) {
+            args.add(Arguments.of(impl, "on", "TLSv1.3")); // a ticket's pre-shared key
+            args.add(Arguments.of(impl, "on", "TLSv1.2")); // a session id (nginx's cache) or a ticket
+            args.add(Arguments.of(impl, "off", "TLSv1.3,TLSv1.2"));
+        }
+        return args.stream();
+    }
+
+    /**
+     * The client's count of resumed handshakes against nginx's: nginx logs, per request, whether its connection
+     * resumed a session. With a connection per request, the client's reconnects resumed as many as nginx says,
+     * give or take the first connections' (made before the iteration, so in nginx's log and not in the iteration's
+     * count); with resumption off, nginx resumed none.
+     */
+    @ParameterizedTest(name = "{0} --tls-resumption {1} --tls-protocols {2}")
+    @MethodSource("resumptionCases")
+    void theResumedHandshakesAreTheOnesNginxResumed(String impl, String resumption, String protocols)
+            throws Exception {
+        assumeTrue(tlsPort != null, "openssl is not installed: skipped");
+        Files.write(resumptionLog, new byte[0]);
+        int msgs = 20;
+        Path out = dir.resolve("resumption-" + impl + "-" + resumption + "-" + protocols + ".json");
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "" + THREADS,
+                "--msgs", "" + msgs, "--warmup", "0", "--iterations", "1", "--requests-per-connection", "1",
+                "--url", "https://localhost:" + resumingPort + "/file", "--tls-ca", cert.toString(),
+                "--tls-resumption", resumption, "--tls-protocols", protocols, "--out", out.toString());
+        assertEquals(0, r.exit(), r.all());
+        assertEquals("", r.err());
+        List<String> lines = Files.readAllLines(resumptionLog);
+        assertEquals(THREADS * msgs, lines.size(), lines.toString()); // a line per request, as nginx wrote it
+        long nginxResumed = lines.stream().filter("r"::equals).count();
+        long resumed = ResultDocs.valid(ResultDocs.read(out)).path("combinations").path(0).path("iterations")
+                .path(0).path("handshakeLatency").path("resumed").asLong(-1);
+        if (resumption.equals("on")) {
+            assertTrue(resumed > 0, r.out());
+            assertTrue(Math.abs(nginxResumed - resumed) <= THREADS, "nginx resumed " + nginxResumed + ", nbench "
+                    + "counted " + resumed + "\n" + r.out());
+        } else {
+            assertEquals(0, nginxResumed, lines.toString());
+            assertEquals(0, resumed, r.out());
+        }
     }
 
     @Test
