@@ -112,6 +112,9 @@ final class MinaClient implements ClientTransport {
         if (tls != null) {
             // The handshake is part of the connect: the connection is used only once it is done.
             io.nbench.transport.TlsSession negotiated = tls.awaitHandshake(f.getSession(), timeout);
+            if (tls.resumed(f.getSession())) {
+                events.onHandshakeResumed();
+            }
             if (session == null) {
                 session = negotiated;
             }

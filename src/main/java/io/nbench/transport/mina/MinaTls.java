@@ -4,8 +4,10 @@ import io.nbench.transport.ClientTls;
 import io.nbench.transport.ServerTls;
 import io.nbench.transport.TlsSession;
 import io.nbench.transport.support.Failures;
+import io.nbench.transport.support.JdkClientTls;
 import io.nbench.transport.support.JdkTls;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -61,12 +63,25 @@ final class MinaTls {
     /** A client's TLS: one filter for every connection. */
     static final class Client {
         final SslFilter filter;
+        /** Each connection's context (--tls-resumption) and whether its handshake resumed a session. */
+        private final JdkClientTls jdk;
 
         Client(ClientTls tls) throws IOException {
-            SSLContext context = JdkTls.client(tls);
-            // The host as the user named it (--host): SNI and the certificate's host name check.
-            this.filter = new MinaSslFilter(context, (session, remote) -> JdkTls.clientEngine(context, tls,
-                    remote.getPort()));
+            this.jdk = new JdkClientTls(tls);
+            // The host as the user named it (--host): SNI and the certificate's host name check. The filter's own
+            // context is never used: every engine comes from this factory.
+            this.filter = new MinaSslFilter(jdk.forConnection(), (session, remote) -> {
+                try {
+                    return jdk.engine(remote.getPort());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e); // the connect fails with it
+                }
+            });
+        }
+
+        /** After the session's handshake: whether it resumed an earlier session (--tls-resumption). */
+        boolean resumed(IoSession session) {
+            return jdk.resumed((SSLSession) session.getAttribute(SslFilter.SSL_SECURED));
         }
 
         /** Called before the session's chain fires any event: its handshake is then awaited by the connect. */
