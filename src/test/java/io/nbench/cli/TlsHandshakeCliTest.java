@@ -57,4 +57,38 @@ class TlsHandshakeCliTest {
         assertTrue(it.path("handshakeLatency").path("latencyNs").path("p50").asLong() > 0, it.toString());
         assertTrue(o.out().contains("\nTLS handshakes: "), o.out());
     }
+
+    /**
+     * {@code --forks} joins each fork's iterations into one document: the handshakes stay in it, each joined
+     * iteration's as its fork's (before: the join dropped {@code handshakeLatency}).
+     */
+    @org.junit.jupiter.api.Test
+    void forksKeepTheirHandshakesInTheJoinedDocument() throws Exception {
+        Path out = dir.resolve("forked.json");
+        ServerPlan plan = ServerPlan.builder().transport("netty", Map.of()).protocol(Protocol.FRAMED)
+                .tls(TlsChoice.defaults(), null, null).build();
+        CliTest.Outcome o;
+        try (BenchServer s = BenchServer.start(plan, new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()))) {
+            o = CliTest.run("client", "--impl", "nio", "--port", Integer.toString(s.address().getPort()), "--tls",
+                    "--tls-insecure", "--threads", "1", "--msgs", "30", "--warmup", "0", "--iterations", "2",
+                    "--requests-per-connection", "1", "--forks", "2", "--out", out.toString());
+        }
+        assertEquals(0, o.code(), o.out() + o.err());
+        JsonNode joined = ResultDocs.valid(ResultDocs.read(out)).path("combinations").get(0).path("iterations");
+        java.util.List<JsonNode> forked = new java.util.ArrayList<>();
+        for (String fork : java.util.List.of("forked.fork1.json", "forked.fork2.json")) {
+            ResultDocs.valid(ResultDocs.read(dir.resolve(fork))).path("combinations").get(0).path("iterations")
+                    .forEach(forked::add);
+        }
+        assertEquals(forked.size(), joined.size(), joined.toString());
+        for (int i = 0; i < forked.size(); i++) {
+            JsonNode f = forked.get(i).path("handshakeLatency");
+            JsonNode j = joined.get(i).path("handshakeLatency");
+            assertTrue(f.path("count").asLong() > 0, f.toString());
+            assertEquals(f.path("count").asLong(), j.path("count").asLong(), "iteration " + i + ": " + j);
+            assertEquals(f.path("resumed").asLong(), j.path("resumed").asLong(), "iteration " + i + ": " + j);
+            assertEquals(f.path("histogram").asText(), j.path("histogram").asText(), "iteration " + i);
+        }
+    }
 }
