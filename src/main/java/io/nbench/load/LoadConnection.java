@@ -839,11 +839,14 @@ final class LoadConnection implements ConnectionHandler {
         if (generation != gen) {
             return; // the connection was replaced: its events are no longer this connection's
         }
-        if (kind == ErrorKind.READ && closeAnnounced) {
+        if ((kind == ErrorKind.READ || kind == ErrorKind.WRITE) && closeAnnounced) {
             // The last response said the server closes (Connection: close) and was read whole; a server may close
             // with a reset rather than a FIN (SO_LINGER 0, or data of ours it never read), and the reader may see
-            // it before the client replaced the connection. onClosed, which follows, still fails (and counts) any
-            // request in flight; a reset before that response was whole has peerCloses unset and counts here.
+            // it before the client replaced the connection. Likewise a write that finds it closed: nbench writes no
+            // request after an announced close, but a TLS layer may still write its close_notify (MINA's SslFilter
+            // does, into the closed session: WriteToClosedSessionException against nginx, CI). onClosed, which
+            // follows, still fails (and counts) any request in flight; a reset before that response was whole has
+            // peerCloses unset and counts here.
             return;
         }
         run.errors.add(kind);
