@@ -13,7 +13,12 @@ import org.HdrHistogram.Histogram;
  */
 final class ThreadContext {
 
-    final Thread owner;
+    /**
+     * The thread that records into this context. Changes only when a retired context (its thread gone, everything it
+     * recorded harvested) is adopted by a new recording thread ({@link Recorders#contextFor}); volatile for the
+     * coordinator, which retires a context once it sees its owner dead.
+     */
+    volatile Thread owner;
     /**
      * Latency from the intended send time (open loop, corrected) or the actual one (closed loop); open
      * loop only, latency from the actual send (uncorrected) and send lag (actual - intended); churn only,
@@ -77,6 +82,21 @@ final class ThreadContext {
             inRead = false;
             histograms.exitBatch();
         }
+    }
+
+    /**
+     * A new recording thread takes over this retired context: its thread is gone and everything it recorded was
+     * harvested, so both histogram sets are free (the active one empty, the inactive one reset by the next flip
+     * before it is written). Its per-read state starts afresh; the counters for tests go on.
+     */
+    void adopt(Thread thread) {
+        owner = thread;
+        sending = false;
+        inRead = false;
+        readTime = LoadConnection.NO_TIME;
+        readDepth = 0;
+        head = 0;
+        tail = 0;
     }
 
     /** Histogram critical sections entered by the owner so far (for tests). */
