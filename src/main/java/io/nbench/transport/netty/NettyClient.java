@@ -29,6 +29,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /** The Netty client: {@code --io-threads} event loops shared by all connections, round-robin. */
@@ -73,6 +74,9 @@ final class NettyClient implements ClientTransport {
         NettyClientConnection connection = new NettyClientConnection(template, handler, settings.notifyWritten(),
                 settings.maxFrame(), config.nettyHttpCodec && template.protocol().httpMessages());
         SslContext connectionTls = tlsForConnection();
+        // Kept here, not looked up in the pipeline after the connect: a peer that closes at once (a plain server
+        // reading the ClientHello) can have the channel closed and its handlers removed before this thread looks.
+        AtomicReference<SslHandler> sslHandler = new AtomicReference<>();
         Bootstrap b = base.clone().handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
@@ -80,6 +84,7 @@ final class NettyClient implements ClientTransport {
                     // The host as the user named it: SNI and the certificate's host name check.
                     SslHandler ssl = connectionTls.newHandler(ch.alloc(), settings.tls().serverName(), remote.getPort());
                     ssl.setHandshakeTimeoutMillis(settings.connectTimeout().toMillis());
+                    sslHandler.set(ssl);
                     ch.pipeline().addLast(new HandshakeStart(handler), ssl);
                 }
                 PreparedBatches loopBatches = batches.computeIfAbsent(ch.eventLoop(), l -> new PreparedBatches());
@@ -95,7 +100,7 @@ final class NettyClient implements ClientTransport {
             throw Failures.connect(f.cause(), settings.connectTimeout().toMillis());
         }
         if (tls != null) {
-            handshake(f.channel(), handler);
+            handshake(f.channel(), sslHandler.get(), handler);
         }
         connection.attach(f.channel());
         channels.add(f.channel());
@@ -126,8 +131,7 @@ final class NettyClient implements ClientTransport {
     }
 
     /** The TLS handshake is part of the connect: it returns once the handshake is done, or fails with why. */
-    private void handshake(Channel ch, ConnectionHandler handler) throws IOException {
-        SslHandler ssl = ch.pipeline().get(SslHandler.class);
+    private void handshake(Channel ch, SslHandler ssl, ConnectionHandler handler) throws IOException {
         io.netty.util.concurrent.Future<Channel> done = ssl.handshakeFuture();
         long timeout = settings.connectTimeout().toMillis();
         if (!done.awaitUninterruptibly(timeout + 1000) || !done.isSuccess()) {
