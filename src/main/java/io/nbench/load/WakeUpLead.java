@@ -19,9 +19,13 @@ final class WakeUpLead {
 
     /**
      * Parks early only while the expected spin is at most 1/(SHARE x pacers) of the wait: all the pacers of a run
-     * together spin at most an eighth of one core, however many there are ({@code --threads 50} is 50 pacers).
+     * together spin at most a quarter of one core, however many there are ({@code --threads 50} is 50 pacers).
+     * An eighth was too tight: on a 2-core VM whose parks wake 100-150 µs late the spin after a wake-up is 60-85
+     * µs, more than 1/16 of a millisecond, so the 2 pacers of bench/http-client.sh (1,000 messages/s each) parked
+     * whole and measured what {@code sleep} did (+11 to +17 % over the server's own 1 ms, against +4 to +5 % for
+     * {@code spin}).
      */
-    static final int SHARE = 8;
+    static final int SHARE = 4;
     /**
      * The lead is the mean overshoot, half as much again and this: a wake-up somewhat later than the mean is still
      * early, and what is left to spin after a wake-up of the mean lateness is half of it and this.

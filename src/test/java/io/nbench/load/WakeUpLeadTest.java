@@ -38,11 +38,11 @@ class WakeUpLeadTest {
         for (int i = 0; i < 200; i++) {
             lead.woke(0, 100 * US);
         }
-        // The spin left after a wake-up of mean lateness is mean / 2 + margin = 60 µs: at most 1/8 of the wait,
-        // so waits under 480 µs are parked whole, as --pacer sleep does.
-        assertEquals(400 * US, lead.parkFor(400 * US, 0));
-        assertFalse(lead.spinsUntil(400 * US), "a whole park leaves nothing to spin");
-        assertEquals(500 * US - 160 * US, lead.parkFor(500 * US, 0), 2 * US);
+        // The spin left after a wake-up of mean lateness is mean / 2 + margin = 60 µs: at most 1/4 of the wait,
+        // so waits under 240 µs are parked whole, as --pacer sleep does.
+        assertEquals(200 * US, lead.parkFor(200 * US, 0));
+        assertFalse(lead.spinsUntil(200 * US), "a whole park leaves nothing to spin");
+        assertEquals(250 * US - 160 * US, lead.parkFor(250 * US, 0), 2 * US);
     }
 
     @Test
@@ -51,9 +51,9 @@ class WakeUpLeadTest {
         for (int i = 0; i < 200; i++) {
             lead.woke(0, 100 * US);
         }
-        // 60 µs of spin per message is allowed once per 8 x 50 x 60 µs = 24 ms of wait.
-        assertEquals(20_000 * US, lead.parkFor(20_000 * US, 0));
-        assertEquals(25_000 * US - 160 * US, lead.parkFor(25_000 * US, 0), 2 * US);
+        // 60 µs of spin per message is allowed once per 4 x 50 x 60 µs = 12 ms of wait.
+        assertEquals(11_000 * US, lead.parkFor(11_000 * US, 0));
+        assertEquals(13_000 * US - 160 * US, lead.parkFor(13_000 * US, 0), 2 * US);
     }
 
     @Test
