@@ -63,4 +63,7 @@ abstract class ConnectionHost {
 
     /** The recorder of {@code thread}, which must be the calling thread. */
     abstract ThreadContext contextFor(Thread thread);
+
+    /** The calling thread, a connection's own reader, ends: its recorder goes to the next new recording thread. */
+    abstract void releaseContext();
 }

@@ -169,7 +169,8 @@ final class IterationClock {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : cut.contexts()) {
             c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects, tally.handshakes, tally.resumedHandshakes);
-            if (!c.owner.isAlive()) {
+            Thread owner = c.owner; // null: released, waiting in the queue to be adopted (and listed until then)
+            if (owner != null && !owner.isAlive()) {
                 // Its thread is gone (a churned connection's reader): everything it recorded is in now.
                 recorders.retire(c);
             }

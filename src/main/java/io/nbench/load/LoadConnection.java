@@ -484,6 +484,11 @@ final class LoadConnection implements ConnectionHandler {
             public void onClosed() {
                 LoadConnection.this.onClosed(gen);
             }
+
+            @Override
+            public void onReaderExit() {
+                run.releaseContext();
+            }
         };
     }
 

@@ -69,6 +69,11 @@ final class RunControl extends ConnectionHost {
     }
 
     @Override
+    void releaseContext() {
+        recorders.release();
+    }
+
+    @Override
     void noteError(ErrorKind kind, String message) {
         firstErrors.putIfAbsent(kind, message);
     }

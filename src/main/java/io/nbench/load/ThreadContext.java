@@ -14,9 +14,10 @@ import org.HdrHistogram.Histogram;
 final class ThreadContext {
 
     /**
-     * The thread that records into this context. Changes only when a retired context (its thread gone, everything it
-     * recorded harvested) is adopted by a new recording thread ({@link Recorders#contextFor}); volatile for the
-     * coordinator, which retires a context once it sees its owner dead.
+     * The thread that records into this context; null while released ({@link #release}). Changes only when a
+     * context no thread records into (released by its thread, or its thread gone) is adopted by a new recording
+     * thread ({@link Recorders#contextFor}); volatile for the coordinator, which retires a context once it sees its
+     * owner dead.
      */
     volatile Thread owner;
     /**
@@ -84,10 +85,20 @@ final class ThreadContext {
         }
     }
 
+    /** The owner is in no read, no send and has nothing deferred: it may let go ({@link #release}). */
+    boolean idle() {
+        return readDepth == 0 && !sending && head == tail;
+    }
+
+    /** The owner lets go, recording nothing more here; a new thread adopts it through {@link Recorders}' queue. */
+    void release() {
+        owner = null;
+    }
+
     /**
-     * A new recording thread takes over this retired context: its thread is gone and everything it recorded was
-     * harvested, so both histogram sets are free (the active one empty, the inactive one reset by the next flip
-     * before it is written). Its per-read state starts afresh; the counters for tests go on.
+     * A new recording thread takes over this context, which no thread records into: released by its thread, or its
+     * thread gone. It records on into the active histograms (what they hold is harvested at the next flip with
+     * what it adds); its per-read state starts afresh; the counters for tests go on.
      */
     void adopt(Thread thread) {
         owner = thread;

@@ -74,4 +74,15 @@ public interface ConnectionHandler {
 
     /** The connection is closed (by either side); no event follows. */
     void onClosed();
+
+    /**
+     * For a transport with a thread of each connection's own (a reader per connection, as blocking and vthreads
+     * have): called on that thread as the last thing it does, after {@link #onClosed}, outside any read. The engine
+     * then hands what it kept for the thread (its statistics recorder) to the next new thread as it is: without
+     * it, every reconnect of {@code --requests-per-connection 1} would make a recorder, thousands a second, until
+     * the next harvest noticed their threads had ended. A transport whose threads serve many connections never
+     * calls it.
+     */
+    default void onReaderExit() {
+    }
 }

@@ -242,6 +242,7 @@ final class BlockingClientConnection implements ClientConnection {
                 handler.onClosed();
             } finally {
                 onTerminated.accept(this);
+                handler.onReaderExit(); // this thread's last word: it was this connection's alone
             }
         }
     }
