@@ -4,6 +4,11 @@ import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.support.JdkTls;
+import io.nbench.transport.support.TlsAlerts;
+import org.apache.mina.core.filterchain.IoFilterChain;
+import org.apache.mina.core.future.DefaultWriteFuture;
+import org.apache.mina.core.future.WriteFuture;
+import org.apache.mina.core.write.DefaultWriteRequest;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
 import org.apache.mina.core.session.IoSession;
@@ -114,17 +119,39 @@ final class MinaServerHandler extends IoHandlerAdapter {
         }
     }
 
+    /**
+     * MINA's SslFilter closes on a record that is not TLS without an alert ({@link TlsAlerts}): written past the
+     * filter, as it is (the engine, failed, could not encrypt it and must not), then the session closed once it is
+     * out.
+     */
+    private static void alertPlainTextClient(IoSession session) {
+        IoFilterChain.Entry tls = session.getFilterChain().getEntry(MinaTls.FILTER);
+        if (tls == null || session.isClosing()) {
+            session.closeNow();
+            return;
+        }
+        WriteFuture written = new DefaultWriteFuture(session);
+        written.addListener(done -> session.closeNow());
+        tls.getNextFilter().filterWrite(session, new DefaultWriteRequest(IoBuffer.wrap(TlsAlerts.unexpectedMessage()),
+                written));
+    }
+
     @Override
     public void exceptionCaught(IoSession session, Throwable cause) {
-        // Resets and broken pipes are a client's business; either way this connection is done.
-        session.closeNow();
         // With --tls, a failed handshake (a plain-text client, a client that rejected the certificate) is the
         // client's protocol error, logged once per connection as the other TLS servers do.
         if (cause instanceof javax.net.ssl.SSLException tls && session.setAttributeIfAbsent(TLS_FAILED, Boolean.TRUE)
                 == null) {
+            if (JdkTls.plainText(tls)) {
+                alertPlainTextClient(session);
+            } else {
+                session.closeNow();
+            }
             events.protocolError(String.valueOf(session.getRemoteAddress()), JdkTls.serverFailure(tls));
             return;
         }
+        // Resets and broken pipes are a client's business; either way this connection is done.
+        session.closeNow();
         // An OutOfMemoryError that MINA caught and passed here (the codec filter wraps what the decoder
         // throws in a ProtocolDecoderException): its threads may be gone or failing.
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {

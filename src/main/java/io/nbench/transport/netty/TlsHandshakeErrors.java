@@ -1,6 +1,7 @@
 package io.nbench.transport.netty;
 
 import io.nbench.transport.ServerEvents;
+import io.nbench.transport.support.TlsAlerts;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -48,21 +49,14 @@ final class TlsHandshakeErrors extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * A fatal unexpected_message alert record (TLS 1.2's record version, as TLS 1.3 sends its alerts too), what the
-     * JDK's SSLEngine answers a plain-text client with: a client reading it knows it met a TLS server and can say
-     * "add --tls" (nbench's clients do), where a bare close says nothing.
-     */
-    private static final byte[] UNEXPECTED_MESSAGE_ALERT = {0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x0a};
-
-    /**
-     * Netty's SslHandler closes on a record that is not TLS without an alert: written here from the SslHandler's own
-     * context, so it goes to the socket as it is (the engine, failed, could not encrypt it and must not), before the
-     * close that follows this event.
+     * Netty's SslHandler closes on a record that is not TLS without an alert ({@link TlsAlerts}): written here from
+     * the SslHandler's own context, so it goes to the socket as it is (the engine, failed, could not encrypt it and
+     * must not), before the close that follows this event.
      */
     private static void alertPlainTextClient(ChannelHandlerContext ctx) {
         ChannelHandlerContext tls = ctx.pipeline().context(SslHandler.class);
         if (tls != null) {
-            tls.writeAndFlush(Unpooled.wrappedBuffer(UNEXPECTED_MESSAGE_ALERT));
+            tls.writeAndFlush(Unpooled.wrappedBuffer(TlsAlerts.unexpectedMessage()));
         }
     }
 

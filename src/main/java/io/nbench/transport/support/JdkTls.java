@@ -144,10 +144,16 @@ public final class JdkTls {
      */
     public static String serverFailure(javax.net.ssl.SSLException e) {
         String m = String.valueOf(e.getMessage());
-        if (m.contains("Unsupported or unrecognized SSL message") || m.contains("plaintext connection")) {
+        if (plainText(e)) {
             return "not TLS (" + m + "): this server runs with --tls, so clients need --tls too";
         }
         return "TLS handshake failed: " + m;
+    }
+
+    /** Whether a server's engine failed because the client sent something that is not TLS. */
+    public static boolean plainText(javax.net.ssl.SSLException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("Unsupported or unrecognized SSL message") || m.contains("plaintext connection");
     }
 
     /** Whether {@code host} is an IP address literal (no DNS lookup), which SNI may not carry. */
