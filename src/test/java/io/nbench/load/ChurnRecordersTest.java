@@ -33,9 +33,12 @@ class ChurnRecordersTest {
     /**
      * The senders, the watchdog, and per connection its reader and those still ending as the next starts: a few,
      * however many reconnects (vthreads measured 16 for 7,351 reconnects, blocking 7; before, 146,245 and 1,508).
+     * Under a CPU hog more readers are still ending when the next ones start (vthreads: 33 for 6,356 beside
+     * stress-ng), so the bound grows with the reconnects, at one per hundred: a recorder per reconnect, or per few,
+     * is still far beyond it.
      */
-    private static int bound(int threads, int connections) {
-        return threads + 8 * connections + 2;
+    private static long bound(int threads, int connections, long reconnects) {
+        return Math.max(threads + 8L * connections + 2, reconnects / 100);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -79,7 +82,8 @@ class ChurnRecordersTest {
         long made = run.recorders().made();
         System.out.printf("%s: %d recorders made for %d reconnects%n", client, made, reconnects);
         assertTrue(reconnects >= minReconnects, "the run churned: " + reconnects + " reconnects");
-        assertTrue(made <= bound(threads, connections), made + " recorders made for " + reconnects
-                + " reconnects; a few record at once (at most " + bound(threads, connections) + " expected)");
+        long bound = bound(threads, connections, reconnects);
+        assertTrue(made <= bound, made + " recorders made for " + reconnects + " reconnects; a few record at once "
+                + "(at most " + bound + " expected)");
     }
 }
