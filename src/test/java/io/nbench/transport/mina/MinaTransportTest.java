@@ -14,7 +14,6 @@ import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
-import io.nbench.transport.ErrorKind;
 import io.nbench.transport.PayloadView;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.Transport;
@@ -229,22 +228,7 @@ class MinaTransportTest {
         return server.sessions().iterator().next();
     }
 
-    static class NoEvents implements ConnectionHandler {
-
-        @Override
-        public void onResponse(long id, int status, PayloadView payload) {
-        }
-
-        @Override
-        public void onWritten(long id) {
-        }
-
-        @Override
-        public void onError(ErrorKind kind, String message) {
-        }
-
-        @Override
-        public void onClosed() {
-        }
+    /** Kept as a name of this test's: every event ignored. */
+    static class NoEvents extends io.nbench.testkit.NoConnectionEvents {
     }
 }

@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.testkit.NoConnectionEvents;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTls;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.OptionValues;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Vectors;
-import io.nbench.transport.ConnectionHandler;
-import io.nbench.transport.ErrorKind;
-import io.nbench.transport.PayloadView;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -52,7 +50,7 @@ class NettyTlsPeerClosesTest {
                 for (int i = 0; i < CONNECTS; i++) {
                     int attempt = i;
                     IOException e = assertThrows(IOException.class, () -> client.connect(address,
-                            RequestTemplate.framed(64, 64, attempt), new NoEvents()),
+                            RequestTemplate.framed(64, 64, attempt), new NoConnectionEvents()),
                             "connect " + attempt);
                     assertTrue(e.getMessage().startsWith("TLS handshake failed ("), "connect " + attempt + ": "
                             + e.getMessage());
@@ -71,24 +69,6 @@ class NettyTlsPeerClosesTest {
                     return;
                 }
             }
-        }
-    }
-
-    private static final class NoEvents implements ConnectionHandler {
-        @Override
-        public void onResponse(long id, int status, PayloadView payload) {
-        }
-
-        @Override
-        public void onWritten(long id) {
-        }
-
-        @Override
-        public void onError(ErrorKind kind, String message) {
-        }
-
-        @Override
-        public void onClosed() {
         }
     }
 }
