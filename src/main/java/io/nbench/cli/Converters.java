@@ -89,4 +89,16 @@ final class Converters {
             }
         }
     }
+
+    /** {@code --success-status}: classes and codes, {@code 2xx,3xx} or {@code 200,404}. */
+    static final class SuccessStatusConverter implements ITypeConverter<io.nbench.protocol.SuccessStatuses> {
+        @Override
+        public io.nbench.protocol.SuccessStatuses convert(String value) {
+            try {
+                return io.nbench.protocol.SuccessStatuses.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(oneLine(e.getMessage()));
+            }
+        }
+    }
 }

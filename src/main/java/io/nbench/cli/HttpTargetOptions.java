@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.client.ClientSpec;
 import io.nbench.protocol.ClientRequest;
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.SuccessStatuses;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -34,9 +35,16 @@ final class HttpTargetOptions {
                     + "URL only).")
     List<String> headers;
 
+    @Option(names = "--success-status", paramLabel = "STATUSES", defaultValue = "2xx",
+            converter = Converters.SuccessStatusConverter.class,
+            description = "HTTP: which response statuses are a success, classes and codes, e.g. 2xx,3xx or 200,404 "
+                    + "(default: ${DEFAULT-VALUE}). Every response is timed; one that is not a success is also an "
+                    + "error of kind status.")
+    SuccessStatuses successStatus;
+
     /** These options, typed ({@link ChildClient}). */
     ClientSpec.Http settings() {
-        return new ClientSpec.Http(url, method, headers);
+        return new ClientSpec.Http(url, method, headers, successStatus);
     }
 
     /** Sets these options to a child client's settings. */
@@ -44,6 +52,7 @@ final class HttpTargetOptions {
         url = h.url();
         method = h.method();
         headers = h.headers();
+        successStatus = h.successStatus();
     }
 
     /**
@@ -64,8 +73,8 @@ final class HttpTargetOptions {
             if (protocol == Protocol.HTTP) {
                 throw usage(spec, "--protocol http needs --url, e.g. --url http://" + host + ":" + port + "/");
             }
-            if (matched(spec, "--method") || headers != null) {
-                throw usage(spec, "--method and -H are HTTP request options: give --url http://HOST:PORT/PATH");
+            if (matched(spec, "--method") || headers != null || matched(spec, "--success-status")) {
+                throw usage(spec, "--method, -H and --success-status are HTTP request options: give --url http://HOST:PORT/PATH");
             }
             return new Target(protocol, host, port, ClientRequest.NONE, false);
         }
@@ -90,7 +99,7 @@ final class HttpTargetOptions {
         }
         String authority = uri.getPort() >= 0 ? uri.getHost() + ":" + uri.getPort() : uri.getHost();
         return new Target(Protocol.HTTP, urlHost, urlPort,
-                new ClientRequest(checkedMethod(spec), authority, path, checkedHeaders(spec)), https);
+                new ClientRequest(checkedMethod(spec), authority, path, checkedHeaders(spec), successStatus), https);
     }
 
     private URI parse(CommandSpec spec) {

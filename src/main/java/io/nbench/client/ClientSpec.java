@@ -56,8 +56,12 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
         }
     }
 
-    /** HTTP's request: the URL (null: not HTTP), the method and the extra header lines ({@code Name: value}). */
-    public record Http(String url, String method, List<String> headers) {
+    /**
+     * HTTP's request: the URL (null: not HTTP), the method and the extra header lines ({@code Name: value}), and
+     * which response statuses are a success ({@code --success-status}).
+     */
+    public record Http(String url, String method, List<String> headers,
+                       io.nbench.protocol.SuccessStatuses successStatus) {
     }
 
     /**
@@ -101,7 +105,8 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
      */
     public ClientSpec withPort(int port) {
         Http h = transport.protocol() == Protocol.HTTP
-                ? new Http("http://127.0.0.1:" + port + "/", http.method(), http.headers()) : http;
+                ? new Http("http://127.0.0.1:" + port + "/", http.method(), http.headers(),
+                http.successStatus()) : http;
         return new ClientSpec(arguments, new Transports(transport.impls(), port, transport.protocol(),
                 transport.socket(), transport.options()), load, h, tls, output, serverStats, capacity, startAt,
                 allowInJvm, runOwnsFiles);

@@ -49,7 +49,8 @@ public final class Verdict {
     }
 
     /**
-     * One combination: INTERRUPTED, ABORTED, else NO_DATA when the measured iterations completed no message (exit 5:
+     * One combination: INTERRUPTED, ABORTED, else NO_DATA when the measured iterations (the warmup never counts)
+     * completed no message, HTTP: got no response at all, whatever its status (exit 5:
      * nothing to judge, and every threshold is left unjudged, so not held), else FAIL for errors over the limit, a
      * missed rate or responses outstanding; a breached threshold makes any of them FAIL too (exit 3 unless an
      * earlier code applies).
@@ -86,8 +87,10 @@ public final class Verdict {
             for (IterationResult it : result.iterations()) {
                 messages += it.messages();
             }
-            if (limit.exceeded(errors, messages + errors)) {
-                reasons.add(limit.failure(errors, messages + errors));
+            // A status error is a response, timed and counted in messages already: one attempt, not two.
+            long attempts = messages + errors - result.errors().get(ErrorKind.STATUS);
+            if (limit.exceeded(errors, attempts)) {
+                reasons.add(limit.failure(errors, attempts));
             }
             long missed = ratePerIteration ? result.summary().rateMissedIterations() : 0;
             if (missed > 0) {
@@ -139,12 +142,6 @@ public final class Verdict {
         int n = result.spec().iterations();
         long errors = result.errors().total();
         String failed = errors > 0 ? " (" + errors + " errors)" : "";
-        String statuses = everyStatusAnError(result);
-        if (statuses != null) {
-            return "nothing measured: every response in the " + n + " measured iteration(s) was an error status ("
-                    + statuses + "; status errors, which have no latency: only a 2xx response is timed): check the "
-                    + "URL and the server";
-        }
         if (result.spec().timeBased()) {
             return "nothing measured: no message completed within the " + n + " measured iteration(s) of "
                     + Durations.format(Duration.ofNanos(result.spec().iterationNanos())) + failed + ": the server "
@@ -152,26 +149,6 @@ public final class Verdict {
         }
         return "nothing measured: no message completed in the " + n + " measured iteration(s)" + failed
                 + (errors > 0 ? ": fix what the errors name" : "");
-    }
-
-    /**
-     * HTTP: the measured iterations' responses by code ({@code 404 x10 503 x2}) when there were some and none was
-     * a 2xx, else null. Their latency is not measured on purpose (an error page is other work than the answer
-     * being benchmarked, often much faster), so such a run has nothing to judge, and the reason must say why.
-     */
-    private static String everyStatusAnError(RunResult result) {
-        Map<Integer, Long> byCode = new java.util.TreeMap<>();
-        for (IterationResult it : result.iterations()) {
-            if (!it.warmup()) {
-                it.errors().statuses().forEach((code, count) -> byCode.merge(code, count, Long::sum));
-            }
-        }
-        if (byCode.isEmpty() || byCode.keySet().stream().anyMatch(code -> code >= 200 && code <= 299)) {
-            return null;
-        }
-        java.util.StringJoiner codes = new java.util.StringJoiner(" ");
-        byCode.forEach((code, count) -> codes.add(code + " x" + io.nbench.units.Units.count(count)));
-        return codes.toString();
     }
 
     /**

@@ -154,8 +154,11 @@ final class IterationClock {
         final Histogram handshakes;
         /** The resumed ones of {@link #handshakes}: their count is what the result keeps. */
         final Histogram resumedHandshakes;
+        /** HTTP: the latency by status class; null otherwise. */
+        final io.nbench.stats.StatusClassLatency statusClasses;
 
         Tally(LoadSpec spec) {
+            statusClasses = spec.protocol().responsesVerifiable() ? null : new io.nbench.stats.StatusClassLatency();
             uncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             lag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             connects = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;
@@ -169,6 +172,7 @@ final class IterationClock {
         Histogram h = LatencyHistograms.newHistogram();
         for (ThreadContext c : cut.contexts()) {
             c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects, tally.handshakes, tally.resumedHandshakes);
+            c.addFlippedClasses(tally.statusClasses == null ? null : tally.statusClasses.histograms());
             Thread owner = c.owner; // null: released, waiting in the queue to be adopted (and listed until then)
             if (owner != null && !owner.isAlive()) {
                 // Its thread is gone (a churned connection's reader): everything it recorded is in now.
@@ -213,7 +217,8 @@ final class IterationClock {
                 t.latency.getTotalCount(), end - start, payloadBytes, t.latency,
                 cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
                 t.connects, host.handshakes ? t.handshakes : null,
-                host.handshakes && t.resumedHandshakes != null ? t.resumedHandshakes.getTotalCount() : 0);
+                host.handshakes && t.resumedHandshakes != null ? t.resumedHandshakes.getTotalCount() : 0,
+                t.statusClasses);
         results.add(r);
         listener.onIteration(r);
         return end;

@@ -358,6 +358,14 @@ final class LoadConnection implements ConnectionHandler {
      * free, a sender may reuse it.
      */
     private boolean finish(long id, long now, boolean record, ThreadContext ctx) {
+        return finish(id, now, record, -1, ctx);
+    }
+
+    /**
+     * {@link #finish(long, long, boolean, ThreadContext)} of a server's own response (HTTP) of status {@code code}
+     * (-1: none): its latency is also kept by status class.
+     */
+    private boolean finish(long id, long now, boolean record, int code, ThreadContext ctx) {
         if (id <= 0) {
             return false;
         }
@@ -370,7 +378,9 @@ final class LoadConnection implements ConnectionHandler {
         if (!free(slot, id)) {
             return false;
         }
-        if (record) {
+        if (record && code >= 0) {
+            ctx.recordResponse(code, now - intended, now - start);
+        } else if (record) {
             if (openLoop) {
                 ctx.record(now - intended, now - start);
             } else {
@@ -689,8 +699,11 @@ final class LoadConnection implements ConnectionHandler {
             }
             return;
         }
-        boolean ok = codec.success(status) && verified(id, payload);
-        if (!finish(id, now, ok, ctx)) {
+        // A server's own response is timed whatever its status (an error status is counted below, by its code);
+        // a framed or echo one only when it is the answer asked for.
+        boolean ok = serverResponses || codec.success(status) && verified(id, payload);
+        int code = serverResponses ? status & ~io.nbench.protocol.ClientCodec.CLOSES : -1;
+        if (!finish(id, now, ok, code, ctx)) {
             if (!fifo && !issued(id)) {
                 unknownId(id, status, payload);
                 return;

@@ -70,7 +70,8 @@ final class Recorders {
                 c.adopt(thread); // before it is listed: the coordinator sees the new owner with the list
             } else {
                 boolean packed = packedRecorder(spec.connections(), spec.churn(), allContexts.size());
-                c = new ThreadContext(thread, spec.openLoop(), spec.replacesConnections(), packed);
+                c = new ThreadContext(thread, spec.openLoop(), spec.replacesConnections(),
+                        !spec.protocol().responsesVerifiable(), packed);
                 made.incrementAndGet();
             }
             contexts.set(c);

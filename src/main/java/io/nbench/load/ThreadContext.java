@@ -28,6 +28,8 @@ final class ThreadContext {
     private final ThreadHistograms histograms;
     private final boolean openLoop;
     private final boolean churn;
+    /** HTTP: latency is also kept by status class. */
+    private final boolean statusClasses;
     final AtomicLong clamped = new AtomicLong();
 
     /** True while this thread is inside a send issued by the io driver. */
@@ -54,13 +56,14 @@ final class ThreadContext {
      * @param packed packed histograms (small, a little slower): for runs with many recording threads, so
      *               that a thread per connection does not cost a quarter of a megabyte per connection
      */
-    ThreadContext(Thread owner, boolean openLoop, boolean churn, boolean packed) {
+    ThreadContext(Thread owner, boolean openLoop, boolean churn, boolean statusClasses, boolean packed) {
         this.owner = owner;
         this.openLoop = openLoop;
         this.churn = churn;
+        this.statusClasses = statusClasses;
         // Both sets of histograms are allocated here, so that the first flip at an iteration boundary
         // allocates nothing and takes microseconds, as every later one does.
-        this.histograms = new ThreadHistograms(openLoop, churn,
+        this.histograms = new ThreadHistograms(openLoop, churn, statusClasses,
                 packed ? LatencyHistograms::newPackedHistogram : LatencyHistograms::newHistogram);
     }
 
@@ -125,6 +128,29 @@ final class ThreadContext {
         histograms.record(ThreadHistograms.LATENCY, clamp(corrected), ThreadHistograms.UNCORRECTED, clamp(uncorrectedNanos));
     }
 
+    /**
+     * HTTP: one response of status {@code code}, its latency also kept in its status class (none for a code outside
+     * 200-599); {@code uncorrectedNanos} only in the open loop.
+     */
+    void recordResponse(int code, long nanos, long uncorrectedNanos) {
+        int cls = code / 100 - 2;
+        if (!statusClasses || cls < 0 || cls >= ThreadHistograms.STATUS_CLASSES) {
+            if (openLoop) {
+                record(nanos, uncorrectedNanos);
+            } else {
+                record(nanos);
+            }
+            return;
+        }
+        long value = clamp(nanos);
+        if (openLoop) {
+            histograms.record(ThreadHistograms.LATENCY, value, ThreadHistograms.UNCORRECTED, clamp(uncorrectedNanos),
+                    ThreadHistograms.CLASS_2XX + cls, value);
+        } else {
+            histograms.record(ThreadHistograms.LATENCY, value, ThreadHistograms.CLASS_2XX + cls, value);
+        }
+    }
+
     /** Open loop: how late a message was sent. */
     void recordLag(long nanos) {
         histograms.record(ThreadHistograms.SEND_LAG, clamp(nanos));
@@ -176,6 +202,15 @@ final class ThreadContext {
             connectsTarget.add(histograms.flipped(ThreadHistograms.CONNECTS));
             handshakesTarget.add(histograms.flipped(ThreadHistograms.HANDSHAKES));
             resumedTarget.add(histograms.flipped(ThreadHistograms.RESUMED_HANDSHAKES));
+        }
+    }
+
+    /** Reader: adds the last flip's latency by status class (2xx first) to {@code targets}, when kept. */
+    void addFlippedClasses(Histogram[] targets) {
+        if (statusClasses && targets != null) {
+            for (int i = 0; i < ThreadHistograms.STATUS_CLASSES; i++) {
+                targets[i].add(histograms.flipped(ThreadHistograms.CLASS_2XX + i));
+            }
         }
     }
 

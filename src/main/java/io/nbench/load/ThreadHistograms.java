@@ -37,7 +37,13 @@ final class ThreadHistograms {
     static final int HANDSHAKES = 4;
     /** The resumed ones of {@link #HANDSHAKES}, recorded in the same critical section. */
     static final int RESUMED_HANDSHAKES = 5;
-    private static final int KINDS = 6;
+    /**
+     * HTTP: the latency of the responses of status class 2xx (then 3xx, 4xx, 5xx at the next indexes), recorded in
+     * the same critical section as their {@link #LATENCY}.
+     */
+    static final int CLASS_2XX = 6;
+    static final int STATUS_CLASSES = 4;
+    private static final int KINDS = CLASS_2XX + STATUS_CLASSES;
 
     private final WriterReaderPhaser phaser = new WriterReaderPhaser();
     /** Recorded into by the owner; replaced as a whole by {@link #flip}. Null where a kind is not kept. */
@@ -58,13 +64,15 @@ final class ThreadHistograms {
     /**
      * @param openLoop keep the uncorrected latency and the send lag
      * @param churn    keep the connect latency and the handshake latency
+     * @param statusClasses keep the latency by status class (HTTP)
      */
-    ThreadHistograms(boolean openLoop, boolean churn, Supplier<Histogram> factory) {
-        active = histograms(openLoop, churn, factory);
-        inactive = histograms(openLoop, churn, factory);
+    ThreadHistograms(boolean openLoop, boolean churn, boolean statusClasses, Supplier<Histogram> factory) {
+        active = histograms(openLoop, churn, statusClasses, factory);
+        inactive = histograms(openLoop, churn, statusClasses, factory);
     }
 
-    private static Histogram[] histograms(boolean openLoop, boolean churn, Supplier<Histogram> factory) {
+    private static Histogram[] histograms(boolean openLoop, boolean churn, boolean statusClasses,
+                                          Supplier<Histogram> factory) {
         Histogram[] h = new Histogram[KINDS];
         h[LATENCY] = factory.get();
         if (openLoop) {
@@ -75,6 +83,11 @@ final class ThreadHistograms {
             h[CONNECTS] = factory.get();
             h[HANDSHAKES] = factory.get(); // empty without TLS: a packed histogram costs little
             h[RESUMED_HANDSHAKES] = factory.get();
+        }
+        if (statusClasses) {
+            for (int i = 0; i < STATUS_CLASSES; i++) {
+                h[CLASS_2XX + i] = factory.get();
+            }
         }
         return h;
     }
@@ -130,6 +143,27 @@ final class ThreadHistograms {
             Histogram[] h = active;
             h[kind1].recordValue(value1);
             h[kind2].recordValue(value2);
+        } finally {
+            phaser.writerCriticalSectionExit(critical);
+        }
+    }
+
+    /** Owner only: three values of one message (open loop, by status class), always in the same interval. */
+    void record(int kind1, long value1, int kind2, long value2, int kind3, long value3) {
+        if (batchDepth > 0) {
+            Histogram[] h = batchActive;
+            h[kind1].recordValue(value1);
+            h[kind2].recordValue(value2);
+            h[kind3].recordValue(value3);
+            return;
+        }
+        criticalSections++;
+        long critical = phaser.writerCriticalSectionEnter();
+        try {
+            Histogram[] h = active;
+            h[kind1].recordValue(value1);
+            h[kind2].recordValue(value2);
+            h[kind3].recordValue(value3);
         } finally {
             phaser.writerCriticalSectionExit(critical);
         }

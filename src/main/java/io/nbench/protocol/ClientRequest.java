@@ -12,13 +12,21 @@ import java.util.Objects;
  * @param authority {@code host[:port]} as the URL gave it
  * @param path      the request target, starting with {@code /}
  * @param headers   extra header lines, {@code Name: value}, already checked
+ * @param success   which response statuses are a success ({@code --success-status}); the others are errors
  */
-public record ClientRequest(String method, String authority, String path, List<String> headers) {
+public record ClientRequest(String method, String authority, String path, List<String> headers,
+                            SuccessStatuses success) {
 
     /** No method, no resource: the framed and echo protocols' requests are their payload. */
     public static final ClientRequest NONE = new ClientRequest("GET", "", "/", List.of());
 
+    /** 2xx a success. */
+    public ClientRequest(String method, String authority, String path, List<String> headers) {
+        this(method, authority, path, headers, SuccessStatuses.DEFAULT);
+    }
+
     public ClientRequest {
+        Objects.requireNonNull(success, "success");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(authority, "authority");
         Objects.requireNonNull(path, "path");

@@ -156,7 +156,7 @@ public final class TextReport implements RunListener {
         for (double p : r.messages() == 0 ? List.<Double>of() : spec.percentiles()) {
             latency.add(Percentiles.label(p) + " " + Units.micros(r.percentile(p)));
         }
-        String errors = "errors " + errors(r.errors());
+        String errors = "errors " + errors(r.errors(), spec.request().success());
         StringJoiner rest = new StringJoiner(" | ");
         if (r.openLoop() != null) {
             OpenLoopFigures o = r.openLoop();
@@ -235,6 +235,7 @@ public final class TextReport implements RunListener {
             if (s.measured().stream().anyMatch(r -> r.handshakeLatency() != null)) {
                 handshakes(out, s.measured(), ps);
             }
+            statusClasses(out, s.measured(), ps);
             boolean wide = means(out, m, "", ps);
             StudentT.Interval tp = s.throughput();
             out.println(throughput(tp) + ", " + Units.mib(s.mibPerSecond()) + " MiB/s");
@@ -273,7 +274,7 @@ public final class TextReport implements RunListener {
             out.println("Note: " + Units.count(clamped) + " value(s) beyond the histogram's range (1 hour) were recorded "
                     + "as its maximum.");
         }
-        out.println("Errors: " + errors(result.errors()) + (result.lateResponses() > 0
+        out.println("Errors: " + errors(result.errors(), spec.request().success()) + (result.lateResponses() > 0
                 ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : "")
                 + (result.reconnects() > 0 ? "; connections reopened " + Units.count(result.reconnects())
                 + (result.spec().protocol().responsesVerifiable() ? " after an echo timeout (first-in first-out "
@@ -301,7 +302,7 @@ public final class TextReport implements RunListener {
         }
         out.println("Drain after the last iteration (in no iteration): " + Units.count(d.messages()) + " msgs in "
                 + Units.seconds(d.wallNanos()) + " s, " + brief(d.latency(), 50, 100) + " µs, errors "
-                + errors(d.errors()));
+                + errors(d.errors(), spec.request().success()));
     }
 
     /**
@@ -492,12 +493,47 @@ public final class TextReport implements RunListener {
         return Double.isNaN(nanos) ? "n/a" : Units.micros(nanos);
     }
 
-    static String errors(ErrorCounts.Snapshot errors) {
+    /**
+     * {@code 0}, or the total and its kinds ({@code 12 (timeout=2 status 503 x10)}): status errors by their codes,
+     * the codes that are not a success in {@code success}.
+     */
+    /**
+     * HTTP: the measured responses' latency by status class (each class seen), every response being timed:
+     * {@code 4xx: 10 responses, p50 ...}.
+     */
+    private static void statusClasses(PrintWriter out, List<IterationResult> measured, List<Double> ps) {
+        io.nbench.stats.StatusClassLatency all = io.nbench.stats.StatusClassLatency.sum(
+                measured.stream().map(IterationResult::statusClasses).toList());
+        if (all == null) {
+            return;
+        }
+        out.println("Latency by status class (every response is timed):");
+        for (int i = 0; i < io.nbench.stats.StatusClassLatency.LABELS.size(); i++) {
+            org.HdrHistogram.Histogram h = all.get(i);
+            if (h.getTotalCount() > 0) {
+                out.println("  " + io.nbench.stats.StatusClassLatency.LABELS.get(i) + ": "
+                        + Units.count(h.getTotalCount()) + " responses, " + percentiles(h, ps));
+            }
+        }
+    }
+
+    static String errors(ErrorCounts.Snapshot errors, io.nbench.protocol.SuccessStatuses success) {
         if (errors.total() == 0) {
             return "0";
         }
         StringJoiner j = new StringJoiner(" ", errors.total() + " (", ")");
-        errors.nonZero().forEach((k, v) -> j.add(k.label() + "=" + v));
+        boolean[] successes = success.table();
+        errors.nonZero().forEach((k, v) -> {
+            StringJoiner codes = new StringJoiner(" ");
+            if (k == ErrorKind.STATUS) {
+                errors.statuses().forEach((code, n) -> {
+                    if (code < 0 || code >= successes.length || !successes[code]) {
+                        codes.add(code + " x" + n);
+                    }
+                });
+            }
+            j.add(codes.length() == 0 ? k.label() + "=" + v : k.label() + " " + codes);
+        });
         return j.toString();
     }
 }

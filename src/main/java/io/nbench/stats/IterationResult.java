@@ -22,12 +22,23 @@ import org.HdrHistogram.Histogram;
  * @param handshakeLatency with {@code --tls} and {@code --requests-per-connection}: the TLS handshake's part of
  *                       each reconnect (ns, from the TCP connection's establishment to the handshake's end), else null
  * @param resumedHandshakes how many of {@code handshakeLatency}'s handshakes resumed an earlier session (0 without)
+ * @param statusClasses HTTP: {@code latency} by status class (every response is timed), else null
  */
 public record IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
                               Histogram latency, ErrorCounts.Snapshot errors, long clamped,
                               boolean partial, ResourceUsage resources,
                               OpenLoopFigures openLoop, Histogram connectLatency, Histogram handshakeLatency,
-                              long resumedHandshakes) {
+                              long resumedHandshakes, StatusClassLatency statusClasses) {
+
+    /** Without latency by status class (not HTTP, or read from a document without it). */
+    public IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
+                           Histogram latency, ErrorCounts.Snapshot errors, long clamped,
+                           boolean partial, ResourceUsage resources,
+                           OpenLoopFigures openLoop, Histogram connectLatency, Histogram handshakeLatency,
+                           long resumedHandshakes) {
+        this(index, warmup, messages, wallNanos, payloadBytes, latency, errors, clamped, partial, resources, openLoop,
+                connectLatency, handshakeLatency, resumedHandshakes, null);
+    }
 
     /** Without a handshake latency (plain connections, or figures read from a document without one). */
     public IterationResult(int index, boolean warmup, long messages, long wallNanos, int payloadBytes,
@@ -35,7 +46,7 @@ public record IterationResult(int index, boolean warmup, long messages, long wal
                            boolean partial, ResourceUsage resources,
                            OpenLoopFigures openLoop, Histogram connectLatency) {
         this(index, warmup, messages, wallNanos, payloadBytes, latency, errors, clamped, partial, resources, openLoop,
-                connectLatency, null, 0);
+                connectLatency, null, 0, null);
     }
 
     public double messagesPerSecond() {

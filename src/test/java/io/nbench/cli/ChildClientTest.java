@@ -49,6 +49,7 @@ class ChildClientTest {
                     "--connect-rate", "2k", "--rate", "1.5k,20k", "--max-inflight", "12", "--pacer", "spin",
                     "--measure", "send", "--driver", "threads", "--timeout", "3s", "--connect-timeout", "250ms",
                     "--verify", "full", "--url", "http://example.org:81/x?y=1", "--method", "POST", "-H", "A: b",
+                    "--success-status", "2xx,3xx,404",
                     "-H", "C:d", "--tls", "--tls-protocols", "TLSv1.3", "--tls-ciphers", "TLS_AES_128_GCM_SHA256",
                     "--tls-ca", "some dir/ca.pem", "--tls-insecure", "--tls-resumption", "off",
                     "--percentiles", "50,99.99,100",

@@ -35,7 +35,7 @@ class ThreadContextTest {
             }
             recorded[0] = n;
         }, "writer");
-        holder[0] = new ThreadContext(writer, true, false, packed);
+        holder[0] = new ThreadContext(writer, true, false, false, packed);
         writer.start();
         long corrected = 0;
         long uncorrected = 0;
@@ -102,7 +102,7 @@ class ThreadContextTest {
             }
             batches[0] = n;
         }, "writer");
-        holder[0] = new ThreadContext(writer, false, false, false);
+        holder[0] = new ThreadContext(writer, false, false, false, false);
         writer.start();
         long total = 0;
         int split = 0;
@@ -141,7 +141,7 @@ class ThreadContextTest {
     @Test
     @Timeout(30)
     void aBatchEndedByAnExceptionLetsTheNextFlipThrough() throws Exception {
-        ThreadContext ctx = new ThreadContext(Thread.currentThread(), false, false, false);
+        ThreadContext ctx = new ThreadContext(Thread.currentThread(), false, false, false, false);
         try {
             ctx.beginRead();
             try {

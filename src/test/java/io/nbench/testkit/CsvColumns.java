@@ -135,6 +135,8 @@ public final class CsvColumns {
     }
 
     private static final Pattern HANDSHAKE_PERCENTILE = Pattern.compile("handshake_(p[0-9.]+)_ns");
+    private static final Pattern STATUS_CLASS = Pattern.compile("status_([1-5]xx)");
+    private static final Pattern STATUS_CLASS_PERCENTILE = Pattern.compile("status_([1-5]xx)_(p[0-9.]+)_ns");
 
     private CsvColumns() {
     }
@@ -159,6 +161,40 @@ public final class CsvColumns {
             return new Column(r -> r.handshakes().path("latencyNs").has(label) ? text(r.handshakes().path("latencyNs")
                     .path(label)) : null, r -> !r.handshakes().isObject() || r.handshakes().path("count").asLong() == 0
                     ? "" : Long.toString(valueAt(r.handshakeLatency(), percentile)));
+        }
+        // HTTP: a status class's responses, worked out from the iteration's responses by code; its latency from its
+        // histogram. Empty cells for other protocols.
+        Matcher sc = STATUS_CLASS.matcher(name);
+        if (sc.matches()) {
+            String cls = sc.group(1);
+            return new Column(r -> text(r.iteration().path("latencyByStatusClass").path(cls).path("count")),
+                    r -> {
+                        if (!r.iteration().path("latencyByStatusClass").isObject()) {
+                            return "";
+                        }
+                        long n = 0;
+                        for (var code : r.iteration().path("errors").path("statuses").properties()) {
+                            if (code.getKey().charAt(0) == cls.charAt(0) && code.getKey().length() == 3) {
+                                n += code.getValue().asLong();
+                            }
+                        }
+                        return Long.toString(n);
+                    });
+        }
+        Matcher scp = STATUS_CLASS_PERCENTILE.matcher(name);
+        if (scp.matches()) {
+            String cls = scp.group(1);
+            String label = scp.group(2);
+            double percentile = Double.parseDouble(label.substring(1));
+            return new Column(r -> {
+                JsonNode l = r.iteration().path("latencyByStatusClass").path(cls);
+                return !l.isObject() || l.path("count").asLong() == 0 ? ""
+                        : l.path("latencyNs").has(label) ? text(l.path("latencyNs").path(label)) : null;
+            }, r -> {
+                JsonNode l = r.iteration().path("latencyByStatusClass").path(cls);
+                return !l.isObject() || l.path("count").asLong() == 0 ? ""
+                        : Long.toString(valueAt(HistogramCodec.decode(l.path("histogram").asText()), percentile));
+            });
         }
         Matcher e = ERROR_KIND.matcher(name);
         if (e.matches() && List.of(ErrorKind.values()).stream().anyMatch(k -> k.label().equals(e.group(1)))) {

@@ -33,9 +33,12 @@ public final class HttpClientCodec implements ClientCodec {
     private final boolean closeEach;
     private final boolean headRequest;
     private final boolean withBody;
+    /** By code: whether it is a success ({@code --success-status}); a table so the per-response test is a load. */
+    private final boolean[] successes;
 
     HttpClientCodec(ClientRequest request, boolean closeEach) {
         this.request = request;
+        this.successes = request.success().table();
         this.closeEach = closeEach;
         this.headRequest = request.method().equals("HEAD");
         this.withBody = WITH_BODY.contains(request.method());
@@ -157,7 +160,7 @@ public final class HttpClientCodec implements ClientCodec {
     @Override
     public boolean success(int status) {
         int code = status & ~CLOSES;
-        return code >= 200 && code < 300;
+        return code >= 0 && code < successes.length && successes[code];
     }
 
     @Override

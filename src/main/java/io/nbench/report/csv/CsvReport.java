@@ -36,6 +36,9 @@ public final class CsvReport {
     /** The TLS handshake latency's columns: its median, its tail and its maximum. */
     public static final List<Double> HANDSHAKE_PERCENTILES = List.of(50.0, 99.0, 100.0);
 
+    /** Each HTTP status class's latency columns: its median, its tail and its maximum. */
+    public static final List<Double> STATUS_CLASS_PERCENTILES = List.of(50.0, 99.0, 100.0);
+
     private final PrintWriter out;
     private final List<String> keys;
     private final String runId;
@@ -82,6 +85,13 @@ public final class CsvReport {
         c.addAll(List.of("handshakes", "handshakes_resumed"));
         for (double p : HANDSHAKE_PERCENTILES) {
             c.add("handshake_" + Percentiles.label(p) + "_ns");
+        }
+        // HTTP: every response is timed; its latency by status class (empty cells for other protocols)
+        for (String cls : io.nbench.stats.StatusClassLatency.LABELS) {
+            c.add("status_" + cls);
+            for (double p : STATUS_CLASS_PERCENTILES) {
+                c.add("status_" + cls + "_" + Percentiles.label(p) + "_ns");
+            }
         }
         return c;
     }
@@ -151,6 +161,7 @@ public final class CsvReport {
                 cells.add(o == null ? "" : decimal(o.targetRate()));
                 cells.add(o == null ? "" : decimal(o.achievedRate(r.wallNanos())));
                 handshakes(cells, r);
+                statusClasses(cells, r);
                 row(cells);
             }
         };
@@ -166,6 +177,17 @@ public final class CsvReport {
         cells.add(h == null ? "" : Long.toString(r.resumedHandshakes()));
         for (double p : HANDSHAKE_PERCENTILES) {
             cells.add(h == null || h.getTotalCount() == 0 ? "" : Long.toString(Percentiles.valueAt(h, p)));
+        }
+    }
+
+    /** HTTP: each status class's response count and latency; empty cells for other protocols. */
+    private static void statusClasses(List<String> cells, IterationResult r) {
+        for (int i = 0; i < io.nbench.stats.StatusClassLatency.LABELS.size(); i++) {
+            Histogram h = r.statusClasses() == null ? null : r.statusClasses().get(i);
+            cells.add(h == null ? "" : Long.toString(h.getTotalCount()));
+            for (double p : STATUS_CLASS_PERCENTILES) {
+                cells.add(h == null || h.getTotalCount() == 0 ? "" : Long.toString(Percentiles.valueAt(h, p)));
+            }
         }
     }
 

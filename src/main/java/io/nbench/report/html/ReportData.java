@@ -100,6 +100,8 @@ final class ReportData {
         o.put("aborted", c.aborted());
         Histogram merged = null;
         Histogram uncorrected = null;
+        // HTTP: the measured responses' latency by status class, each class's histograms added up
+        java.util.Map<String, Histogram> byClass = new java.util.LinkedHashMap<>();
         ArrayNode iterations = o.putArray("iterations");
         for (IterationDoc it : c.iterations()) {
             if (it.warmup()) {
@@ -109,6 +111,13 @@ final class ReportData {
             merged = add(merged, h);
             if (it.openLoop() != null) {
                 uncorrected = add(uncorrected, HistogramCodec.decode(it.openLoop().uncorrectedHistogram()));
+            }
+            if (it.latencyByStatusClass() != null) {
+                it.latencyByStatusClass().forEach((cls, l) -> {
+                    if (l != null) {
+                        byClass.merge(cls, HistogramCodec.decode(l.histogram()), ReportData::add);
+                    }
+                });
             }
             ObjectNode i = iterations.addObject();
             i.put("index", it.index());
@@ -133,6 +142,19 @@ final class ReportData {
         if (!c.errors().statuses().isEmpty()) { // HTTP: the page shows the responses by code beside the errors
             ObjectNode statuses = o.putObject("statuses");
             c.errors().statuses().forEach(statuses::put);
+        }
+        if (!byClass.isEmpty()) { // HTTP: one row per status class seen, with its count and percentiles
+            ArrayNode classes = o.putArray("statusClasses");
+            byClass.forEach((cls, h) -> {
+                if (h.getTotalCount() > 0) {
+                    ObjectNode row = classes.addObject();
+                    row.put("class", cls);
+                    row.put("responses", h.getTotalCount());
+                    micros(row, "p50", h, 50);
+                    micros(row, "p99", h, 99);
+                    row.put("max", h.getMaxValue() / 1000.0);
+                }
+            });
         }
         if (merged != null && merged.getTotalCount() > 0) {
             micros(s, "p50", merged, 50);

@@ -12,18 +12,29 @@ import java.util.Map;
  * @param connectLatency null unless {@code --requests-per-connection}
  * @param handshakeLatency null unless {@code --tls} and {@code --requests-per-connection}: the TLS handshake's part
  *                       of each reconnect (from the TCP connection's establishment to the handshake's end)
+ * @param latencyByStatusClass HTTP: the responses' latency by status class ({@code 2xx} to {@code 5xx}, each with
+ *                       its count, percentiles and histogram; every response is timed), else null
  */
 public record IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
                            Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
                            String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency,
-                           ConnectLatency handshakeLatency) {
+                           ConnectLatency handshakeLatency, Map<String, ConnectLatency> latencyByStatusClass) {
+
+    /** Without latency by status class (not HTTP, or a document written before nbench kept it). */
+    public IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
+                        Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
+                        String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency,
+                        ConnectLatency handshakeLatency) {
+        this(index, warmup, messages, wallNs, msgPerSec, mibPerSec, latencyNs, errors, clamped, partial, histogram,
+                resources, openLoop, connectLatency, handshakeLatency, null);
+    }
 
     /** Without a handshake latency (plain connections). */
     public IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
                         Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
                         String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency) {
         this(index, warmup, messages, wallNs, msgPerSec, mibPerSec, latencyNs, errors, clamped, partial, histogram,
-                resources, openLoop, connectLatency, null);
+                resources, openLoop, connectLatency, null, null);
     }
 
     /** Null figures are unknown. */
@@ -39,7 +50,8 @@ public record IterationDoc(int index, boolean warmup, long messages, long wallNs
     }
 
     /**
-     * The reconnects' latency with {@code --requests-per-connection}, or their TLS handshakes'.
+     * The reconnects' latency with {@code --requests-per-connection}, or their TLS handshakes', or (HTTP) the
+     * responses' of one status class.
      *
      * @param resumed the handshakes': how many of them resumed an earlier session; null for the reconnects' (and in
      *                documents written before nbench counted them)

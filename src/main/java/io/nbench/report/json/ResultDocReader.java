@@ -122,7 +122,17 @@ public final class ResultDocReader {
                 it.path("wallNs").asLong(), it.path("msgPerSec").asDouble(), it.path("mibPerSec").asDouble(),
                 percentiles(it.path("latencyNs")), errors(it.path("errors")), it.path("clamped").asLong(),
                 it.path("partial").asBoolean(), text(it.path("histogram")), resources, open, connect,
-                handshake);
+                handshake, statusClasses(it.path("latencyByStatusClass")));
+    }
+
+    /** HTTP: the latency by status class, in the document's order; null when absent (other protocols). */
+    private static Map<String, IterationDoc.ConnectLatency> statusClasses(JsonNode n) {
+        if (!n.isObject()) {
+            return null;
+        }
+        Map<String, IterationDoc.ConnectLatency> m = new java.util.LinkedHashMap<>();
+        n.fields().forEachRemaining(e -> m.put(e.getKey(), connectLatency(e.getValue())));
+        return m;
     }
 
     /** One second's figures, as a {@code --format ndjson} interval line and an element of {@code intervals} hold them. */

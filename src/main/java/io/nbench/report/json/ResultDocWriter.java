@@ -161,6 +161,10 @@ public final class ResultDocWriter {
         if (it.handshakeLatency() != null) { // absent, not null, without TLS: older documents read back byte for byte
             connectLatency(node, "handshakeLatency", it.handshakeLatency());
         }
+        if (it.latencyByStatusClass() != null) { // HTTP only: absent in other protocols' documents
+            ObjectNode classes = node.putObject("latencyByStatusClass");
+            it.latencyByStatusClass().forEach((label, l) -> connectLatency(classes, label, l));
+        }
         return node;
     }
 

@@ -223,7 +223,21 @@ public final class ResultDocument {
         return new IterationDoc(it.index(), it.warmup(), it.messages(), it.wallNanos(), it.messagesPerSecond(),
                 it.mibPerSecond(), percentiles(it.latency(), percentiles), ErrorsDoc.of(it.errors()), it.clamped(),
                 it.partial(), HistogramCodec.encode(it.latency()), resources(it), open,
-                connectLatency(it.connectLatency(), percentiles), handshakeLatency(it, percentiles));
+                connectLatency(it.connectLatency(), percentiles), handshakeLatency(it, percentiles),
+                statusClasses(it.statusClasses(), percentiles));
+    }
+
+    /** HTTP: each status class's count, percentiles and histogram, 2xx to 5xx; null otherwise. */
+    private static Map<String, IterationDoc.ConnectLatency> statusClasses(io.nbench.stats.StatusClassLatency s,
+                                                                          List<Double> percentiles) {
+        if (s == null) {
+            return null;
+        }
+        Map<String, IterationDoc.ConnectLatency> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < io.nbench.stats.StatusClassLatency.LABELS.size(); i++) {
+            m.put(io.nbench.stats.StatusClassLatency.LABELS.get(i), connectLatency(s.get(i), percentiles));
+        }
+        return m;
     }
 
     private static IterationDoc.ConnectLatency connectLatency(Histogram c, List<Double> percentiles) {

@@ -326,9 +326,22 @@ public final class ResultMerge {
         boolean handshakes = base.handshakeLatency() != null;
         Histogram handshake = handshakes ? LatencyHistograms.newHistogram() : null;
         Map<Integer, Long> statuses = new java.util.TreeMap<>();
+        // HTTP: the latency by status class, each class's histograms added up (absent where no input has them)
+        io.nbench.stats.StatusClassLatency classes = null;
         for (Input input : inputs) {
             IterationDoc p = input.document().combinations().get(c).iterations().get(i);
             latency.add(HistogramCodec.decode(p.histogram()));
+            if (p.latencyByStatusClass() != null) {
+                if (classes == null) {
+                    classes = new io.nbench.stats.StatusClassLatency();
+                }
+                for (Map.Entry<String, IterationDoc.ConnectLatency> e : p.latencyByStatusClass().entrySet()) {
+                    Histogram into = classes.get(e.getKey());
+                    if (into != null && e.getValue() != null) {
+                        into.add(HistogramCodec.decode(e.getValue().histogram()));
+                    }
+                }
+            }
             p.errors().byClass().statuses().forEach((code, n) -> statuses.merge(code, n, Long::sum));
             for (Map.Entry<String, Long> count : counts(p).entrySet()) {
                 String field = count.getKey();
@@ -385,7 +398,7 @@ public final class ResultMerge {
                 uncorrected, sendLag) : null;
         return new IterationResult(base.index(), warmup, sums.get("messages"), wall, payload,
                 latency, new ErrorCounts.Snapshot(errors, statuses), sums.get("clamped"), partial, null, openLoop, connect,
-                handshake, handshakes ? sums.get("handshakeLatency.resumed") : 0);
+                handshake, handshakes ? sums.get("handshakeLatency.resumed") : 0, classes);
     }
 
     /** The counts of an iteration that merging adds up, by their field in the document, in its order. */

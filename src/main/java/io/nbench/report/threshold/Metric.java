@@ -64,14 +64,17 @@ public record Metric(String name, MetricKind kind, ToDoubleFunction<RunResult> e
         return s.merged().getTotalCount() == 0 ? Double.NaN : f.applyAsDouble(s);
     }
 
-    /** Errors as a percentage of attempts (completed messages plus errors), over the whole run. */
+    /**
+     * Errors as a percentage of attempts (completed messages plus errors), over the whole run. A status error is a
+     * completed (timed) message already: counted once.
+     */
     private static double errorRate(RunResult r) {
         long messages = 0;
         for (IterationResult it : r.iterations()) {
             messages += it.messages();
         }
         long errors = r.errors().total();
-        long attempts = messages + errors;
+        long attempts = messages + errors - r.errors().get(io.nbench.transport.ErrorKind.STATUS);
         return attempts == 0 ? 0 : errors * 100.0 / attempts;
     }
 }

@@ -90,30 +90,28 @@ class HttpClientPeerTest {
     }
 
     /**
-     * A server that answers every request 404: no response is timed (only a 2xx is), so the run measured nothing
-     * (NO_DATA, exit 5), and its reason says that every response was an error status and which, not a bare
-     * "no message completed".
+     * A server that answers every request 404: every response is timed (a 404 is a response), each is an error of
+     * kind status, so the run is measured and FAILs on its errors (exit 4), not NO_DATA; the iteration line names
+     * the code.
      */
     @Test
-    void everyResponseAnErrorStatusIsNoDataSayingWhichStatus() throws Exception {
+    void everyResponseAnErrorStatusIsTimedAndFailsSayingWhichStatus() throws Exception {
         byte[] reply = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread peer = new Thread(() -> answerEachHead(server, reply), "scripted-http");
             peer.setDaemon(true);
             peer.start();
             NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "nio", "--threads", "1",
-                    "--msgs", "5", "--warmup", "1", "--iterations", "2", "--max-errors", "100%", "--out", "r.json",
+                    "--msgs", "5", "--warmup", "1", "--iterations", "2", "--out", "r.json",
                     "--url", "http://127.0.0.1:" + server.getLocalPort() + "/missing");
-            assertEquals(5, r.exit(), r.all());
-            String reason = "nothing measured: every response in the 2 measured iteration(s) was an error status (404 "
-                    + "x10; status errors, which have no latency: only a 2xx response is timed): check the URL and the "
-                    + "server";
-            assertTrue(r.out().contains("\nResult: NO_DATA (exit code 5): " + reason + "\n"), r.out());
+            assertEquals(4, r.exit(), r.all());
+            assertTrue(r.out().contains("errors 5 (status 404 x5)"), r.out());
             assertTrue(r.out().contains("Responses by status (whole run): 404 x15\n"), r.out());
+            assertTrue(r.out().contains("  4xx: 10 responses, "), r.out());
             com.fasterxml.jackson.databind.JsonNode c = io.nbench.testkit.ResultDocs.read(dir.resolve("r.json"))
                     .path("combinations").path(0);
-            assertEquals("NO_DATA", c.path("status").asText());
-            assertEquals(reason, c.path("reasons").path(0).asText());
+            assertEquals("FAIL", c.path("status").asText());
+            assertEquals(10, c.path("summary").path("messages").asLong(), c.path("summary").toString());
         }
     }
 

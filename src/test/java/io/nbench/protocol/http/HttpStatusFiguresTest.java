@@ -73,7 +73,10 @@ class HttpStatusFiguresTest {
             long other = byCode.values().stream().mapToLong(Long::longValue).sum() - success;
             // A count-based iteration ends when its 4 x 15 responses are in, whatever their status.
             assertEquals(60, success + other, String.join(",", row));
-            assertEquals(Long.parseLong(row.get(header.indexOf("messages"))), success, "2xx: the measured messages");
+            // Every response is timed: the messages are all 60, each class's column its codes' count.
+            assertEquals(Long.parseLong(row.get(header.indexOf("messages"))), success + other, "every response");
+            assertEquals(Long.parseLong(row.get(header.indexOf("status_2xx"))), success, "the 2xx class");
+            assertEquals(Long.parseLong(row.get(header.indexOf("status_5xx"))), other, "the 5xx class (503)");
             assertEquals(Long.parseLong(row.get(header.indexOf("errors_status"))), other, "the others: status errors");
             byCode.forEach((code, n) -> run.merge(code, n, Long::sum));
         }

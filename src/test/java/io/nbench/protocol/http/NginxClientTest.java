@@ -216,7 +216,7 @@ class NginxClientTest {
         NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "nio", "--threads", "1",
                 "--msgs", "10", "--warmup", "0", "--iterations", "1", "--url", "http://127.0.0.1:" + port + "/none",
                 "-H", "X-Test:  yes", "--out", "missing.json");
-        assertTrue(r.out().contains("Errors: 10 (status=10)"), r.out());
+        assertTrue(r.out().contains("Errors: 10 (status 404 x10)"), r.out());
         assertTrue(r.out().contains("first status error: the server answered with status 404"), r.out());
         assertEquals(Map.of("404 153", 10L), logged(), r.out());
         JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("missing.json")));
