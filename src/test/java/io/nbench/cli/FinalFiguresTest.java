@@ -79,6 +79,43 @@ class FinalFiguresTest {
     }
 
     /**
+     * The drain's errors are the drain's own: what timed out after the last iteration's cut. Against a server that
+     * answers one request per 100 ms, 32 in flight (3.2 s of work) and {@code --timeout 2s}, requests queue behind
+     * those that timed out (whose late answers keep the run from being called stalled) and time out during the
+     * later iterations,
+     * and those still in flight at the last cut time out in the drain; the run's errors (the document's {@code errors}, whole run) are the
+     * iterations' plus the drain's, so the drain's are the run's minus the iterations', worked out here from the
+     * document's other fields and checked against its drain and the printed drain line. Counted from the run's
+     * start instead (the drain's errors not minus the last cut's), the drain line printed the run's 242, not 5.
+     */
+    @Test
+    void theDrainsErrorsAreThoseOfTheDrainOnly() throws Exception {
+        TransportTesting.CountingEvents events = new TransportTesting.CountingEvents();
+        try (RunningServer server = TransportTesting.startWithWork(Transports.get("netty"), Duration.ofMillis(100), 1,
+                100, events)) {
+            Path out = dir.resolve("timeouts.json");
+            CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.address().getPort()),
+                    "--threads", "1", "--connections", "1", "--window", "32", "--timeout", "2s", "--max-errors", "100%",
+                    "--iteration-time", "1s", "--warmup", "0", "--iterations", "5", "--size", "16",
+                    "--out", out.toString());
+            JsonNode c = ResultDocs.read(out).get("combinations").get(0);
+            long inIterations = 0;
+            for (JsonNode it : c.get("iterations")) {
+                inIterations += it.get("errors").get("total").asLong();
+            }
+            long run = c.get("errors").get("total").asLong();
+            long drained = c.get("drain").get("errors").get("total").asLong();
+            assertTrue(inIterations > 0, "requests timed out during the iterations: " + o.out());
+            assertTrue(run > inIterations, "and in the drain: " + o.out());
+            assertEquals(run - inIterations, drained, "the drain's errors are the run's minus the iterations': "
+                    + o.out());
+            String line = o.out().lines().filter(l -> l.startsWith("Drain after the last iteration")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no drain line: " + o.out()));
+            assertTrue(line.contains(" µs, errors " + drained + " ("), "the printed drain line: " + line);
+        }
+    }
+
+    /**
      * The last iteration ends at its boundary for the load too: no message is sent after the cut, so the drain
      * holds only what was in flight then, at most connections x window (4 here), whichever driver sends. The
      * cut once came after the iteration's figures were built and its line printed, and the senders went on

@@ -92,6 +92,123 @@ class ServerStatsTest {
         assertFalse(usage.out().contains("Iteration"));
     }
 
+    /**
+     * {@code compare}'s "server CPU/msg" is the server's CPU time over its window divided by the requests the server
+     * counted in it, which include another client's when two share the server: here a second client (two raw
+     * sockets, 8 requests in flight each) loads the server all through two runs of the measured client. Each
+     * file's figure is worked out from the document's own fields (the mean over measured iterations of
+     * {@code cpuPercent / 100 x nanos / requests} of {@code serverStats}) and found in the printed row. Divided by
+     * the client's messages instead, the row printed 25.9 µs for 11.8.
+     */
+    @Test
+    void compareDividesTheServersCpuByTheServersRequests(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, TOKEN + "\n");
+        List<Path> files = List.of(dir.resolve("a.json"), dir.resolve("b.json"));
+        try (SecondClient other = new SecondClient(server.port, 2)) {
+            for (Path json : files) {
+                CliTest.Outcome o = CliTest.run("client", "--impl", "nio", "--port", Integer.toString(server.port),
+                        "--server-stats", "--monitor-port", Integer.toString(server.monitorPort),
+                        "--monitor-token-file", token.toString(), "--threads", "2", "--msgs", "300", "--warmup", "0",
+                        "--iterations", "3", "--out", json.toString());
+                assertEquals(0, o.code(), o.out() + o.err());
+            }
+            other.assertAlive();
+        }
+        CliTest.Outcome compared = CliTest.run("compare", files.get(0).toString(), files.get(1).toString());
+        String row = compared.out().lines().filter(l -> l.strip().startsWith("server CPU/msg")).findFirst()
+                .orElseThrow(() -> new AssertionError("no server CPU/msg row: " + compared.out() + compared.err()));
+        int from = 0;
+        for (Path json : files) {
+            JsonNode doc = ResultDocs.read(json);
+            double perRequest = 0;
+            double perMessage = 0;
+            JsonNode stats = doc.at("/combinations/0/serverStats/iterations");
+            assertEquals(3, stats.size(), stats.toString());
+            for (JsonNode s : stats) {
+                long requests = s.get("requests").asLong();
+                long messages = -1;
+                for (JsonNode it : doc.at("/combinations/0/iterations")) {
+                    if (it.get("index").asInt() == s.get("index").asInt()) {
+                        messages = it.get("messages").asLong();
+                    }
+                }
+                assertEquals(600, messages, "iteration " + s.get("index"));
+                assertTrue(requests > messages, "the other client's requests are in the server's: " + s);
+                double cpuNs = s.get("cpuPercent").asDouble() / 100.0 * s.get("nanos").asLong();
+                perRequest += cpuNs / requests / stats.size();
+                perMessage += cpuNs / messages / stats.size();
+            }
+            String expected = io.nbench.units.Units.micros(perRequest) + " µs";
+            assertFalse(expected.equals(io.nbench.units.Units.micros(perMessage) + " µs"),
+                    "the two divisions print alike: the test cannot tell them apart");
+            int at = row.indexOf(expected, from);
+            assertTrue(at >= 0, json.getFileName() + ": server CPU/msg " + expected + " (CPU time / the server's "
+                    + "requests; per client message it is " + io.nbench.units.Units.micros(perMessage) + " µs) not in: "
+                    + row);
+            from = at + expected.length();
+        }
+    }
+
+    /**
+     * Another client of the shared server: {@code sockets} connections, each writing 8 framed requests at a time
+     * and reading their 8 responses, until closed.
+     */
+    private static final class SecondClient implements AutoCloseable {
+        private final List<java.net.Socket> sockets = new java.util.ArrayList<>();
+        private final List<Thread> threads = new java.util.ArrayList<>();
+        private final java.util.concurrent.atomic.AtomicReference<Throwable> failed =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        private volatile boolean closing;
+
+        SecondClient(int port, int count) throws Exception {
+            byte[] batch = io.nbench.transport.Vectors.concat(java.util.Collections.nCopies(8,
+                    io.nbench.transport.Vectors.REQ1).toArray(new byte[0][]));
+            int answer = io.nbench.transport.Vectors.RESP1.length * 8;
+            java.util.concurrent.CountDownLatch answering = new java.util.concurrent.CountDownLatch(count);
+            for (int i = 0; i < count; i++) {
+                java.net.Socket s = new java.net.Socket("127.0.0.1", port);
+                s.setTcpNoDelay(true);
+                s.setSoTimeout(30_000);
+                sockets.add(s);
+                Thread t = new Thread(() -> {
+                    try {
+                        while (!closing) {
+                            s.getOutputStream().write(batch);
+                            if (s.getInputStream().readNBytes(answer).length != answer) {
+                                throw new java.io.EOFException("the server closed");
+                            }
+                            answering.countDown();
+                        }
+                    } catch (Throwable e) {
+                        if (!closing) {
+                            failed.set(e);
+                        }
+                    }
+                }, "second-client-" + i);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            }
+            assertTrue(answering.await(30, java.util.concurrent.TimeUnit.SECONDS), "the second client got no answer");
+        }
+
+        void assertAlive() {
+            assertTrue(failed.get() == null, "the second client failed: " + failed.get());
+        }
+
+        @Override
+        public void close() throws Exception {
+            closing = true;
+            for (java.net.Socket s : sockets) {
+                s.close();
+            }
+            for (Thread t : threads) {
+                t.join(30_000);
+            }
+        }
+    }
+
     private static int indexOfPrefix(List<String> lines, String prefix) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).startsWith(prefix)) {
