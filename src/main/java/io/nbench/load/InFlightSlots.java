@@ -31,7 +31,8 @@ import java.lang.invoke.VarHandle;
  *     and counts a timeout error.</li>
  * <li><b>Late response</b>: a response whose message already timed out finds its slot free or holding a
  *     newer id; its {@link #release} (or the id check before it) fails, and it is discarded as late:
- *     never credited to the message that reused the slot.</li>
+ *     never credited to the message that reused the slot. Late only while a timeout explains it
+ *     ({@link AnswerLedger}); otherwise no request asked for it.</li>
  * </ol>
  *
  * <p>Nothing here allocates or blocks: a claim scans at most every slot once (and finds one at once while

@@ -743,10 +743,11 @@ final class LoadConnection implements ConnectionHandler {
 
     /**
      * A response to a message no longer in flight: late if a timeout explains it, else one no request asked for
-     * (a server answering twice). A connection that is dead is past judging: its replies only count as late.
+     * (a server answering twice). A connection that is dead, or a run closing its connections (which ends what is
+     * still in flight without a timeout), is past judging: their replies only count as late.
      */
     private void lateResponse(long id, int status, PayloadView payload) {
-        if (ledger.late() || dead) {
+        if (ledger.late() || dead || run.closing) {
             run.lateResponses.increment();
         } else {
             unsolicited(id, status, payload);
