@@ -19,9 +19,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * count: it is never refused. Per message this is one opaque load; per read one atomic increment.
  *
  * <p><b>Late responses.</b> A response to a message that is no longer in flight is late only if a timeout explains
- * it: each timed-out message may be answered once more. A connection that gets more such responses than it had
- * timeouts got one no request asked for ({@link #late} says false). These two counts move off the hot path only
- * (a timeout, a response that found no message), so they are plain atomics.
+ * it: each timed-out message may be answered once more. With ids (framed, stamped echo) each slot remembers the id
+ * of the last message in it that timed out and was not answered since, so a second answer to a message that never
+ * timed out is refused at once ({@link #lateAnswer}); once a slot's record was overwritten before its answer came,
+ * and without ids (a reply on a first-in first-out connection replaced after a timeout), the rule is the count: a
+ * connection that gets more such responses than it had timeouts got one no request asked for ({@link #late}). All
+ * of this moves off the hot path only (a timeout, a response that found no message), so it uses plain atomics.
  */
 final class AnswerLedger {
 
@@ -44,6 +47,16 @@ final class AnswerLedger {
     /** Messages that ended by timeout, plus, while a FIFO reopen is under way, the window it may still fail. */
     private final AtomicLong timeouts = new AtomicLong();
     private final AtomicLong late = new AtomicLong();
+    /** With ids: per slot, the id of the last message in it that timed out and was not answered since (0: none). */
+    private final long[] timedOut;
+    /** Timed-out ids whose record was overwritten before their answer came: from then on the count decides. */
+    private final AtomicLong forgotten = new AtomicLong();
+    private static final VarHandle IDS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    /** {@code slots}: the connection's slot count, when its responses carry ids (else 0). */
+    AnswerLedger(int slots) {
+        this.timedOut = new long[slots];
+    }
 
     /** A read begins: its number, greater than the count every message sent before it recorded. */
     long readBegins() {
@@ -66,6 +79,36 @@ final class AnswerLedger {
      */
     void timeouts(long n) {
         timeouts.addAndGet(n);
+    }
+
+    /**
+     * With ids: message {@code id} in {@code slot} is about to be ended by timeout (before its slot is freed, so that
+     * its late answer, finding the slot freed, finds the record).
+     */
+    void timingOut(int slot, long id) {
+        timeouts(1);
+        if ((long) IDS.getAndSet(timedOut, slot, id) != 0) {
+            forgotten.incrementAndGet();
+        }
+    }
+
+    /** What {@link #timingOut} recorded did not happen: the message's answer freed its slot first. */
+    void answeredFirst(int slot, long id) {
+        timeouts(-1);
+        IDS.compareAndSet(timedOut, slot, id, 0L);
+    }
+
+    /**
+     * With ids: a response to message {@code id} of {@code slot}, which is no longer in flight. True if it is the
+     * late answer of a timed-out message (counted), false if no request asked for it: the message was answered
+     * already (or, once a record was forgotten, the connection has had more such responses than timeouts).
+     */
+    boolean lateAnswer(int slot, long id) {
+        if (IDS.compareAndSet(timedOut, slot, id, 0L)) {
+            late.incrementAndGet();
+            return true;
+        }
+        return forgotten.get() > 0 && late();
     }
 
     /**

@@ -82,7 +82,7 @@ final class LoadConnection implements ConnectionHandler {
     /** First-in first-out only: the reads begun on this connection when each message went out. */
     private final long[] slotReadsBefore;
     /** Which responses this connection may still get besides the answers to its messages in flight. */
-    private final AnswerLedger ledger = new AnswerLedger();
+    private final AnswerLedger ledger;
     /**
      * When a response (or, measuring sends, a written event) last arrived, the run clock; 0 = never.
      * Written by the I/O thread with opaque stores (no fence on the hot path), read by the watchdog.
@@ -131,6 +131,7 @@ final class LoadConnection implements ConnectionHandler {
         this.slotOwner = slots.owner;
         this.slotGen = slots.generation;
         this.slotReadsBefore = slots.readsBefore;
+        this.ledger = new AnswerLedger(fifo ? 0 : slots.capacity());
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -725,8 +726,14 @@ final class LoadConnection implements ConnectionHandler {
                 // First-in first-out, a timeout replaces the connection (its replies then come as another
                 // generation's): one that is still current had no message sent before this read left to answer.
                 unsolicited(-1, status, payload);
+            } else if (fifo) {
+                lateResponse(id, status, payload); // a reply of a connection replaced meanwhile after a timeout
+            } else if (run.closing) {
+                return; // what the close ended did not time out: past judging, and no late response either
+            } else if (ledger.lateAnswer((int) (id & slotMask), id) || dead) {
+                run.lateResponses.increment(); // its message timed out before it came
             } else {
-                lateResponse(id, status, payload); // its message timed out before it came, or none asked for it
+                unsolicited(id, status, payload); // its message was answered already
             }
             return;
         }
@@ -742,12 +749,16 @@ final class LoadConnection implements ConnectionHandler {
     }
 
     /**
-     * A response to a message no longer in flight: late if a timeout explains it, else one no request asked for
-     * (a server answering twice). A connection that is dead, or a run closing its connections (which ends what is
-     * still in flight without a timeout), is past judging: their replies only count as late.
+     * First-in first-out, a reply on a connection replaced after a timeout: late if a timeout explains it, else one
+     * no request asked for. A dead connection's replies (its last reopen failed: what it had in flight timed out)
+     * only count as late; a run closing its connections ends what is still in flight without a timeout, so what
+     * comes then is past judging and not late either.
      */
     private void lateResponse(long id, int status, PayloadView payload) {
-        if (ledger.late() || dead || run.closing) {
+        if (run.closing) {
+            return;
+        }
+        if (ledger.late() || dead) {
             run.lateResponses.increment();
         } else {
             unsolicited(id, status, payload);
@@ -992,9 +1003,17 @@ final class LoadConnection implements ConnectionHandler {
                 continue;
             }
             if (v > 0 && now - slotStart[i] > timeoutNanos) {
-                ledger.timeouts(1); // first: a reply that finds the slot freed finds its timeout counted
+                if (fifo) {
+                    ledger.timeouts(1); // first: a reply that finds the slot freed finds its timeout counted
+                } else {
+                    ledger.timingOut(i, v); // first: a reply that finds the slot freed finds it recorded
+                }
                 if (!free(i, v)) {
-                    ledger.timeouts(-1); // its reply came first
+                    if (fifo) {
+                        ledger.timeouts(-1); // its reply came first
+                    } else {
+                        ledger.answeredFirst(i, v);
+                    }
                     continue;
                 }
                 expired++;
