@@ -15,6 +15,11 @@ public enum AbortCause {
     ECHO_PEER,
     /** The peer sent bytes that are not this protocol's responses (an HTTP server, another service). */
     FOREIGN_PEER,
+    /**
+     * The server sent a response no request asked for (it answered a request twice, or before it was sent): without
+     * ids every later response would be credited to the wrong request, so nothing more is measured.
+     */
+    UNSOLICITED_RESPONSE,
     /** The peer closed every connection right after a request, before any answer: it refuses what was sent. */
     REFUSED_REQUEST,
     /** Every connection was closed by the server after it had answered: it died or was stopped. */

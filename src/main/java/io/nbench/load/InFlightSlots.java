@@ -7,8 +7,8 @@ import java.lang.invoke.VarHandle;
  * The table of one connection's messages in flight, and the protocol by which threads share it without
  * a lock. A power-of-two number of slots, at least twice the window; each slot holds the id of the message
  * occupying it ({@link #FREE} when empty) and, in parallel columns, its send time, its intended send time
- * (open loop), the sender waiting for it (batch mode) and the connection generation it went out on (FIFO
- * echo).
+ * (open loop), the sender waiting for it (batch mode), and the connection generation it went out on and the reads
+ * begun before it (first-in first-out matching).
  *
  * <p>Ids: the slot index is the low {@link #bits} bits of the id, so a response finds its slot without
  * searching; the rest is a per-connection sequence number, so an id is never reused during a run.
@@ -31,7 +31,8 @@ import java.lang.invoke.VarHandle;
  *     and counts a timeout error.</li>
  * <li><b>Late response</b>: a response whose message already timed out finds its slot free or holding a
  *     newer id; its {@link #release} (or the id check before it) fails, and it is discarded as late:
- *     never credited to the message that reused the slot.</li>
+ *     never credited to the message that reused the slot. Late only while a timeout explains it
+ *     ({@link AnswerLedger}); otherwise no request asked for it.</li>
  * </ol>
  *
  * <p>Nothing here allocates or blocks: a claim scans at most every slot once (and finds one at once while
@@ -58,6 +59,11 @@ final class InFlightSlots {
     final Sender[] owner;
     /** FIFO echo only (else null): the connection generation each message went out on. */
     final int[] generation;
+    /**
+     * First-in first-out only (else null): how many reads of its connection had begun when each message went out
+     * ({@link AnswerLedger}): a response may complete only a message sent before its read began.
+     */
+    final long[] readsBefore;
 
     InFlightSlots(int window, boolean openLoop, boolean batch, boolean fifo) {
         int capacity = Integer.highestOneBit(Math.max(2, window * 2 - 1)) << 1;
@@ -68,6 +74,7 @@ final class InFlightSlots {
         this.intended = openLoop ? new long[capacity] : null;
         this.owner = batch ? new Sender[capacity] : null;
         this.generation = fifo ? new int[capacity] : null;
+        this.readsBefore = fifo ? new long[capacity] : null;
     }
 
     int capacity() {

@@ -79,6 +79,10 @@ final class LoadConnection implements ConnectionHandler {
     private final long[] slotIntended;
     /** FIFO echo only: the connection generation each message went out on. */
     private final int[] slotGen;
+    /** First-in first-out only: the reads begun on this connection when each message went out. */
+    private final long[] slotReadsBefore;
+    /** Which responses this connection may still get besides the answers to its messages in flight. */
+    private final AnswerLedger ledger;
     /**
      * When a response (or, measuring sends, a written event) last arrived, the run clock; 0 = never.
      * Written by the I/O thread with opaque stores (no fence on the hot path), read by the watchdog.
@@ -126,6 +130,8 @@ final class LoadConnection implements ConnectionHandler {
         this.slotIntended = slots.intended;
         this.slotOwner = slots.owner;
         this.slotGen = slots.generation;
+        this.slotReadsBefore = slots.readsBefore;
+        this.ledger = new AnswerLedger(fifo ? 0 : slots.capacity());
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -295,7 +301,8 @@ final class LoadConnection implements ConnectionHandler {
     /**
      * FIFO echo: reads the connection and its generation as one pair (the generation is odd while
      * {@link #reopen} swaps the connection) and tags the slot with it, so the message is matched only
-     * against replies of the connection it really goes out on.
+     * against replies of the connection it really goes out on; and with the reads begun so far, so that
+     * no response read before it went out completes it ({@link AnswerLedger}).
      */
     private ClientConnection tag(int slot) {
         for (;;) {
@@ -303,6 +310,7 @@ final class LoadConnection implements ConnectionHandler {
             ClientConnection c = transport;
             if ((g & 1) == 0 && generation == g) {
                 slotGen[slot] = g;
+                slotReadsBefore[slot] = ledger.readsBegun();
                 return c;
             }
             Thread.onSpinWait();
@@ -392,9 +400,10 @@ final class LoadConnection implements ConnectionHandler {
 
     /**
      * Echo responses carry no id: take the stamp in the payload, or the oldest message in flight that
-     * went out on the connection generation {@code gen} the reply came from.
+     * went out on the connection generation {@code gen} the reply came from before the read {@code read}
+     * that brought the reply began (-1 if none did: no request asked for it).
      */
-    private long echoId(int gen, PayloadView payload) {
+    private long echoId(int gen, long read, PayloadView payload) {
         long stamped = serverResponses ? -1 : verifier.stampedId(payload);
         if (stamped != -1) {
             return stamped;
@@ -402,7 +411,8 @@ final class LoadConnection implements ConnectionHandler {
         long oldest = Long.MAX_VALUE;
         for (int i = 0; i <= slotMask; i++) {
             long v = slots.idAt(i);
-            if (v > 0 && v < oldest && (slotGen == null || slotGen[i] == gen)) {
+            if (v > 0 && v < oldest && (slotGen == null || slotGen[i] == gen)
+                    && (slotReadsBefore == null || AnswerLedger.sentBefore(slotReadsBefore[i], read))) {
                 oldest = v;
             }
         }
@@ -439,17 +449,26 @@ final class LoadConnection implements ConnectionHandler {
              * thread that began it, so only that thread uses the field while it is set.
              */
             private ThreadContext readCtx;
+            /** First-in first-out: the number of the read under way ({@link AnswerLedger#readBegins}). */
+            private long read;
 
             @Override
             public void onResponse(long id, int status, PayloadView payload) {
                 ThreadContext ctx = readCtx;
-                LoadConnection.this.onResponse(gen, id, status, payload, ctx != null ? ctx : context());
+                if (ctx != null) {
+                    LoadConnection.this.onResponse(gen, read, id, status, payload, ctx);
+                } else {
+                    LoadConnection.this.onResponse(gen, AnswerLedger.OUTSIDE_A_READ, id, status, payload, context());
+                }
             }
 
             @Override
             public void onReadStart() {
                 if (readCtx == null) { // a second start without an end would never be ended: ignored
                     readCtx = LoadConnection.this.beginRead();
+                    if (fifo) {
+                        read = ledger.readBegins();
+                    }
                 }
             }
 
@@ -593,6 +612,9 @@ final class LoadConnection implements ConnectionHandler {
         reopenNeeded = false;
         ClientConnection old = transport;
         int next = generation + 2;
+        // Once the generation moves, the old connection's replies are late: allow them before it moves, as many as
+        // can be in flight, and settle on the count that really timed out below.
+        ledger.timeouts(window);
         ClientConnection fresh;
         try {
             fresh = transportFactory.connect(remote, template, link(next));
@@ -615,13 +637,16 @@ final class LoadConnection implements ConnectionHandler {
         if (old != null) {
             old.close();
         }
+        int timedOut = 0;
         for (int i = 0; i <= slotMask; i++) {
             long v = slots.idAt(i);
             if (v > 0 && slotGen[i] != next && free(i, v)) {
+                timedOut++;
                 run.errors.add(ErrorKind.TIMEOUT);
                 complete(ctx);
             }
         }
+        ledger.timeouts(timedOut - window);
         return true;
     }
 
@@ -634,7 +659,7 @@ final class LoadConnection implements ConnectionHandler {
 
     @Override
     public void onResponse(long id, int status, PayloadView payload) {
-        onResponse(generation, id, status, payload, context());
+        onResponse(generation, AnswerLedger.OUTSIDE_A_READ, id, status, payload, context());
     }
 
     @Override
@@ -672,11 +697,15 @@ final class LoadConnection implements ConnectionHandler {
         return t;
     }
 
-    private void onResponse(int gen, long id, int status, PayloadView payload, ThreadContext ctx) {
+    /**
+     * A response of the connection of generation {@code gen}, brought by read number {@code read} (first-in
+     * first-out matching: it completes only a message sent before that read began).
+     */
+    private void onResponse(int gen, long read, long id, int status, PayloadView payload, ThreadContext ctx) {
         long now = responseTime(ctx);
         LAST_ANSWER.setOpaque(this, now);
         if (fifo && gen != generation) {
-            run.lateResponses.increment(); // a reply on a connection replaced after a timeout
+            lateResponse(id, status, payload); // a reply on a connection replaced after a timeout
             return;
         }
         if ((status & io.nbench.protocol.ClientCodec.CLOSES) != 0) {
@@ -684,7 +713,7 @@ final class LoadConnection implements ConnectionHandler {
             peerCloses = true; // before the message completes: its successor must not go out on this connection
         }
         if (echo) {
-            id = echoId(gen, payload);
+            id = echoId(gen, read, payload);
         } else if (!wellFormed(id, status, payload)) {
             return;
         }
@@ -706,9 +735,19 @@ final class LoadConnection implements ConnectionHandler {
         if (!finish(id, now, ok, code, ctx)) {
             if (!fifo && !issued(id)) {
                 unknownId(id, status, payload);
-                return;
+            } else if (fifo && gen == generation && !dead) {
+                // First-in first-out, a timeout replaces the connection (its replies then come as another
+                // generation's): one that is still current had no message sent before this read left to answer.
+                unsolicited(-1, status, payload);
+            } else if (fifo) {
+                lateResponse(id, status, payload); // a reply of a connection replaced meanwhile after a timeout
+            } else if (run.closing) {
+                return; // what the close ended did not time out: past judging, and no late response either
+            } else if (ledger.lateAnswer((int) (id & slotMask), id) || dead) {
+                run.lateResponses.increment(); // its message timed out before it came
+            } else {
+                unsolicited(id, status, payload); // its message was answered already
             }
-            run.lateResponses.increment(); // its message timed out before it came
             return;
         }
         if (serverResponses) {
@@ -720,6 +759,44 @@ final class LoadConnection implements ConnectionHandler {
             run.noteError(ErrorKind.INTEGRITY, "response payload differs from the request on connection " + index);
         }
         complete(ctx, now);
+    }
+
+    /**
+     * First-in first-out, a reply on a connection replaced after a timeout: late if a timeout explains it, else one
+     * no request asked for. A dead connection's replies (its last reopen failed: what it had in flight timed out)
+     * only count as late; a run closing its connections ends what is still in flight without a timeout, so what
+     * comes then is past judging and not late either.
+     */
+    private void lateResponse(long id, int status, PayloadView payload) {
+        if (run.closing) {
+            return;
+        }
+        if (ledger.late() || dead) {
+            run.lateResponses.increment();
+        } else {
+            unsolicited(id, status, payload);
+        }
+    }
+
+    /**
+     * The server sent a response no request asked for: never timed, and the run stops at once, as for any
+     * peer that does not keep the protocol. With first-in first-out matching every later response on this
+     * connection would be credited to the request before its own; with ids, the server answers twice.
+     */
+    private void unsolicited(long id, int status, PayloadView payload) {
+        String sent;
+        if (serverResponses) {
+            sent = "a response with status " + (status & ~io.nbench.protocol.ClientCodec.CLOSES);
+        } else if (echo) {
+            sent = PeerBytes.describe(payloadHead(payload));
+        } else {
+            sent = PeerBytes.describe(frameHead(id, status, payload));
+        }
+        String which = id > 0 ? ", a second response to request id " + id
+                : " when every request written before it was read had its answer";
+        run.protocolMismatch(AbortCause.UNSOLICITED_RESPONSE, "the server sent a response no request asked for on "
+                + "connection " + index + " (it sent " + sent + which + "): a server must answer each request once"
+                + (fifo ? ", in order (without ids responses are matched first-in first-out)" : ""));
     }
 
     /** Whether this connection has noted an error status yet; I/O thread only. */
@@ -764,10 +841,7 @@ final class LoadConnection implements ConnectionHandler {
     /** A response with an id this connection never sent: the peer does not answer nbench's requests. */
     private void unknownId(long id, int status, PayloadView payload) {
         if (echo) {
-            byte[] head = new byte[Math.min(PeerBytes.HEAD, payload.length())];
-            for (int i = 0; i < head.length; i++) {
-                head[i] = payload.getByte(i);
-            }
+            byte[] head = payloadHead(payload);
             run.protocolMismatch(AbortCause.FOREIGN_PEER, PeerBytes.tlsRecord(head) ? PeerBytes.tlsPeer(head)
                     : "protocol mismatch: the peer does not echo what was sent (it sent " + PeerBytes.describe(head)
                     + "): is it an echo server?");
@@ -783,6 +857,15 @@ final class LoadConnection implements ConnectionHandler {
         }
         return "protocol mismatch: the peer does not speak nbench's " + template.protocol().label()
                 + " protocol (it sent " + PeerBytes.describe(head) + ", " + what + "): is it an nbench server?";
+    }
+
+    /** The first bytes of an echo response, for the error message. */
+    private static byte[] payloadHead(PayloadView payload) {
+        byte[] head = new byte[Math.min(PeerBytes.HEAD, payload.length())];
+        for (int i = 0; i < head.length; i++) {
+            head[i] = payload.getByte(i);
+        }
+        return head;
     }
 
     /** The first bytes of a framed response as they were on the wire, for the error message. */
@@ -932,7 +1015,20 @@ final class LoadConnection implements ConnectionHandler {
                 expired++;
                 continue;
             }
-            if (v > 0 && now - slotStart[i] > timeoutNanos && free(i, v)) {
+            if (v > 0 && now - slotStart[i] > timeoutNanos) {
+                if (fifo) {
+                    ledger.timeouts(1); // first: a reply that finds the slot freed finds its timeout counted
+                } else {
+                    ledger.timingOut(i, v); // first: a reply that finds the slot freed finds it recorded
+                }
+                if (!free(i, v)) {
+                    if (fifo) {
+                        ledger.timeouts(-1); // its reply came first
+                    } else {
+                        ledger.answeredFirst(i, v);
+                    }
+                    continue;
+                }
                 expired++;
                 run.errors.add(ErrorKind.TIMEOUT);
                 complete(ctx);

@@ -23,9 +23,11 @@ public final class ScriptedServer implements AutoCloseable {
     /**
      * What to do with one request. DELAY_400MS and PAUSE_300MS hold up the connection (later requests
      * wait behind it); LATE_900MS answers this request 900 ms later from another thread while later
-     * requests are answered at once.
+     * requests are answered at once. ANSWER_TWICE writes the same response twice in one write, as a broken
+     * server might: the second answers no request.
      */
-    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS, PAUSE_300MS, LATE_900MS, SLOW_1MS }
+    public enum Action { ANSWER, SILENT, REJECT, CORRUPT, CLOSE_ALL, DELAY_400MS, PAUSE_300MS, LATE_900MS, SLOW_1MS,
+        ANSWER_TWICE }
 
     private final ServerSocket listener;
     private final IntFunction<Action> script;
@@ -118,7 +120,13 @@ public final class ScriptedServer implements AutoCloseable {
                         out.writeLong(id);
                         out.writeByte(1);
                     } else {
-                        out.write(response(id, responseLength, payload, action == Action.CORRUPT));
+                        byte[] response = response(id, responseLength, payload, action == Action.CORRUPT);
+                        if (action == Action.ANSWER_TWICE) {
+                            byte[] twice = java.util.Arrays.copyOf(response, 2 * response.length);
+                            System.arraycopy(response, 0, twice, response.length, response.length);
+                            response = twice;
+                        }
+                        out.write(response);
                     }
                     out.flush();
                 }

@@ -211,10 +211,14 @@ final class BlockingClientConnection implements ClientConnection {
                 in.flip();
                 boolean ok;
                 inBatch = true;
+                // The responses of this read: one clock reading, and none of them completes a request sent
+                // during it (they were read before it went out).
+                handler.onReadStart();
                 try {
                     ok = decoder.decode(in);
                 } finally {
                     inBatch = false;
+                    handler.onReadEnd();
                 }
                 if (!ok) {
                     fail(null, null); // the decoder reported the bad frame with its bytes

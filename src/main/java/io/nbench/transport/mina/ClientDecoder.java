@@ -40,6 +40,20 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         setTransportMetadataFragmentation(false);
     }
 
+    /**
+     * One received buffer is one read: its responses share one clock reading, and none of them completes a
+     * request sent while it is decoded (the engine may send from inside onResponse; the bytes came before).
+     */
+    @Override
+    public void decode(IoSession session, IoBuffer in, ProtocolDecoderOutput out) throws Exception {
+        handler.onReadStart();
+        try {
+            super.decode(session, in, out);
+        } finally {
+            handler.onReadEnd();
+        }
+    }
+
     @Override
     protected boolean doDecode(IoSession session, IoBuffer in, ProtocolDecoderOutput out) {
         if (session.isClosing()) {
