@@ -84,6 +84,11 @@ final class LoadConnection implements ConnectionHandler {
     /** Which responses this connection may still get besides the answers to its messages in flight. */
     private final AnswerLedger ledger;
     /**
+     * HTTP, responses timed: what the server left unanswered when it closed a connection cleanly, re-sent on the
+     * replacement (null otherwise: with --measure send a request is done once written).
+     */
+    private final ClosedConnectionResends resends;
+    /**
      * When a response (or, measuring sends, a written event) last arrived, the run clock; 0 = never.
      * Written by the I/O thread with opaque stores (no fence on the hot path), read by the watchdog.
      */
@@ -132,6 +137,7 @@ final class LoadConnection implements ConnectionHandler {
         this.slotGen = slots.generation;
         this.slotReadsBefore = slots.readsBefore;
         this.ledger = new AnswerLedger(fifo ? 0 : slots.capacity());
+        this.resends = serverResponses && slotGen != null ? new ClosedConnectionResends(slots.capacity()) : null;
     }
 
     // ---- permits ----------------------------------------------------------------------------------
@@ -325,6 +331,13 @@ final class LoadConnection implements ConnectionHandler {
         try {
             c.send(id);
         } catch (RuntimeException e) {
+            if (resends != null) {
+                // HTTP: the server closed this connection while the request went out (the transport may say so
+                // before its close event comes, and the connection may even be replaced by now). The request stays
+                // in flight: the close decides, as for those written just before it (clean: it goes out again on
+                // the replacement; after an error: a read error); on a connection that stayed open, its timeout.
+                return;
+            }
             run.noteError(ErrorKind.WRITE, "send failed on connection " + index + ": " + e);
             fail(slot, id, ErrorKind.WRITE);
         }
@@ -531,17 +544,23 @@ final class LoadConnection implements ConnectionHandler {
 
     /**
      * Churn: replaces an idle connection with a new one, timing the connect (and with TLS, apart, the
-     * handshake that is its last part). On failure the connection
-     * is counted as a connect error and closed for the rest of the run.
+     * handshake that is its last part); also the replacement of a connection the server closed
+     * ({@link #peerCloses}), whose unanswered requests then go out again on the new one first
+     * ({@link ClosedConnectionResends}). On failure the connection is counted as a connect error and closed
+     * for the rest of the run, and what it still had in flight is lost: read errors.
      */
     void reconnect(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
                    ThreadContext ctx) {
         ClientConnection old = transport;
-        generation += 2; // stays even: odd means "being swapped" to FIFO senders
-        // Only now, with the old connection's events ignored: its close arriving in between would otherwise
-        // find no announced close and count the connection lost (dead), and its sender would stop sending.
-        peerCloses = false;
-        replaceNeeded.set(false);
+        int next = generation + 2;
+        synchronized (closeLock) {
+            // Odd while the connection is swapped: a sender tagging a message (FIFO) waits for the new one rather
+            // than writing it on the old; and the old connection's events are ignored from here on: its close
+            // arriving in between would otherwise count as a lost connection (dead), or mark the new connection
+            // closed, which would then be replaced with its requests in flight and those sent twice.
+            generation = next - 1;
+            replaceNeeded.set(false);
+        }
         if (old != null) {
             old.close();
         }
@@ -549,27 +568,65 @@ final class LoadConnection implements ConnectionHandler {
         handshakeResumed = false;
         long t0 = System.nanoTime();
         try {
-            transport = transportFactory.connect(remote, template, link());
+            ClientConnection fresh = transportFactory.connect(remote, template, link(next));
             long t1 = System.nanoTime();
+            synchronized (closeLock) {
+                transport = fresh;
+                generation = next;
+            }
             ctx.recordConnect(t1 - t0);
             long h = handshakeStart;
             if (h != NO_TIME) {
                 ctx.recordHandshake(t1 - h, handshakeResumed);
             }
-            sentOnConnection = 0;
+            sentOnConnection = resend(fresh, next);
         } catch (java.io.IOException e) {
+            synchronized (closeLock) {
+                generation = next;
+            }
             run.errors.add(ErrorKind.CONNECT);
             run.noteError(ErrorKind.CONNECT, "reconnect of connection " + index + " failed: " + e.getMessage());
             dead = true;
             run.connectionLost(this);
-            wakeWaiters();
+            failAll(ErrorKind.READ); // requests the closed connection left unanswered, if any: lost now
+            return;
         }
+        // Only now may new requests go out: after the re-sent ones, which are older. A close of the new connection
+        // meanwhile (which set replaceNeeded after peerCloses) keeps it closing.
+        synchronized (closeLock) {
+            peerCloses = replaceNeeded.get();
+        }
+        wakeWaiters(); // an open-loop pacer waits for the replacement
+    }
+
+    /**
+     * Sends again, on {@code fresh} (generation {@code gen}), every request a closed connection left unanswered,
+     * oldest first, each keeping its slot and id (so it is counted once) and, open loop, its intended time; its
+     * latency runs from this send, the one its response answers. Returns how many.
+     */
+    private int resend(ClientConnection fresh, int gen) {
+        if (resends == null) {
+            return 0;
+        }
+        int n = resends.collect(slots, slotGen, gen);
+        for (int k = 0; k < n; k++) {
+            long id = resends.id(k);
+            int slot = (int) (id & slotMask);
+            slotGen[slot] = gen;
+            if (slotReadsBefore != null) {
+                slotReadsBefore[slot] = ledger.readsBegun(); // no reply read before this send may complete it
+            }
+            slotStart[slot] = run.clock.nanoTime();
+            slots.publish(slot, id); // again, releasing the columns just written with it
+            transmit(fresh, slot, id);
+        }
+        return n;
     }
 
     /**
      * The server said it closes this connection after its latest response (HTTP's {@code Connection: close}):
-     * no more requests go out on it; once its close came ({@link #replaceNeeded}) and nothing is in flight, a
-     * sender thread (or, io driver, the watchdog) replaces it ({@link #reconnect}).
+     * no more requests go out on it; once its close came ({@link #replaceNeeded}) a sender thread (io driver and
+     * open loop: the watchdog) replaces it ({@link #reconnect}), re-sending first what it left unanswered.
      */
     volatile boolean peerCloses;
     /**
@@ -577,6 +634,12 @@ final class LoadConnection implements ConnectionHandler {
      * so that the iteration does not end in between with part of this connection's share unsent.
      */
     volatile boolean awaitingReplacement;
+    /**
+     * Orders a close of the current connection against its replacement (once per close, never per message): a
+     * close checked against the generation just before a churn reconnect moved it would otherwise mark the new
+     * connection closed.
+     */
+    private final Object closeLock = new Object();
     /** The close {@link #peerCloses} announced came: the connection waits to be replaced. */
     final java.util.concurrent.atomic.AtomicBoolean replaceNeeded = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -950,9 +1013,13 @@ final class LoadConnection implements ConnectionHandler {
             // peerCloses unset and counts here.
             return;
         }
+        erroredGeneration = gen;
         run.errors.add(kind);
         run.noteError(kind, message);
     }
+
+    /** The generation of the connection that last reported an error: its close is not a clean one. */
+    private volatile int erroredGeneration = -1;
 
     @Override
     public void onClosed() {
@@ -970,13 +1037,25 @@ final class LoadConnection implements ConnectionHandler {
             return;
         }
         if ((closeAnnounced || serverResponses) && !run.closing) {
+            synchronized (closeLock) {
+                if (generation != gen) {
+                    return; // replaced meanwhile (churn): its close must not mark the new connection
+                }
+                awaitingReplacement = true;
+                peerCloses = true;
+                replaceNeeded.set(true);
+            }
             // The server closed as its last response said it would (HTTP's Connection: close), or an HTTP
             // server closed it unannounced, which RFC 9112 (9.6) allows at any time: not a lost connection
-            // but one to replace (a failed reconnect then ends it). Requests in flight on it are lost: read errors.
-            awaitingReplacement = true;
-            peerCloses = true;
-            replaceNeeded.set(true);
-            failAll(ErrorKind.READ);
+            // but one to replace (a failed reconnect then ends it). Requests in flight on it were never answered:
+            // after a clean close they stay in flight and go out again on the replacement (reconnect); after an
+            // error on this connection (a reset, a broken response) they are lost: read errors.
+            boolean clean = resends != null && erroredGeneration != gen;
+            if (clean) {
+                wakeWaiters(); // a sender parked on this connection's permits replaces it
+            } else {
+                failAll(ErrorKind.READ);
+            }
             run.replaceClosed();
             return;
         }

@@ -40,7 +40,9 @@ final class PacerThread extends Sender {
             targets[i] = new Pacer.Target() {
                 @Override
                 public boolean tryAcquire() {
-                    return c.tryAcquire();
+                    // Not on a connection the server is closing: the message waits (its intended time kept)
+                    // for the replacement, which the watchdog opens.
+                    return !c.peerCloses && c.tryAcquire();
                 }
 
                 @Override
@@ -147,7 +149,7 @@ final class PacerThread extends Sender {
         parked = true;
         for (int i = 0; i < connections.length; i++) {
             LoadConnection c = connections[i];
-            if (p.blocked(i) && (c.dead || c.permits.get() > 0)) {
+            if (p.blocked(i) && (c.dead || c.permits.get() > 0 && !c.peerCloses)) {
                 parked = false;
                 return;
             }

@@ -53,6 +53,7 @@ final class SenderThread extends Sender {
                 if (batch > 0) {
                     awaitBatch();
                 }
+                awaitResends();
                 group.senderFinished();
             }
         } catch (RuntimeException | Error e) {
@@ -89,6 +90,7 @@ final class SenderThread extends Sender {
     /** Batch mode: waits until every message of the batch just sent is done. */
     private void awaitBatch() {
         while (outstanding.get() > 0 && !run.stopSending) {
+            replaceClosed(); // a message of the batch may wait to go out again on a replacement
             parked = true;
             if (outstanding.get() == 0) {
                 parked = false;
@@ -96,6 +98,37 @@ final class SenderThread extends Sender {
             }
             LockSupport.parkNanos(this, 50_000_000L);
             parked = false;
+        }
+    }
+
+    /**
+     * Done sending: while one of our connections is closing (the server said so) with requests in flight, waits
+     * for their answers or the close, and replaces the closed connection so that what the server left unanswered
+     * goes out again. No other thread would: the iteration would wait for those requests until they time out.
+     */
+    private void awaitResends() {
+        for (LoadConnection c : connections) {
+            while ((c.peerCloses || c.replaceNeeded.get()) && !c.dead && !c.drained() && !run.aborted()
+                    && !run.closing) {
+                replaceClosed();
+                parked = true;
+                if (c.replaceNeeded.get() || c.drained()) {
+                    parked = false;
+                    continue;
+                }
+                LockSupport.parkNanos(this, 50_000_000L);
+                parked = false;
+            }
+        }
+    }
+
+    /** Replaces each of our connections the server closed; its unanswered requests go out again on the new one. */
+    private void replaceClosed() {
+        for (LoadConnection c : connections) {
+            if (c.replaceNeeded.get() && !c.dead && !run.closing && c.replaceNeeded.compareAndSet(true, false)) {
+                connectionSet.replace(c);
+                run.reconnects.increment();
+            }
         }
     }
 
@@ -109,14 +142,16 @@ final class SenderThread extends Sender {
             }
             LoadConnection c = cs[i];
             if (perConnection > 0 && c.sentOnConnection >= perConnection && !c.dead) {
-                // Churn: this connection has sent its share; replace it once its last answer is in.
-                if (!c.drained()) {
+                // Churn: this connection has sent its share; replace it once its last answer is in (or once the
+                // server closed it first: what it left unanswered then goes out again on the new one).
+                if (!c.drained() && !c.replaceNeeded.get()) {
                     continue;
                 }
                 connectionSet.reconnect(c);
-            } else if (c.peerCloses && !c.dead) {
-                // The server closes this connection after its last response: replace it once that close came.
-                if (!c.replaceNeeded.get() || !c.drained() || !c.replaceNeeded.compareAndSet(true, false)) {
+            } else if ((c.peerCloses || c.replaceNeeded.get()) && !c.dead) {
+                // The server closes this connection after its last response: replace it once that close came;
+                // requests written after that response go out again on the new one.
+                if (!c.replaceNeeded.get() || !c.replaceNeeded.compareAndSet(true, false)) {
                     continue;
                 }
                 connectionSet.replace(c);

@@ -41,7 +41,7 @@ final class Watchdog {
 
     void start() {
         started = run.clock.nanoTime();
-        if (run.ioDriver) {
+        if (run.ioDriver || spec.openLoop()) {
             run.replacer = thread; // no sender thread replaces a connection the server closed: this one does
         }
         thread.start();
@@ -72,7 +72,7 @@ final class Watchdog {
             if (expired > 0 && !run.aborted()) {
                 checkSilence(now);
             }
-            if (run.ioDriver) {
+            if (run.ioDriver || spec.openLoop()) {
                 replaceClosed(connections);
             }
             for (LoadConnection c : connections) {
@@ -86,16 +86,19 @@ final class Watchdog {
     }
 
     /**
-     * Io driver: replaces each connection the server closed after saying so (HTTP's Connection: close), once
-     * nothing is in flight on it, and sends its share again; counted as a reconnect.
+     * Io driver and open loop (no sender thread replaces connections there): replaces each connection the server
+     * closed (HTTP), which re-sends on the new one what the old left unanswered, and, io driver, sends its share
+     * again; counted as a reconnect.
      */
     private void replaceClosed(LoadConnection[] connections) {
         for (LoadConnection c : connections) {
-            if (c.replaceNeeded.get() && !c.dead && c.drained() && !run.closing && !run.aborted()
+            if (c.replaceNeeded.get() && !c.dead && !run.closing && !run.aborted()
                     && c.replaceNeeded.compareAndSet(true, false)) {
                 connectionSet.replace(c);
                 run.reconnects.increment();
-                c.resumeFromIo();
+                if (run.ioDriver) {
+                    c.resumeFromIo();
+                }
             }
         }
     }

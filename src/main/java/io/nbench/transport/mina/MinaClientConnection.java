@@ -27,6 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class MinaClientConnection implements ClientConnection {
 
     final ConnectionHandler handler;
+    /** HTTP: a server may close the connection while requests are still going out. */
+    final boolean http;
     final ClientDecoder decoder;
     private final boolean notifyWritten;
     private final byte[] bytes;
@@ -47,6 +49,7 @@ final class MinaClientConnection implements ClientConnection {
 
     MinaClientConnection(RequestTemplate template, ConnectionHandler handler, boolean notifyWritten, int maxFrame) {
         this.handler = handler;
+        this.http = template.protocol().httpMessages();
         this.notifyWritten = notifyWritten;
         this.bytes = template.bytes();
         this.idOffsets = template.idOffsets();

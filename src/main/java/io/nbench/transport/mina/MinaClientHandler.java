@@ -58,6 +58,13 @@ final class MinaClientHandler extends IoHandlerAdapter implements ProtocolCodecF
         }
         MinaClientConnection c = connection(session);
         if (c != null) {
+            if (c.http && session.getCurrentWriteRequest() != null) {
+                // MINA closes a session whose write fails (AbstractPollingIoProcessor.writeBuffer) without reading
+                // what the peer sent before, and says nothing: a response may be lost with it. Said, so that the
+                // engine does not take this close for a clean one.
+                c.handler.onError(ErrorKind.WRITE, "write failed: the server closed the connection (responses it "
+                        + "sent before may be lost with it)");
+            }
             c.handler.onClosed();
         }
     }

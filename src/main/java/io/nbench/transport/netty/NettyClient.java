@@ -64,7 +64,10 @@ final class NettyClient implements ClientTransport {
                 config.handlerFactory());
         this.base = new Bootstrap().group(group).channel(config.channel())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE,
-                        settings.connectTimeout().toMillis()));
+                        settings.connectTimeout().toMillis()))
+                // A failed write shuts the output instead of closing the channel, so that what the server sent
+                // before it closed (an HTTP response saying Connection: close) is still read.
+                .option(ChannelOption.AUTO_CLOSE, false);
         config.applyChannelOptions(base::option);
     }
 

@@ -104,6 +104,8 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      * {@link HttpResponseReader}) after this handler, which then only brackets each read and passes it on.
      */
     private final boolean nettyHttp;
+    /** HTTP (whichever parser): a server may close the connection while requests are still going out. */
+    private final boolean http;
     /** Event loop only: the read being passed to Netty's decoder, retained meanwhile; null between reads. */
     private ByteBuf passing;
     private int passingFrom;
@@ -116,6 +118,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     NettyClientConnection(RequestTemplate template, ConnectionHandler handler, boolean notifyWritten, int maxFrame,
                           boolean nettyHttp) {
         this.nettyHttp = nettyHttp;
+        this.http = template.protocol().httpMessages();
         this.template = template;
         this.maxFrame = maxFrame;
         this.handler = handler;
@@ -430,6 +433,13 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     /** Also {@link HttpResponseReader}'s, for what Netty's decoder throws. */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (http && cause instanceof IOException && ctx.channel() instanceof io.netty.channel.socket.DuplexChannel d
+                && d.isOutputShutdown() && d.isActive()) {
+            // A write failed (the client has AUTO_CLOSE off, so Netty shut the output instead of closing): an HTTP
+            // server closed the connection while requests were still going out. The responses it sent before are
+            // still to be read, the last saying Connection: close; the close that follows decides what is an error.
+            return;
+        }
         if (cause instanceof IOException) {
             handler.onError(ErrorKind.READ, "connection error: " + cause.getMessage());
         } else {

@@ -48,6 +48,8 @@ class NginxClientTest {
     private static int port;
     /** A server that closes every connection after 7 responses ({@code Connection: close} on the 7th). */
     private static int closingPort;
+    /** A server with nginx's default keepalive_requests (1000, said here so a changed default shows). */
+    private static int stockPort;
     /** nginx with TLS, its certificate made by openssl for localhost; null when openssl is missing. */
     private static Integer tlsPort;
     private static Path cert;
@@ -65,6 +67,7 @@ class NginxClientTest {
         Files.write(www.resolve("file"), body);
         port = freePort();
         closingPort = freePort();
+        stockPort = freePort();
         accessLog = dir.resolve("access.log");
         String config = "daemon off; master_process off; worker_processes 1; pid " + dir.resolve("nginx.pid") + ";\n"
                 + "error_log " + dir.resolve("error.log") + ";\n"
@@ -75,7 +78,8 @@ class NginxClientTest {
                 + "  uwsgi_temp_path " + dir + "; scgi_temp_path " + dir + "; keepalive_requests 100000;\n"
                 + "  server { listen 127.0.0.1:" + port + "; root " + www + ";\n"
                 + "    location /chunked { chunked_transfer_encoding on; return 200 'a body of unknown length'; } }\n"
-                + "  server { listen 127.0.0.1:" + closingPort + "; root " + www + "; keepalive_requests 7; } }\n";
+                + "  server { listen 127.0.0.1:" + closingPort + "; root " + www + "; keepalive_requests 7; }\n"
+                + "  server { listen 127.0.0.1:" + stockPort + "; root " + www + "; keepalive_requests 1000; } }\n";
         if (onPath("openssl")) {
             tlsPort = freePort();
             cert = dir.resolve("localhost.crt");
@@ -101,6 +105,7 @@ class NginxClientTest {
                 .redirectOutput(dir.resolve("nginx.out").toFile()).start();
         awaitListening(port);
         awaitListening(closingPort);
+        awaitListening(stockPort);
         if (tlsPort != null) {
             awaitListening(tlsPort);
             awaitListening(resumingPort);
@@ -126,6 +131,14 @@ class NginxClientTest {
             args.add(Arguments.of(impl, "keep-alive"));
             args.add(Arguments.of(impl, "--requests-per-connection 1"));
             args.add(Arguments.of(impl, "server closes after 7"));
+            // Requests pipelined past the 7th are written before nginx closes: they go out again on a new connection.
+            // Not MINA's nor nio's yet: when nginx closes at once (nothing pipelined had arrived yet), the next
+            // request draws a reset, and a transport that closes on the failed write without reading on loses the
+            // response before it (MINA: AbstractPollingIoProcessor.writeBuffer; nio: NioClientConnection's flush,
+            // "write failed: Broken pipe"): a write error, counted, not a clean close. See docs/measurement.md.
+            if (!impl.equals("mina") && !impl.equals("nio")) {
+                args.add(Arguments.of(impl, "server closes after 7, --window 4"));
+            }
         }
         return args.stream();
     }
@@ -140,6 +153,9 @@ class NginxClientTest {
         if (mode.startsWith("--requests")) {
             args.addAll(List.of("--requests-per-connection", "1"));
         }
+        if (mode.endsWith("--window 4")) {
+            args.addAll(List.of("--window", "4"));
+        }
         NbenchProcess.Result r = NbenchProcess.run(dir, "022", args.toArray(String[]::new));
         assertEquals(0, r.exit(), r.all());
         assertTrue(r.out().contains("Errors: 0"), r.out());
@@ -149,6 +165,25 @@ class NginxClientTest {
         if (mode.startsWith("server closes")) {
             assertTrue(r.out().contains("after the server closed them"), r.out());
         }
+    }
+
+    /**
+     * Stock nginx closes a keep-alive connection after its 1000th request; at --window 4 the client has written up
+     * to 3 more by then. They go out again on a new connection: the run completes, and nbench's count of responses
+     * is the number of lines nginx logged. Before: ABORTED (read errors > --max-errors 0), exit 1.
+     */
+    @Test
+    void stockNginxClosingMidPipelineIsCountedExactly() throws Exception {
+        int msgs = 1100;
+        NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", "blocking", "--threads", "1",
+                "--connections", "1", "--window", "4", "--msgs", "" + msgs, "--warmup", "0", "--iterations", "1",
+                "--url", "http://127.0.0.1:" + stockPort + "/file");
+        assertEquals(0, r.exit(), r.all());
+        assertTrue(r.out().contains("Errors: 0"), r.out());
+        assertEquals("", r.err());
+        assertEquals(Map.of("200 " + BODY, (long) msgs), logged(), r.out());
+        assertTrue(r.out().contains("Responses by status (whole run): 200 x1,100\n"), r.out());
+        assertTrue(r.out().contains("connections reopened 1 after the server closed them"), r.out());
     }
 
     /** An https:// URL: TLS implied, nginx's certificate trusted through --tls-ca and checked against the URL's host. */
