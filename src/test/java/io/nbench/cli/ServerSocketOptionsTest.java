@@ -113,12 +113,15 @@ class ServerSocketOptionsTest {
         try (ServerProcess server = start(List.of("--impl", "nio"))) {
             java.util.concurrent.CompletableFuture<CliTest.Outcome> client = java.util.concurrent.CompletableFuture
                     .supplyAsync(() -> CliTest.run("client", "--impl", name, "--port", "" + server.port, "--protocol",
-                            "echo", "--keepalive", "--rate", "20", "--msgs", "100", "--warmup", "0", "--iterations",
+                            "echo", "--keepalive", "--rate", "10", "--msgs", "20", "--warmup", "0", "--iterations",
                             "1", "--threads", "1"));
             String connection = "";
             // Until the client's connection shows its keepalive timer, or the run ends (a hang detector bounds it:
-            // the paced run lasts 5 s once connected). ss shows one timer a socket has: while a message is not yet
-            // acknowledged it is the retransmission timer, "timer:(on,...)" (seen in CI on a loaded machine).
+            // the paced run lasts 2 s once connected, idle 100 ms between messages, so ss has 20 gaps to see the
+            // timer in; it was 100 messages at 20/s, 5 s per client transport, most of the class's time; a rate
+            // missed still means 2 messages late, now 200 ms, not 100). ss shows one timer a socket has: while a
+            // message is not yet acknowledged it is the retransmission timer, "timer:(on,...)" (seen in CI on a
+            // loaded machine).
             while (!connection.contains("timer:(keepalive") && !client.isDone()) {
                 String now = ss("-Htno", "state", "established", "( dport = :" + server.port + " )").strip();
                 connection = now.isEmpty() ? connection : now;
