@@ -140,7 +140,7 @@ final class ServerRounds {
             }
             interrupted |= r.interrupted();
         }
-        RunResult run = new RunResult(spec, its, new Summary(its, spec.percentiles()), errors, late, firstErrors,
+        RunResult run = new RunResult(spec, its, new Summary(its, spec.percentiles(), spec.iterationNanos()), errors, late, firstErrors,
                 abortReason, abortCause, reconnects, interrupted, all.get(0).run().startEpochMillis(), drain);
         TransportRegistry registry = TransportRegistry.load();
         Transport transport = registry.get(base.transport());

@@ -110,7 +110,7 @@ public final class BenchmarkRun {
         } finally {
             shutdown(run, connections, senders, watchdog);
         }
-        return new RunResult(run.spec, List.copyOf(results), new Summary(results, run.spec.percentiles()),
+        return new RunResult(run.spec, List.copyOf(results), new Summary(results, run.spec.percentiles(), run.spec.iterationNanos()),
                 run.errors.snapshot(), run.lateResponses.sum(), run.firstErrors(), run.abortReason(),
                 run.abortCause(), run.reconnects.sum(), interrupted, iterations.runStartEpochMillis(), drain,
                 run.statuses.snapshot());

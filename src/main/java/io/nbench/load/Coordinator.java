@@ -55,8 +55,7 @@ final class Coordinator {
      * at the last boundary, returned as its own figure (no iteration's: each was final when it ended).
      */
     DrainResult runTimed(List<IterationResult> results) {
-        long boundary = iterations.beginIteration(0);
-        long from = boundary;
+        long from = iterations.beginIteration(0);
         if (ioDriver) {
             kick(false);
         } else {
@@ -67,7 +66,11 @@ final class Coordinator {
                 // Back to back: it starts where the last one was cut.
                 iterations.beginIteration(i, from, iterations.lastCut());
             }
-            boundary += spec.iterationNanos(); // nominal boundaries never drift
+            // Each iteration lasts --iteration-time from its actual start (JMH's rule), not to a nominal start + k x T:
+            // after a stall (SIGSTOP, swapping, a long pause of the machine) the stalled iteration runs long and
+            // the next ones are whole, instead of ending at once on boundaries already past, as samples of a
+            // few milliseconds counted as full ones. The run drifts by the cut's microseconds per iteration.
+            long boundary = from + spec.iterationNanos();
             long now;
             while ((now = clock.nanoTime()) < boundary && !run.aborted()) {
                 clock.park(this, Math.min(boundary, iterations.nextTick()) - now);

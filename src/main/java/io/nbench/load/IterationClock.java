@@ -8,6 +8,7 @@ import io.nbench.stats.IntervalResult;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.OpenLoopFigures;
+import io.nbench.stats.ShortIterations;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -199,11 +200,16 @@ final class IterationClock {
         return i < spec.warmup() ? i + 1 : i - spec.warmup() + 1;
     }
 
-    /** Ends the iteration that started at {@code start}; returns the instant it ended. */
+    /**
+     * Ends the iteration that started at {@code start}; returns the instant it ended. A time-based iteration
+     * cut under half its time (the run stopped in it) is partial whatever the caller says: the summary leaves
+     * it out ({@link ShortIterations}).
+     */
     long endIteration(List<IterationResult> results, long start, boolean partial) {
         Cut cut = cut(true); // first: every count at the iteration's end
         lastCut = cut;
         long end = cut.at();
+        partial |= ShortIterations.tooShort(end - start, spec.iterationNanos());
         closeInterval(cut);
         ResourceUsage usage = ResourceUsage.between(iterationResources, ResourceSnapshot.take());
         Tally t = tally;

@@ -202,6 +202,7 @@ public final class TextReport implements RunListener {
         out.println(RULE);
         out.println("SUMMARY RESULTS");
         out.println(RULE);
+        warn(RunWarnings.leftOut(s));
         if (s.iterations() == 0) {
             out.println("No measured iteration completed.");
         } else {
@@ -209,11 +210,9 @@ public final class TextReport implements RunListener {
             Measured m = new Measured(s.iterations(), s.messages(), s.merged(), s::meanPercentile, s.throughput());
             merged(out, m, "", spec.openLoop() ? ", corrected for coordinated omission" : "", ps);
             if (spec.openLoop()) {
-                org.HdrHistogram.Histogram lag = s.mergedSendLag();
-                if (OpenLoopFigures.sendLagCaveat(lag, s.merged())) {
-                    out.println("Caveat: nbench's own send lag (p50 " + Units.micros(Percentiles.valueAt(lag, 50))
-                            + " µs) is over 10% of the corrected p50 (" + Units.micros(s.mergedPercentile(50))
-                            + " µs): these latencies include it" + sendLagCause(spec.pacing()));
+                String lag = RunWarnings.sendLag(s, spec.pacing());
+                if (lag != null) {
+                    out.println("Caveat: " + lag);
                 }
                 out.println("Uncorrected, from each message's actual send (corrected minus send lag: lower only where "
                         + "sends went out late, held by --max-inflight or by nbench's lag):");
@@ -236,17 +235,11 @@ public final class TextReport implements RunListener {
                 handshakes(out, s.measured(), ps);
             }
             statusClasses(out, s.measured(), ps);
-            boolean wide = means(out, m, "", ps);
+            means(out, m, "", ps);
             StudentT.Interval tp = s.throughput();
             out.println(throughput(tp) + ", " + Units.mib(s.mibPerSecond()) + " MiB/s");
-            if (tp.widerThan(0.10) || wide) {
-                out.println("Warning: an interval is wider than 10% of its mean: the machine was noisy or N is small; "
-                        + "repeat, use more iterations or --forks.");
-            }
-            SteadyState trend = s.steadyState();
-            if (trend.notSteady()) {
-                out.println("Warning: " + trend.warning() + ".");
-            }
+            warn(RunWarnings.wideInterval(s));
+            warn(RunWarnings.notSteady(s));
             out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core"
                     + (spec.openLoop() && spec.pacing() == Pacing.SPIN ? " (with " + pacers() + ")" : "") + ", gc "
                     + s.measured().stream().mapToLong(r -> r.resources().gcCount()).sum() + " collections ("
@@ -254,16 +247,8 @@ public final class TextReport implements RunListener {
                     + bytesOrNa(s.mean(IterationResult::allocatedPerMessage)) + "/msg; machine steal "
                     + percent(s.mean(r -> r.resources().stealPercent())) + ", others "
                     + percent(s.mean(r -> r.resources().othersPercent())) + " of all cores");
-            long disturbed = s.measured().stream().filter(r -> r.resources().disturbed()).count();
-            if (disturbed > 0) {
-                out.println("Warning: " + disturbed + " iteration(s) DISTURBED: the hypervisor took over "
-                        + Math.round(ResourceUsage.DISTURBED_STEAL_PERCENT) + "% of the CPU; repeat on a quieter machine.");
-            }
-            long saturated = s.measured().stream().filter(r -> r.resources().clientSaturated()).count();
-            if (saturated > 0) {
-                out.println("Warning: the client used nearly every core in " + saturated + " iteration(s): these figures "
-                        + "may be the load generator's limit, not the server's.");
-            }
+            warn(RunWarnings.disturbed(s));
+            warn(RunWarnings.saturated(s));
             if (s.iterations() < 2) {
                 out.println("Note: one measured iteration gives no interval; use --iterations 2 or more.");
             }
@@ -290,6 +275,12 @@ public final class TextReport implements RunListener {
         }
         out.println(RULE);
         out.flush();
+    }
+
+    private void warn(String warning) {
+        if (warning != null) {
+            out.println("Warning: " + warning);
+        }
     }
 
     /**
@@ -423,19 +414,6 @@ public final class TextReport implements RunListener {
             j.add((p >= 100 ? "max" : Percentiles.label(p)) + " " + Units.micros(Percentiles.valueAt(h, p)));
         }
         return j.toString();
-    }
-
-    /** Why the pacers sent late, by how they wait, and what to try. */
-    private static String sendLagCause(Pacing pacing) {
-        switch (pacing) {
-            case SPIN:
-                return " (the pacers spin already: a busy machine or too few cores for them?)";
-            case HYBRID:
-                return " (wake-ups later than the pacers learned, or messages too close together to wake early for:"
-                        + " --pacer spin measures sub-millisecond latency)";
-            default:
-                return " (mostly the pacers' sleep overshoot); --pacer hybrid or spin measures sub-millisecond latency";
-        }
     }
 
     /** The pacer threads and how they wait: "4 threads" or "2 spinning pacer threads (--pacer spin: ...)". */

@@ -8,7 +8,8 @@ import org.HdrHistogram.Histogram;
  * The summary over measured iterations. The headline is the merged histogram of every measured
  * iteration (so p100 is the true maximum and high percentiles are not averaged away); beside it, for
  * comparison with hand-written benchmarks, the mean of each per-iteration percentile and the throughput mean, each with
- * its 99.9 % Student-t interval.
+ * its 99.9 % Student-t interval. A time-based iteration cut shorter than half its time is in none of them
+ * ({@link ShortIterations}).
  */
 public final class Summary {
 
@@ -16,10 +17,28 @@ public final class Summary {
     private final Histogram merged;
     private final List<Double> percentiles;
 
+    /** The iterations left out of the summary: measured, partial and too short ({@link ShortIterations}). */
+    private final List<IterationResult> leftOut;
+
+    /** Count-based iterations (none is ever too short). */
     public Summary(List<IterationResult> iterations, List<Double> percentiles) {
+        this(iterations, percentiles, 0);
+    }
+
+    /**
+     * @param iterationNanos {@code --iteration-time} of a time-based run, 0 for a count-based one: a measured
+     *                       iteration cut shorter than half of it is left out ({@link ShortIterations})
+     */
+    public Summary(List<IterationResult> iterations, List<Double> percentiles, long iterationNanos) {
         this.measured = new ArrayList<>();
+        this.leftOut = new ArrayList<>();
         for (IterationResult r : iterations) {
-            if (!r.warmup()) {
+            if (r.warmup()) {
+                continue;
+            }
+            if (ShortIterations.leftOut(r.partial(), r.wallNanos(), iterationNanos)) {
+                leftOut.add(r);
+            } else {
                 measured.add(r);
             }
         }
@@ -82,6 +101,11 @@ public final class Summary {
 
     public int iterations() {
         return measured.size();
+    }
+
+    /** Measured iterations cut too short to count ({@link ShortIterations}): in no figure of this summary. */
+    public List<IterationResult> leftOut() {
+        return leftOut;
     }
 
     public List<IterationResult> measured() {

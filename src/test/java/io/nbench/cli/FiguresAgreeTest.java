@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.testkit.Stderr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,7 +78,7 @@ class FiguresAgreeTest {
             assertTrue(onStderr || inText, r.all());
         } else {
             assertEquals(ExitCode.OK, r.exit(), r.all());
-            assertEquals("", r.err());
+            assertEquals("", Stderr.withoutWarnings(r.err()));
         }
         return r;
     }
@@ -118,7 +119,7 @@ class FiguresAgreeTest {
             r = NbenchProcess.run(dir, "022", JVM, args.toArray(new String[0]));
         }
         assertEquals(ExitCode.OK, r.exit(), r.all());
-        assertEquals("", r.err());
+        assertEquals("", Stderr.withoutWarnings(r.err()));
         JsonNode doc = ResultDocs.read(dir.resolve("r.json"));
         checkDocument(doc);
         CsvColumns.check(r.out(), doc);

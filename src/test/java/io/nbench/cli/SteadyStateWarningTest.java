@@ -59,6 +59,12 @@ class SteadyStateWarningTest {
             assertEquals(last / first, test.get("change").asDouble(), 1e-9 * last / first);
             assertEquals(String.format(java.util.Locale.ROOT, "%.1f", last / first), m.group(1));
 
+            // The document keeps the warning as the text printed it, after "Warning: ".
+            String warning = "not at steady state: throughput rose " + m.group(1) + "x over 3 iterations (it rose from "
+                    + "every iteration to the next); add --warmup or lengthen the iterations.";
+            assertTrue(texts(doc.get("summary").get("warnings")).contains(warning), doc.get("summary").toString());
+            assertEquals("", o.err(), "text keeps its warnings on stdout: a clean text run has an empty stderr");
+
             CliTest.Outcome c = CliTest.run("compare", out.toString(), out.toString());
             assertEquals(ExitCode.OK, c.code(), c.out() + c.err());
             String name = doc.get("combinations").get(0).get("name").asText();
@@ -67,5 +73,48 @@ class SteadyStateWarningTest {
                         + m.group(1) + "x over 3 iterations; add --warmup or lengthen the iterations\n"), c.out());
             }
         }
+    }
+
+    /**
+     * A machine format drops no warning: {@code --format csv} carries the summary's warnings in the last measured
+     * row's {@code warnings} cell, the document in {@code summary.warnings}, and stderr as one line each (stdout
+     * is data). The same script as above makes the same trend.
+     */
+    @Test
+    void aMachineFormatKeepsTheWarningInItsDataAndOnStderr() throws Exception {
+        Path out = dir.resolve("rising-csv.json");
+        try (ScriptedServer server = new ScriptedServer(i -> i == 0 || i == 10 || i == 20 ? Action.DELAY_400MS
+                : Action.ANSWER)) {
+            CliTest.Outcome o = CliTest.run("client", "--port", Integer.toString(server.address().getPort()),
+                    "--threads", "1", "--connections", "1", "--msgs", "20", "--warmup", "0", "--iterations", "3",
+                    "--size", "16", "--format", "csv", "--out", out.toString());
+            assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
+            JsonNode doc = ResultDocs.read(out);
+            java.util.List<String> warnings = texts(doc.get("summary").get("warnings"));
+            String steady = warnings.stream().filter(w -> w.startsWith("not at steady state: throughput rose "))
+                    .findFirst().orElse(null);
+            assertTrue(steady != null, "the document keeps the trend warning: " + warnings);
+            java.util.List<java.util.List<String>> rows = io.nbench.testkit.CsvColumns.records(o.out());
+            int column = rows.get(0).indexOf("warnings");
+            assertEquals(4, rows.size(), o.out());
+            assertEquals("", rows.get(1).get(column));
+            assertEquals("", rows.get(2).get(column));
+            assertEquals(String.join(" | ", warnings), rows.get(3).get(column), "the last row carries every warning");
+            io.nbench.testkit.CsvColumns.check(o.out(), doc);
+            String name = doc.get("combinations").get(0).get("name").asText();
+            for (String w : warnings) {
+                assertTrue(o.err().contains("nbench client: warning [" + name + "]: " + w + "\n"), o.err());
+            }
+            assertTrue(o.err().contains("]: " + steady + "\n"), o.err());
+        }
+    }
+
+    private static java.util.List<String> texts(JsonNode array) {
+        java.util.List<String> texts = new java.util.ArrayList<>();
+        if (array == null) {
+            return texts; // a document without the field
+        }
+        array.forEach(t -> texts.add(t.asText()));
+        return texts;
     }
 }

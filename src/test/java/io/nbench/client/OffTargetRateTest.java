@@ -71,7 +71,7 @@ class OffTargetRateTest {
 
         IterationResult burst = its.get(1);
         assertTrue(ResultDocument.iteration(burst, Percentiles.DEFAULT).get("openLoop").get("missed").asBoolean());
-        assertEquals(1, ResultDocument.summary(new Summary(its, Percentiles.DEFAULT)).get("openLoop")
+        assertEquals(1, ResultDocument.summary(new Summary(its, Percentiles.DEFAULT), io.nbench.load.Pacing.SLEEP).get("openLoop")
                 .get("rateMissedIterations").asLong());
         StringWriter text = new StringWriter();
         TextReport report = new TextReport(new PrintWriter(text, true), SPEC, false);

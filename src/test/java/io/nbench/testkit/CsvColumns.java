@@ -132,6 +132,25 @@ public final class CsvColumns {
         FIXED.put("handshakes", new Column(r -> text(r.handshakes().path("count")),
                 r -> r.handshakes().isObject() ? Long.toString(r.handshakeLatency().getTotalCount()) : ""));
         FIXED.put("handshakes_resumed", new Column(r -> text(r.handshakes().path("resumed")), null));
+        // The combination's summary.warnings, joined by " | ", on the row of its last measured iteration only.
+        FIXED.put("warnings", new Column(r -> lastMeasured(r) ? String.join(" | ", texts(r.combination()
+                .path("summary").path("warnings"))) : "", null));
+    }
+
+    private static boolean lastMeasured(Row r) {
+        JsonNode last = null;
+        for (JsonNode it : r.combination().path("iterations")) {
+            if (!it.path("warmup").asBoolean()) {
+                last = it;
+            }
+        }
+        return last == r.iteration();
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new java.util.ArrayList<>();
+        array.forEach(t -> texts.add(t.asText()));
+        return texts;
     }
 
     private static final Pattern HANDSHAKE_PERCENTILE = Pattern.compile("handshake_(p[0-9.]+)_ns");

@@ -1,6 +1,7 @@
 package io.nbench.client.output;
 
 import io.nbench.report.CombinationResult;
+import io.nbench.report.RunWarnings;
 import io.nbench.report.Status;
 import io.nbench.report.threshold.Threshold;
 import java.io.PrintWriter;
@@ -35,6 +36,11 @@ abstract class MachineReadableOutput implements Output {
         List<String> failures = r.reasons().stream().filter(x -> !x.startsWith("threshold ")).toList();
         if ((r.status() == Status.FAIL || r.status() == Status.NO_DATA) && !failures.isEmpty()) {
             err.println("nbench client: " + r.status() + where + ": " + String.join("; ", failures));
+        }
+        // stdout is data here: the warnings the text summary prints go to stderr, one line each after the
+        // verdict's, where a person running the pipe sees them (the document and the CSV keep them too).
+        for (String w : RunWarnings.of(r.run().summary(), r.run().spec().pacing())) {
+            err.println("nbench client: warning" + where + ": " + w);
         }
     }
 }

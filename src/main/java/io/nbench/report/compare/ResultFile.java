@@ -8,6 +8,7 @@ import io.nbench.report.json.ResultReader;
 import io.nbench.report.json.ServerStatsDoc;
 import io.nbench.report.json.SummaryDoc;
 import io.nbench.stats.HistogramCodec;
+import io.nbench.stats.ShortIterations;
 import io.nbench.stats.SteadyState;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -171,8 +172,8 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
             List<IterationData> iterations = new ArrayList<>();
             for (int i = 0; i < c.iterations().size(); i++) {
                 IterationDoc it = c.iterations().get(i);
-                if (it.warmup()) {
-                    continue;
+                if (it.warmup() || ShortIterations.leftOut(it.partial(), it.wallNs(), c.load().iterationNanos())) {
+                    continue; // as the document's summary: no warmup, no iteration cut too short to be a sample
                 }
                 String field = "combinations[" + ci + "].iterations[" + i + "].histogram";
                 Histogram latency = histogram(path, field, it.histogram());

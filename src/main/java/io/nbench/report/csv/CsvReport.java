@@ -93,6 +93,7 @@ public final class CsvReport {
                 c.add("status_" + cls + "_" + Percentiles.label(p) + "_ns");
             }
         }
+        c.add("warnings");
         return c;
     }
 
@@ -100,8 +101,73 @@ public final class CsvReport {
         row(columns());
     }
 
-    /** The listener that prints one combination's rows. */
-    public RunListener forCombination(Combination combination) {
+    /**
+     * One combination's rows. The summary's warnings are known only once the combination ends, so the row of
+     * its last measured iteration (the one numbered {@code iterations}, or the partial one a stopped run ends
+     * with) waits for {@link #finish}, which prints it with the warnings in its {@code warnings} cell (joined
+     * by " | "); every other row is printed as its iteration ends, with that cell empty.
+     */
+    public final class Rows implements RunListener {
+        private final RunListener printer;
+        private final int iterations;
+        private List<String> last;
+
+        private Rows(RunListener printer, int iterations) {
+            this.printer = printer;
+            this.iterations = iterations;
+        }
+
+        @Override
+        public void onStarted(long startEpochMillis) {
+            printer.onStarted(startEpochMillis);
+        }
+
+        @Override
+        public void onReconnect() {
+            printer.onReconnect();
+        }
+
+        @Override
+        public void onIteration(IterationResult r) {
+            printer.onIteration(r);
+        }
+
+        private void row(List<String> cells, IterationResult r) {
+            if (last != null) { // not the last after all (a row after a partial one: only ever in a test's script)
+                last.add("");
+                CsvReport.this.row(last);
+                last = null;
+            }
+            if (!r.warmup() && (r.index() == iterations || r.partial())) {
+                last = cells;
+            } else {
+                cells.add("");
+                CsvReport.this.row(cells);
+            }
+        }
+
+        /** The combination ended: its last measured row, with {@code warnings}. */
+        public void finish(List<String> warnings) {
+            if (last != null) {
+                last.add(String.join(" | ", warnings));
+                CsvReport.this.row(last);
+                last = null;
+            }
+        }
+    }
+
+    /**
+     * The listener that prints one combination's rows.
+     *
+     * @param iterations the combination's measured iterations ({@code --iterations})
+     */
+    public Rows forCombination(Combination combination, int iterations) {
+        Rows[] rows = new Rows[1];
+        rows[0] = new Rows(printer(combination, rows), iterations);
+        return rows[0];
+    }
+
+    private RunListener printer(Combination combination, Rows[] rows) {
         List<String> head = new ArrayList<>(List.of(runId, "", host, version));
         for (String k : KEY_COLUMNS) {
             String v = combination.get(k);
@@ -162,7 +228,7 @@ public final class CsvReport {
                 cells.add(o == null ? "" : decimal(o.achievedRate(r.wallNanos())));
                 handshakes(cells, r);
                 statusClasses(cells, r);
-                row(cells);
+                rows[0].row(cells, r);
             }
         };
     }

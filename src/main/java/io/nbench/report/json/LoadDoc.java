@@ -18,6 +18,22 @@ public record LoadDoc(ObjectNode fields) {
         return percentiles;
     }
 
+    /** {@code --iteration-time} in ns, 0 for a count-based run (or a document without it). */
+    public long iterationNanos() {
+        return fields.path("iterationNanos").asLong();
+    }
+
+    /** How the open loop's pacers waited ({@code --pacer}); sleep when the document does not say. */
+    public io.nbench.load.Pacing pacing() {
+        String p = fields.path("pacing").asText("sleep").toUpperCase(java.util.Locale.ROOT);
+        for (io.nbench.load.Pacing known : io.nbench.load.Pacing.values()) {
+            if (known.name().equals(p)) {
+                return known;
+            }
+        }
+        return io.nbench.load.Pacing.SLEEP;
+    }
+
     /** The request payload in bytes ({@code --size}). */
     public int size() {
         return fields.path("size").asInt();

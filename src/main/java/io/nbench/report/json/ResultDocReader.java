@@ -168,7 +168,17 @@ public final class ResultDocReader {
                         longOrNull(latency.path("max")), number(latency.path("mean")), means),
                 new SummaryDoc.Throughput(number(t.path("mean")), number(t.path("ci")), t.path("n").asInt(),
                         t.path("level").asDouble(), t.path("mibPerSec").asDouble()),
-                steady, errors(s.path("errors")), resourceSummary(s.path("resources")), open);
+                steady, errors(s.path("errors")), resourceSummary(s.path("resources")), open, texts(s.path("warnings")));
+    }
+
+    /** An array of strings; null when absent (a document written before the field). */
+    private static List<String> texts(JsonNode array) {
+        if (!array.isArray()) {
+            return null;
+        }
+        List<String> texts = new ArrayList<>();
+        array.forEach(t -> texts.add(t.asText()));
+        return List.copyOf(texts);
     }
 
     private static SummaryDoc.Mean mean(JsonNode m) {

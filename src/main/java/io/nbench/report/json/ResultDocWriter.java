@@ -256,6 +256,10 @@ public final class ResultDocWriter {
             open.set("uncorrectedNs", percentiles(o.uncorrectedNs()));
             open.set("sendLagNs", percentiles(o.sendLagNs()));
         }
+        if (s.warnings() != null) { // null: read from a document written before the field, written back without it
+            ArrayNode warnings = node.putArray("warnings");
+            s.warnings().forEach(warnings::add);
+        }
         return node;
     }
 

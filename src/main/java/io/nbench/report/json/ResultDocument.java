@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.load.LoadSpec;
+import io.nbench.load.Pacing;
 import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
+import io.nbench.report.RunWarnings;
 import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.resources.ResourceUsage;
@@ -151,7 +153,7 @@ public final class ResultDocument {
                         c.tls()),
                 new LoadDoc(load(run.spec())), Instant.ofEpochMilli(run.startEpochMillis()).toString(),
                 run.abortReason(), run.abortCause() == null ? null : run.abortCause().name().toLowerCase(Locale.ROOT),
-                run.interrupted(), iterations, summaryDoc(run.summary()), drain(run.drain(), percentiles),
+                run.interrupted(), iterations, summaryDoc(run.summary(), run.spec().pacing()), drain(run.drain(), percentiles),
                 new CombinationDoc.RunErrors(ErrorsDoc.of(run.errors()), run.lateResponses(), run.reconnects(), first,
                         statuses(run)),
                 intervals.get(name), stats, thresholds, null);
@@ -282,12 +284,12 @@ public final class ResultDocument {
     }
 
     /** A summary as the document writes it (also for a merged document). */
-    public static ObjectNode summary(Summary s) {
-        return ResultDocWriter.summary(summaryDoc(s));
+    public static ObjectNode summary(Summary s, Pacing pacing) {
+        return ResultDocWriter.summary(summaryDoc(s, pacing));
     }
 
-    /** A summary as the typed document holds it. */
-    public static SummaryDoc summaryDoc(Summary s) {
+    /** A summary as the typed document holds it; {@code pacing} words the send-lag warning's cause. */
+    public static SummaryDoc summaryDoc(Summary s, Pacing pacing) {
         boolean any = s.latencyMeasured(); // else every latency figure is null: not measured, not 0
         Map<String, SummaryDoc.Mean> means = new LinkedHashMap<>();
         for (double p : s.percentiles()) {
@@ -309,7 +311,8 @@ public final class ResultDocument {
                         number(any ? s.merged().getMean() : Double.NaN), means),
                 new SummaryDoc.Throughput(number(t.mean()), number(t.halfWidth()), t.n(), StudentT.LEVEL,
                         s.mibPerSecond()),
-                steadyState(s.steadyState()), ErrorsDoc.of(s.errors()), resourceSummary(s), open);
+                steadyState(s.steadyState()), ErrorsDoc.of(s.errors()), resourceSummary(s), open,
+                RunWarnings.of(s, pacing));
     }
 
     /** The trend test of the measured iterations' throughput: the text summary's "not at steady state" warning. */

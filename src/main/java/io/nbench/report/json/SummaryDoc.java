@@ -8,9 +8,12 @@ import java.util.Map;
  * @param steadyState null in a document written before the trend test (absent)
  * @param resources   null when an iteration's resources are unknown (written as an empty object)
  * @param openLoop    null in the closed loop
+ * @param warnings    the summary's warnings, one sentence each as the text output prints them after "Warning: "
+ *                    ({@link io.nbench.report.RunWarnings}); null in a document written before them
  */
 public record SummaryDoc(int iterations, long messages, Latency latencyNs, Throughput throughput,
-                         SteadyState steadyState, ErrorsDoc errors, Resources resources, OpenLoop openLoop) {
+                         SteadyState steadyState, ErrorsDoc errors, Resources resources, OpenLoop openLoop,
+                         java.util.List<String> warnings) {
 
     /** A mean over iterations with its Student-t half-width ({@code ci}, null when N &lt; 2) at {@code level}. */
     public record Mean(Double mean, Double ci, int n, double level) {

@@ -101,7 +101,7 @@ public final class ForksJoin {
         return new CombinationDoc(base.name(), base.keys(), worst.status(), worst.exitCode(), reasons,
                 base.transport(), base.load(), base.startTime(), aborted, abortCause,
                 parts.stream().anyMatch(CombinationDoc::interrupted), its,
-                ResultDocument.summaryDoc(new Summary(results, base.load().percentiles())), null,
+                ResultDocument.summaryDoc(new Summary(results, base.load().percentiles(), base.load().iterationNanos()), base.load().pacing()), null,
                 ResultMerge.runErrors(forks, c), null, null, List.of(), null);
     }
 

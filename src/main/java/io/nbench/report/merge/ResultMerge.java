@@ -287,7 +287,7 @@ public final class ResultMerge {
         }
         return new CombinationDoc(base.name(), base.keys(), worst.status(), worst.exitCode(), reasons,
                 base.transport(), base.load(), startTime, aborted, abortCause, interrupted, its,
-                ResultDocument.summaryDoc(new Summary(iterations, percentiles)), null, runErrors(inputs, c), null, null,
+                ResultDocument.summaryDoc(new Summary(iterations, percentiles, base.load().iterationNanos()), base.load().pacing()), null, runErrors(inputs, c), null, null,
                 List.of(), hosts);
     }
 

@@ -2,7 +2,6 @@ package io.nbench.report.csv;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nbench.load.RunListener;
 import io.nbench.report.Environment;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.resources.ResourceUsage;
@@ -90,7 +89,8 @@ class CsvAgreesWithDocumentTest {
     /** Prints the iterations' rows and returns the combination as the document writes it. */
     private static ObjectNode rows(CsvReport report, Combination combination, long startMillis,
                                    List<IterationResult> iterations, int size, double rate) {
-        RunListener listener = report.forCombination(combination);
+        int measured = (int) iterations.stream().filter(it -> !it.warmup()).count();
+        CsvReport.Rows listener = report.forCombination(combination, measured);
         listener.onStarted(startMillis);
         ObjectNode c = ResultDocument.MAPPER.createObjectNode();
         c.put("name", combination.name());
@@ -104,6 +104,11 @@ class CsvAgreesWithDocumentTest {
             listener.onIteration(it);
             its.add(ResultDocument.iteration(it, PERCENTILES));
         }
+        // The last measured row carries the summary's warnings (one with a comma and a quote: RFC 4180 quoting).
+        List<String> warnings = rate > 0 ? List.of("not at steady state: \"rose\" 7.0x, say", "a second one") : List.of();
+        listener.finish(warnings);
+        ArrayNode w = c.putObject("summary").putArray("warnings");
+        warnings.forEach(w::add);
         return c;
     }
 
