@@ -168,10 +168,30 @@ class HtmlReportTest {
         if (!chromium()) {
             return;
         }
-        JsonNode tables = probe(html).path("before").path("statusTables");
-        assertEquals(1, tables.size(), "one table, the HTTP combination's: " + tables);
-        JsonNode table = tables.get(0);
+        JsonNode all0 = probe(html).path("before").path("statusTables");
+        List<JsonNode> byCode = new ArrayList<>();
+        List<JsonNode> byClass = new ArrayList<>();
+        all0.forEach(t -> (t.path("caption").asText().startsWith("HTTP latency by status class") ? byClass : byCode).add(t));
+        assertEquals(1, byCode.size(), "one table of codes, the HTTP combination's: " + all0);
+        assertEquals(1, byClass.size(), "one table of status classes, the HTTP combination's: " + all0);
+        JsonNode table = byCode.get(0);
         String name = files.get(1).path("combinations").get(0).path("name").asText();
+        assertTrue(byClass.get(0).path("combination").asText().startsWith(name), byClass.toString());
+        // Each class's responses over the measured iterations, as the document's iterations hold them.
+        java.util.Map<String, Long> classes = new java.util.TreeMap<>();
+        for (JsonNode it : ResultDocs.read(http).path("combinations").path(0).path("iterations")) {
+            if (!it.path("warmup").asBoolean()) {
+                it.path("latencyByStatusClass").properties().forEach(e ->
+                        classes.merge(e.getKey(), e.getValue().path("count").asLong(), Long::sum));
+            }
+        }
+        classes.values().removeIf(n -> n == 0);
+        java.util.Map<String, Long> drawn = new java.util.TreeMap<>();
+        JsonNode classRows = byClass.get(0).path("rows");
+        for (int i = 1; i < classRows.size(); i++) {
+            drawn.put(classRows.get(i).get(0).asText(), Long.parseLong(classRows.get(i).get(1).asText().replace(",", "")));
+        }
+        assertEquals(classes, drawn, "the class table's responses are the measured iterations' by class");
         assertTrue(table.path("combination").asText().startsWith(name), table.toString());
         assertEquals("HTTP responses by status (whole run, warmup included)", table.path("caption").asText());
         assertEquals("[\"status\",\"responses\",\"share\"]", table.path("rows").get(0).toString());
