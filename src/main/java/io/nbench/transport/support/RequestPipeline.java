@@ -21,13 +21,14 @@ import java.util.function.Consumer;
  * {@link #close} when the connection closes; it writes what the pipeline gives its {@link Writer}.
  *
  * <p>Accounting: every request is counted received when decoded, then exactly one of answered (its response
- * handed to the write path), rejected or dropped (its connection closed first). On the I/O thread a request
+ * sent: see below), rejected or dropped (its connection closed first). On the I/O thread a request
  * is counted received when decoded (before its {@code --work}, if any) and answered at {@link #flushed}, when
  * the transport has handed its batch's bytes to the socket: a response queued in the transport and lost with
  * its connection (a peer that went away, a close that discarded the queue) is dropped, never answered, and
- * the one being worked on when the server stops shows in progress. Handed off
- * to a transport's own executor, a request is received when handed off and answered when that executor's
- * thread has written it, or dropped if its connection closes first.
+ * the one being worked on when the server stops shows in progress. Handed off to a transport's own executor, a
+ * request is received when handed off and answered when that executor's thread has written it, or dropped if
+ * its connection closes first; on the business pool or the delay timer, answered once its response is handed
+ * to the transport's write path ({@link OrderedResponses}).
  *
  * <p>Threads: {@link #decoded}, {@link #flushed} and {@link #close} on the connection's I/O thread (one at a
  * time, no lock on the inline path, and no allocation once its arrays have grown to the largest batch);
