@@ -16,20 +16,26 @@ public interface ServerEvents {
     void connectionClosed();
 
     /**
-     * One request decoded and its response (if any) written or queued, on the I/O thread that decoded it:
-     * received and answered in one event.
+     * One request received and answered in one event (its response, if any, handed to the socket). nbench's
+     * transports report {@link #requestReceived} and {@link #requestAnswered} instead, since a response counts
+     * as answered only once the socket took its bytes, which comes after its decode.
      */
     void requestServed(int requestBytes, int responseBytes);
 
     /**
-     * A request decoded and handed on to be answered later (nbench's business pool): received now, its
-     * bytes counted as read now. Exactly one of {@link #requestAnswered}, {@link #requestRejected} or
+     * A request decoded, to be answered once its response leaves (on its I/O thread when the socket took the
+     * bytes of its batch, or later on nbench's business pool): received now, its bytes counted as read now. Exactly one of {@link #requestAnswered}, {@link #requestRejected} or
      * {@link #requestsDropped} follows for it, so that every request received is accounted for.
      */
     default void requestReceived(int requestBytes) {
     }
 
-    /** A request reported by {@link #requestReceived} was answered: its response handed to the write path. */
+    /**
+     * A request reported by {@link #requestReceived} was answered. Answered on its I/O thread: its response's
+     * bytes were handed to the socket (the kernel took them, or the framework reported them written); a response
+     * still queued when its connection closes is dropped, never answered. From nbench's business pool, the delay
+     * timer or a framework's executor: its response handed to the transport's write path.
+     */
     default void requestAnswered(int requestBytes, int responseBytes) {
     }
 

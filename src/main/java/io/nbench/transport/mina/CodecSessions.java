@@ -65,6 +65,8 @@ final class CodecSessions {
         private final ServerCodec codec;
         private final RequestPipeline<ByteBuffer> requests;
         private final CodecRequests served;
+        /** Answers the requests once MINA wrote their responses. */
+        private final SentBatches sent;
         private final boolean pooled;
         /** Fill mode between reads: the start of a request not complete yet. */
         private ByteBuffer in = ByteBuffer.allocate(BUFFER);
@@ -73,6 +75,7 @@ final class CodecSessions {
 
         State(IoSession session) {
             this.session = session;
+            this.sent = SentBatches.of(session);
             this.requests = RequestPipeline.of(runtime, events,
                     RequestPipeline.heapResponses(protocol, r -> session.write(IoBuffer.wrap(r)), session::closeOnFlush));
             this.served = new CodecRequests(requests, events, () -> MinaServerHandler.progress(session));
@@ -108,12 +111,12 @@ final class CodecSessions {
                 in.compact();
                 if (result == ServerCodec.PROTOCOL_ERROR) {
                     writeAnswer();
-                    requests.flushed();
+                    sent.ended(requests);
                     return false;
                 }
                 if (result == ServerCodec.CLOSE) {
                     write();
-                    requests.flushed();
+                    sent.ended(requests);
                     ended = true;
                     read.position(read.limit());
                     requests.end(); // MINA closes the session once its responses are written
@@ -121,7 +124,7 @@ final class CodecSessions {
                 }
             }
             write();
-            requests.flushed();
+            sent.ended(requests);
             return true;
         }
 

@@ -171,9 +171,9 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
     @Override
     public void decode(IoSession session, IoBuffer in, ProtocolDecoderOutput out) throws Exception {
         super.decode(session, in, out);
-        // MINA's processor writes the session's queued responses after this read returns, on this same
-        // thread: processing time ends here, at the hand-off to the session's write queue.
-        state(session).requests(session).flushed();
+        // MINA's processor writes the session's queued responses after this read returns, on this same thread:
+        // they are answered (and their processing time ends) at the messageSent of the batch's last one.
+        SentBatches.of(session).ended(state(session).requests(session));
     }
 
     /**

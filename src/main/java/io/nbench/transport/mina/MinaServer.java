@@ -133,6 +133,10 @@ final class MinaServer implements RunningServer {
             } else if (config.executorThreads > 0) {
                 executorDescription = "off (" + settings.runtime().answeredLaterBy() + ")";
             }
+            if (decoder != null || codecs != null) {
+                // Last, next to the handler: requests are answered once their responses were written.
+                acceptor.getFilterChain().addLast(SentBatches.NAME, new SentBatches.Filter());
+            }
             acceptor.setHandler(new MinaServerHandler(events, decoder, codecs, idle));
             SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();
             acceptor.bind(bindTo);

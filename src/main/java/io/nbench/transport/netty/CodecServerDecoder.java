@@ -104,7 +104,7 @@ final class CodecServerDecoder extends BackpressuredServerDecoder {
                 // What came before the bad request, and the protocol's answer to it (HTTP's 400: pooled, the
                 // output holds only that), then the close.
                 writeAnswer(ctx);
-                requests.flushed();
+                account.flushed(ctx, requests);
                 events.protocolError(String.valueOf(ctx.channel().remoteAddress()), codec.error());
                 in.skipBytes(in.readableBytes());
                 ended = true;
@@ -114,7 +114,7 @@ final class CodecServerDecoder extends BackpressuredServerDecoder {
             if (result == ServerCodec.CLOSE) {
                 writeOutput(ctx);
                 ctx.flush();
-                requests.flushed();
+                account.flushed(ctx, requests);
                 in.skipBytes(in.readableBytes());
                 ended = true;
                 requests.end(); // closes once the responses before it are written
@@ -164,9 +164,7 @@ final class CodecServerDecoder extends BackpressuredServerDecoder {
     void batchEnded(ChannelHandlerContext ctx) {
         writeOutput(ctx);
         ctx.flush();
-        if (requests != null) {
-            requests.flushed();
-        }
+        account.flushed(ctx, requests);
     }
 
     @Override
@@ -176,7 +174,7 @@ final class CodecServerDecoder extends BackpressuredServerDecoder {
         decode(ctx, internalBuffer(), List.of());
         writeOutput(ctx);
         ctx.flush();
-        requests.flushed();
+        account.flushed(ctx, requests);
     }
 
     @Override

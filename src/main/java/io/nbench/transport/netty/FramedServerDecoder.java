@@ -228,17 +228,14 @@ final class FramedServerDecoder extends BackpressuredServerDecoder {
     @Override
     void batchEnded(ChannelHandlerContext ctx) {
         ctx.flush();
-        // The batch's responses are in the socket, or in the channel's outbound buffer if the socket
-        // took less: processing time ends at this flush.
-        if (requests != null) {
-            requests.flushed();
-        }
+        // The batch's requests are answered, and their processing time ends, once the socket took their bytes.
+        account.flushed(ctx, requests);
     }
 
     @Override
     void resume(ChannelHandlerContext ctx) throws Exception {
         channelRead(ctx, Unpooled.EMPTY_BUFFER);
         ctx.flush();
-        requests.flushed();
+        account.flushed(ctx, requests);
     }
 }

@@ -40,13 +40,22 @@ final class ProcessingClock {
 
     /** The responses of every request decoded since the last call were handed on: report their time. */
     void written() {
-        if (count == 0) {
+        written(count);
+    }
+
+    /** The responses of the first {@code n} requests not reported yet were handed on: report their time. */
+    void written(int n) {
+        n = Math.min(n, count);
+        if (n == 0) {
             return;
         }
         long now = System.nanoTime();
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < n; i++) {
             events.processed(now - decoded[i]);
         }
-        count = 0;
+        count -= n;
+        if (count > 0) {
+            System.arraycopy(decoded, n, decoded, 0, count);
+        }
     }
 }

@@ -21,13 +21,14 @@ import java.util.function.Consumer;
  * {@link #close} when the connection closes; it writes what the pipeline gives its {@link Writer}.
  *
  * <p>Accounting: every request is counted received when decoded, then exactly one of answered (its response
- * handed to the write path), rejected or dropped (its connection closed first). On the I/O thread without
- * work, decoding and answering are one step ({@link ServerEvents#requestServed}): nothing can come between
- * them but the parse of the rest of the read batch. With {@code --work} on the I/O thread a request is
- * counted received before its work and answered at the flush of its batch, so the one being worked on when
- * the server stops shows in progress and, if its batch is never written, as dropped, not missing. Handed off
- * to a transport's own executor, a request is received when handed off and answered when that executor's
- * thread has written it, or dropped if its connection closes first.
+ * sent: see below), rejected or dropped (its connection closed first). On the I/O thread a request
+ * is counted received when decoded (before its {@code --work}, if any) and answered at {@link #flushed}, when
+ * the transport has handed its batch's bytes to the socket: a response queued in the transport and lost with
+ * its connection (a peer that went away, a close that discarded the queue) is dropped, never answered, and
+ * the one being worked on when the server stops shows in progress. Handed off to a transport's own executor, a
+ * request is received when handed off and answered when that executor's thread has written it, or dropped if
+ * its connection closes first; on the business pool or the delay timer, answered once its response is handed
+ * to the transport's write path ({@link OrderedResponses}).
  *
  * <p>Threads: {@link #decoded}, {@link #flushed} and {@link #close} on the connection's I/O thread (one at a
  * time, no lock on the inline path, and no allocation once its arrays have grown to the largest batch);
@@ -141,9 +142,11 @@ public final class RequestPipeline<R> {
     /** Hand-off, on the executor's thread: request and response bytes of what it wrote since its last flush. */
     private int[] unflushedOff;
     private int unflushedOffCount;
-    /** With work on the I/O thread: request and response bytes of the batch decoded since the last flush. */
+    /** On the I/O thread: request and response bytes of the requests decoded since the last flush. */
     private int[] unflushed;
     private int unflushedCount;
+    /** Of those, the first ones a {@link #batchEnded} counted (their transport awaits their bytes' sending). */
+    private int marked;
     private boolean closed;
 
     private RequestPipeline(ServerRuntime runtime, ServerEvents events, Writer<R> writer, boolean handOff) {
@@ -156,7 +159,7 @@ public final class RequestPipeline<R> {
         this.clock = new ProcessingClock(events, runtime.hasWork());
         this.pooled = runtime.answersLater() ? new OrderedResponses<>(runtime, events, writer) : null;
         this.handOffClock = handOff && pooled == null ? new ProcessingClock(events, runtime.hasWork()) : null;
-        this.unflushed = work ? new int[32] : null;
+        this.unflushed = new int[32];
         this.unflushedOff = handOffClock != null ? new int[32] : null;
     }
 
@@ -205,22 +208,11 @@ public final class RequestPipeline<R> {
             pooled.submit(id, requestBytes, responseBytes, response);
             return;
         }
-        if (work) {
-            worked(requestBytes, responseBytes, response);
-            return;
-        }
-        clock.decoded();
-        if (response != null) {
-            writer.write(response);
-        }
-        events.requestServed(requestBytes, responseBytes);
-    }
-
-    /** {@link #decoded} with work on the I/O thread: out of the way of the path without, which stays small. */
-    private void worked(int requestBytes, int responseBytes, R response) {
         clock.decoded();
         events.requestReceived(requestBytes);
-        runtime.work();
+        if (work) {
+            runtime.work();
+        }
         if (response != null) {
             writer.write(response);
         }
@@ -233,15 +225,43 @@ public final class RequestPipeline<R> {
     }
 
     /**
-     * The transport wrote (handed to the kernel, or to its framework's outbound buffer) every response of
-     * the requests decoded so far: their processing time ends now, and with work they are answered now.
+     * The transport handed every response of the requests decoded so far to the socket (the kernel took their
+     * bytes, or the framework's write path that writes them reported them written): their processing time ends
+     * now, and they are answered now. Not before: a response still queued in the transport when its connection
+     * closes (a peer that went away, a close that discarded the queue) was never sent, and its request is
+     * counted dropped by {@link #close}, not answered.
      */
     public void flushed() {
-        clock.written();
-        for (int i = 0; i < unflushedCount; i++) {
+        flushed(unflushedCount);
+    }
+
+    /**
+     * For a transport whose writes leave after the read that queued them (MINA's processor writes a session's
+     * queue later): the requests decoded since the last call, whose responses are all on the write path now.
+     * The transport notes where this batch ends in its write queue and calls {@link #flushed(int)} with the
+     * count once the socket took that far.
+     */
+    public int batchEnded() {
+        int n = unflushedCount - marked;
+        marked = unflushedCount;
+        return n;
+    }
+
+    /**
+     * As {@link #flushed()} for the first {@code count} requests not answered yet (a batch {@link #batchEnded}
+     * returned): the socket took their responses; those decoded after them wait for their own batch.
+     */
+    public void flushed(int count) {
+        int n = Math.min(count, unflushedCount);
+        clock.written(n);
+        for (int i = 0; i < n; i++) {
             events.requestAnswered(unflushed[2 * i], unflushed[2 * i + 1]);
         }
-        unflushedCount = 0;
+        unflushedCount -= n;
+        marked = Math.max(0, marked - n);
+        if (unflushedCount > 0) {
+            System.arraycopy(unflushed, 2 * n, unflushed, 0, 2 * unflushedCount);
+        }
     }
 
     /**
@@ -302,7 +322,7 @@ public final class RequestPipeline<R> {
 
     /**
      * The connection is closed (on its I/O thread; again is harmless): pooled requests not answered yet are
-     * dropped and their responses released; with work, the requests of a batch never written are dropped, and
+     * dropped and their responses released; the requests of a batch not yet handed to the socket are dropped, and
      * so are handed-off requests not answered yet (their executor may still run them: their writes fail).
      */
     public void close() {
@@ -316,6 +336,7 @@ public final class RequestPipeline<R> {
         if (unflushedCount > 0) {
             events.requestsDropped(unflushedCount);
             unflushedCount = 0;
+            marked = 0;
         }
         if (handOffClock != null) {
             long unanswered = handedOff.getAndSet(CLOSED);
