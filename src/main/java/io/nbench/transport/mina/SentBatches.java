@@ -28,6 +28,11 @@ final class SentBatches {
     private int head;
     private int count;
 
+    /** Gives {@code session} its batches: {@link Filter} does when the session is created. */
+    static void attach(IoSession session) {
+        session.setAttribute(KEY, new SentBatches());
+    }
+
     /** The session's batches (made by {@link Filter} when the session is created). */
     static SentBatches of(IoSession session) {
         return (SentBatches) session.getAttribute(KEY);
@@ -91,7 +96,7 @@ final class SentBatches {
     static final class Filter extends IoFilterAdapter {
         @Override
         public void sessionCreated(NextFilter next, IoSession session) throws Exception {
-            session.setAttribute(KEY, new SentBatches());
+            attach(session);
             next.sessionCreated(session);
         }
 
