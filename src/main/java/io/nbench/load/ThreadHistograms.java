@@ -131,30 +131,24 @@ final class ThreadHistograms {
 
     /** Owner only: two values of one message, always in the same interval. */
     void record(int kind1, long value1, int kind2, long value2) {
-        if (batchDepth > 0) {
-            Histogram[] h = batchActive;
-            h[kind1].recordValue(value1);
-            h[kind2].recordValue(value2);
-            return;
-        }
-        criticalSections++;
-        long critical = phaser.writerCriticalSectionEnter();
-        try {
-            Histogram[] h = active;
-            h[kind1].recordValue(value1);
-            h[kind2].recordValue(value2);
-        } finally {
-            phaser.writerCriticalSectionExit(critical);
-        }
+        record(kind1, value1, kind2, value2, NONE, 0);
     }
 
-    /** Owner only: three values of one message (open loop, by status class), always in the same interval. */
+    /** No third value: {@link #record(int, long, int, long, int, long)} records two. */
+    private static final int NONE = -1;
+
+    /**
+     * Owner only: two or three values of one message (open loop, by status class; {@code kind3} {@link #NONE} for
+     * two), always in the same interval.
+     */
     void record(int kind1, long value1, int kind2, long value2, int kind3, long value3) {
         if (batchDepth > 0) {
             Histogram[] h = batchActive;
             h[kind1].recordValue(value1);
             h[kind2].recordValue(value2);
-            h[kind3].recordValue(value3);
+            if (kind3 != NONE) {
+                h[kind3].recordValue(value3);
+            }
             return;
         }
         criticalSections++;
@@ -163,7 +157,9 @@ final class ThreadHistograms {
             Histogram[] h = active;
             h[kind1].recordValue(value1);
             h[kind2].recordValue(value2);
-            h[kind3].recordValue(value3);
+            if (kind3 != NONE) {
+                h[kind3].recordValue(value3);
+            }
         } finally {
             phaser.writerCriticalSectionExit(critical);
         }
