@@ -1,5 +1,6 @@
 package io.nbench.report;
 
+import io.nbench.stats.IterationResult;
 import io.nbench.load.Pacing;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.OpenLoopFigures;
@@ -27,6 +28,7 @@ public final class RunWarnings {
     public static List<String> of(Summary s, Pacing pacing) {
         List<String> all = new ArrayList<>();
         add(all, leftOut(s));
+        add(all, stretched(s));
         if (s.iterations() > 0) {
             add(all, sendLag(s, pacing));
             add(all, wideInterval(s));
@@ -53,6 +55,20 @@ public final class RunWarnings {
         s.leftOut().forEach(r -> walls.add(Units.seconds(r.wallNanos()) + " s"));
         return s.leftOut().size() + " iteration(s) cut under half the iteration time (iteration " + which + ": "
                 + walls + ") are partial and left out of every mean and interval: the run was stopped in them.";
+    }
+
+    /** Time-based iterations that overran their time by half: the client was stopped or starved; else null. */
+    public static String stretched(Summary s) {
+        List<IterationResult> late = s.stretched();
+        if (late.isEmpty()) {
+            return null;
+        }
+        String which = late.stream().map(r -> Integer.toString(r.index())).collect(Collectors.joining(", "));
+        StringJoiner walls = new StringJoiner(", ");
+        late.forEach(r -> walls.add(Units.seconds(r.wallNanos()) + " s"));
+        return late.size() + " iteration(s) lasted over 1.5x the iteration time (iteration " + which + ": " + walls
+                + "): the client was stopped or starved in them (a stall, a long GC, a busy machine) and their "
+                + "figures include it; repeat on a quieter machine.";
     }
 
     /** The open loop's send lag over 10% of the corrected median; else null. */

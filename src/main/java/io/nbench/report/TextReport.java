@@ -203,6 +203,7 @@ public final class TextReport implements RunListener {
         out.println("SUMMARY RESULTS");
         out.println(RULE);
         warn(RunWarnings.leftOut(s));
+        warn(RunWarnings.stretched(s));
         if (s.iterations() == 0) {
             out.println("No measured iteration completed.");
         } else {

@@ -17,6 +17,15 @@ public final class ShortIterations {
         return iterationNanos > 0 && wallNanos < iterationNanos / 2;
     }
 
+    /**
+     * Whether an iteration of {@code wallNanos} lasted over one and a half times {@code iterationNanos} (0:
+     * count-based, never): an iteration ends at its time from its own start, so only a client that could not run
+     * (stopped, starved, a long GC pause) overruns it by that much.
+     */
+    public static boolean stretched(long wallNanos, long iterationNanos) {
+        return iterationNanos > 0 && wallNanos > iterationNanos + iterationNanos / 2;
+    }
+
     /** Whether a measured iteration is left out of the summary: partial and {@link #tooShort}. */
     public static boolean leftOut(boolean partial, long wallNanos, long iterationNanos) {
         return partial && tooShort(wallNanos, iterationNanos);

@@ -30,6 +30,7 @@ public final class Summary {
      *                       iteration cut shorter than half of it is left out ({@link ShortIterations})
      */
     public Summary(List<IterationResult> iterations, List<Double> percentiles, long iterationNanos) {
+        this.iterationNanos = iterationNanos;
         this.measured = new ArrayList<>();
         this.leftOut = new ArrayList<>();
         for (IterationResult r : iterations) {
@@ -47,6 +48,23 @@ public final class Summary {
         for (IterationResult r : measured) {
             merged.add(r.latency());
         }
+    }
+
+    /** {@code --iteration-time} of a time-based run, 0 for a count-based one. */
+    private final long iterationNanos;
+
+    /**
+     * Measured iterations that lasted well over {@code --iteration-time} ({@link ShortIterations#stretched}): the
+     * client was stopped or starved in them, and their figures include it.
+     */
+    public List<IterationResult> stretched() {
+        List<IterationResult> s = new ArrayList<>();
+        for (IterationResult r : measured) {
+            if (ShortIterations.stretched(r.wallNanos(), iterationNanos)) {
+                s.add(r);
+            }
+        }
+        return s;
     }
 
     /** Open loop: merged uncorrected latency of measured iterations, or null in the closed loop. */

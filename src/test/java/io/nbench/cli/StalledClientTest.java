@@ -84,6 +84,18 @@ class StalledClientTest {
         JsonNode summary = combination.get("summary");
         assertEquals(full, summary.get("iterations").asInt(), "the summary counts the full iterations only: " + summary);
         assertEquals(full, summary.get("throughput").get("n").asInt(), summary.toString());
+        // The stopped iteration runs its time from its start, so it lasts the stop longer: it is counted, and named
+        // in a warning, as is every counted iteration that overran its time by half (from its own wall time).
+        List<String> overran = new ArrayList<>();
+        for (JsonNode it : combination.get("iterations")) {
+            if (!it.get("partial").asBoolean() && it.get("wallNs").asLong() > ITERATION_NANOS * 3 / 2) {
+                overran.add(it.get("index").asText());
+            }
+        }
+        assertTrue(!overran.isEmpty(), "the 1.2 s stop is in some iteration's wall time: " + walls);
+        String warnings = summary.get("warnings").toString();
+        assertTrue(warnings.contains("lasted over 1.5x the iteration time (iteration " + String.join(", ", overran) + ":"),
+                "iterations " + overran + " overran 750 ms and are named: " + warnings);
     }
 
     private static void signal(String signal, long pid) throws Exception {
