@@ -35,4 +35,21 @@ public record StepResult(double target, double achieved, double answered, boolea
     public boolean answeredInFull() {
         return answered >= target * (1 - RATE_TOLERANCE);
     }
+
+    /**
+     * Why the step failed ({@link StepCause#NONE} when it passed): the client first (a step not sent in full did
+     * not offer the load it was judged at), then the server behind, then the objective.
+     */
+    public StepCause cause() {
+        if (passed()) {
+            return StepCause.NONE;
+        }
+        if (!sentInFull()) {
+            return StepCause.SENT_SHORT;
+        }
+        if (!answeredInFull()) {
+            return StepCause.ANSWERED_SHORT;
+        }
+        return StepCause.OBJECTIVE_BREACHED;
+    }
 }
