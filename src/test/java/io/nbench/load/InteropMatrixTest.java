@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class InteropMatrixTest {
 
-    static final boolean FULL = "full".equals(System.getProperty("nbench.matrix"));
+    static final boolean FULL = io.nbench.testkit.TestMatrix.FULL;
 
     record Shape(Protocol protocol, int window, int size, Driver driver, Measure measure) {
         @Override

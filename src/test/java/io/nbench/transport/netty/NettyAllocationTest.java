@@ -3,11 +3,14 @@ package io.nbench.transport.netty;
 import io.nbench.load.Driver;
 import io.nbench.protocol.Protocol;
 import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.TestMatrix;
 import io.nbench.transport.IoThreadAllocation;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The netty client allocates nothing per message on its event loops in rtt mode ({@link IoThreadAllocation},
@@ -21,8 +24,19 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(value = NbenchProcess.HANG_MINUTES + 1, unit = TimeUnit.MINUTES) // a hang: the measuring JVM is bounded too
 class NettyAllocationTest {
 
+    /**
+     * Each protocol and each shape once in every commit's run (a JVM and about a million messages a case);
+     * {@code -Pmatrix} adds framed at the small shape.
+     */
+    static Stream<Arguments> cases() {
+        Stream<Arguments> each = Stream.of(Arguments.of(Protocol.ECHO, Driver.IO, 100, 4, 2),
+                Arguments.of(Protocol.FRAMED, Driver.IO, 100, 16, 8));
+        return TestMatrix.FULL ? Stream.concat(each, Stream.of(Arguments.of(Protocol.FRAMED, Driver.IO, 100, 4, 2)))
+                : each;
+    }
+
     @ParameterizedTest
-    @CsvSource({"FRAMED, IO, 100, 4, 2", "ECHO, IO, 100, 4, 2", "FRAMED, IO, 100, 16, 8"})
+    @MethodSource("cases")
     void noAllocationPerMessageOnTheEventLoops(Protocol protocol, Driver driver, int size, int window, int connections)
             throws Exception {
         IoThreadAllocation.assertNonePerMessage("netty", "nio", "nbench-netty-client-", protocol, driver, size, window,
