@@ -48,7 +48,7 @@ public final class ProgressLine {
                 + (i.warmup() ? "warmup " : "iteration ") + i.iteration() + "/" + of + ": "
                 + Units.rate(i.messagesPerSecond()) + " msg/s, p50 "
                 + Units.micros(Percentiles.valueAt(i.latency(), 50)) + " µs, p99 "
-                + Units.micros(Percentiles.valueAt(i.latency(), 99)) + " µs, errors " + i.errors().total()
+                + Units.micros(Percentiles.valueAt(i.latency(), 99)) + " µs, errors " + Units.count(i.errors().total())
                 + " | " + clock(i.endNanos()) + " elapsed" + left(spec, i.endNanos(), done)
                 + (combinations > 1 ? " | " + c.name() : "");
     }

@@ -500,18 +500,18 @@ public final class TextReport implements RunListener {
         if (errors.total() == 0) {
             return "0";
         }
-        StringJoiner j = new StringJoiner(" ", errors.total() + " (", ")");
+        StringJoiner j = new StringJoiner(" ", Units.count(errors.total()) + " (", ")");
         boolean[] successes = success.table();
         errors.nonZero().forEach((k, v) -> {
             StringJoiner codes = new StringJoiner(" ");
             if (k == ErrorKind.STATUS) {
                 errors.statuses().forEach((code, n) -> {
                     if (code < 0 || code >= successes.length || !successes[code]) {
-                        codes.add(code + " x" + n);
+                        codes.add(code + " x" + Units.count(n));
                     }
                 });
             }
-            j.add(codes.length() == 0 ? k.label() + "=" + v : k.label() + " " + codes);
+            j.add(codes.length() == 0 ? k.label() + "=" + Units.count(v) : k.label() + " " + codes);
         });
         return j.toString();
     }
