@@ -143,7 +143,9 @@ class HtmlReportTest {
      * HTTP: an HTTP run's responses by status code are in its combination's part of the page, as the document has
      * them, in a table of their own (codes, counts, shares) that a framed run's combination does not get. From a
      * real client run against {@code nbench server --protocol http} whose pool of one thread and a queue of one
-     * answers most requests 503; read from the page's data, and in headless Chromium from the rendered page.
+     * answers most requests 503; read from the page's data, and in headless Chromium from the rendered page. The
+     * run counts 503 as its success ({@code --success-status 503}, as a test of an overload answer would), so the
+     * page marks the 200s as errors and not the 503s: the run's own success statuses, not 2xx, mark a code.
      */
     @Test
     void anHttpRunsResponsesByStatusAreShownForItsCombinationOnly() throws Exception {
@@ -152,7 +154,7 @@ class HtmlReportTest {
                 "--work", "20ms", "--executor-threads", "1", "--executor-queue", "1")) {
             CliTest.Outcome o = CliTest.run("client", "--impl", "nio", "--url", "http://127.0.0.1:" + server.port + "/",
                     "--threads", "4", "--msgs", "15", "--warmup", "1", "--iterations", "2", "--max-errors", "100%",
-                    "--out", http.toString());
+                    "--success-status", "503", "--out", http.toString());
             assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
         }
         JsonNode statuses = ResultDocs.read(http).path("combinations").path(0).path("errors").path("statuses");
@@ -209,6 +211,8 @@ class HtmlReportTest {
             assertEquals(codes.get(i), row.get(0).asText());
             assertEquals(n, Long.parseLong(row.get(1).asText().replace(",", "")), row.toString());
             assertEquals(100.0 * n / all, Double.parseDouble(row.get(2).asText().replace(" %", "")), 0.05, row.toString());
+            assertEquals(!codes.get(i).equals("503"), table.path("marked").get(i + 1).asBoolean(),
+                    "a code is marked an error when it is not a success by --success-status 503: " + table);
         }
     }
 

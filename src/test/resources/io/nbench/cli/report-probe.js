@@ -64,7 +64,8 @@
       fileTables: Array.from(document.querySelectorAll("#files > table")).map(t => tables({ querySelectorAll: () => [t] })[0]),
       statusTables: Array.from(document.querySelectorAll("#files > table.statuses")).map(t =>
           ({ caption: text(t.caption), combination: text(heading(t)),
-             rows: Array.from(t.rows).map(r => Array.from(r.cells).map(text)) })),
+             rows: Array.from(t.rows).map(r => Array.from(r.cells).map(text)),
+             marked: Array.from(t.rows).map(r => r.cells[0].className === "FAIL") })),
     };
   }
 

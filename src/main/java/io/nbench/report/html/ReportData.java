@@ -142,6 +142,12 @@ final class ReportData {
         if (!c.errors().statuses().isEmpty()) { // HTTP: the page shows the responses by code beside the errors
             ObjectNode statuses = o.putObject("statuses");
             c.errors().statuses().forEach(statuses::put);
+            // The codes that are not a success by the run's --success-status, marked as errors on the page.
+            io.nbench.protocol.SuccessStatuses success = c.load().successStatuses();
+            ArrayNode failed = o.putArray("failedStatuses");
+            // "other" (0): a status line nbench could not read, never a success.
+            c.errors().statuses().keySet().stream().mapToInt(Integer::parseInt).filter(code -> !success.test(code))
+                    .forEach(failed::add);
         }
         if (!byClass.isEmpty()) { // HTTP: one row per status class seen, with its count and percentiles
             ArrayNode classes = o.putArray("statusClasses");

@@ -1,5 +1,6 @@
 package io.nbench.report.json;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,20 @@ public record LoadDoc(ObjectNode fields) {
         List<Double> percentiles = new ArrayList<>();
         fields.path("percentiles").forEach(p -> percentiles.add(p.asDouble()));
         return percentiles;
+    }
+
+    /**
+     * HTTP: the statuses that count as a success ({@code --success-status}); 2xx for a document that does not say
+     * (written before the option, or not HTTP).
+     */
+    public io.nbench.protocol.SuccessStatuses successStatuses() {
+        JsonNode given = fields.path("http").path("successStatus");
+        try {
+            return given.isTextual() ? io.nbench.protocol.SuccessStatuses.parse(given.asText())
+                    : io.nbench.protocol.SuccessStatuses.DEFAULT;
+        } catch (IllegalArgumentException e) {
+            return io.nbench.protocol.SuccessStatuses.DEFAULT; // a hand-edited value: judged as nbench's default
+        }
     }
 
     /** {@code --iteration-time} in ns, 0 for a count-based run (or a document without it). */

@@ -193,6 +193,7 @@ public final class ResultDocument {
                     http.put("method", request.method());
                     http.put("url", "http://" + request.authority() + request.path());
                     request.headers().forEach(http.putArray("headers")::add);
+                    http.put("successStatus", request.success().toString());
                 }
                 continue;
             }
