@@ -50,6 +50,7 @@ class RateSweepTest {
         }
         // Steps past the capacity breach the threshold: exit 3, not a failure to run.
         assertEquals(ExitCode.THRESHOLD, o.code(), o.out() + o.err());
+        assertEquals("", o.err(), "a clean run writes nothing to stderr");
         JsonNode doc = ResultDocs.read(out); // checked against the schema
         ResultDocRoundTripTest.assertRoundTrip(out); // the curve's reader loses nothing its writer wrote
         JsonNode curve = doc.path("curve");
