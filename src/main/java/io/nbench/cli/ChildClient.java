@@ -30,7 +30,8 @@ final class ChildClient {
         client.capacity.check(client.spec, client.load, client.output.thresholds);
         return new ClientSpec(arguments, client.transport.clientSettings(), client.load.settings(),
                 client.http.settings(), client.tls.settings(), client.output.clientSettings(client.spec),
-                client.serverStats.settings(), client.capacity.clientSettings(client.spec), client.startAt,
+                client.serverStats.settings(),
+                client.capacity.clientSettings(client.spec).withRateSweep(client.sweep.rateSweep), client.startAt,
                 client.allowInJvm, client.runOwnsFiles);
     }
 
@@ -43,6 +44,7 @@ final class ChildClient {
         client.output.set(settings.output());
         client.serverStats.set(settings.serverStats());
         client.capacity.set(settings.capacity());
+        client.sweep.rateSweep = settings.capacity().rateSweep();
         client.startAt = settings.startAt();
         client.allowInJvm = settings.allowInJvm();
         client.runOwnsFiles = settings.runOwnsFiles();

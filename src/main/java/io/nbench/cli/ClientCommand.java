@@ -45,6 +45,8 @@ import picocli.CommandLine.Spec;
             "  nbench client --threshold 'p99<2ms' --threshold 'errors==0' || echo slower",
             "  # capacity: the highest open-loop rate whose p99 stays within 10 ms",
             "  nbench client --find-rate --slo 'p99<=10ms' --slo 'errors<=0.1%%'",
+            "  # latency against load: 9 open-loop steps from 100 to 500 msg/s, and the knee",
+            "  nbench client --rate-sweep 100..500/9",
             "", "Exit codes (the first that applies wins): 2 usage error, 1 could not run, aborted or results not "
                 + "written, 130 interrupted (the partial result is printed and written), 5 nothing measured (NO_DATA: "
                 + "no message completed in the measured iterations), 4 errors over --max-errors, 3 a --threshold "
@@ -96,6 +98,9 @@ final class ClientCommand implements Callable<Integer> {
     @Mixin
     CapacityOptions capacity;
 
+    @Mixin
+    RateSweepOptions sweep;
+
     /** With --server-stats: the connection to the server's monitor. */
     private io.nbench.client.ServerStats stats;
 
@@ -131,6 +136,7 @@ final class ClientCommand implements Callable<Integer> {
                     + "another: use one of them");
         }
         capacity.check(spec, this.load, output.thresholds);
+        sweep.check(spec, this.load, capacity.findRate);
         ClientPlanBuilder planned = planBuilder();
         try {
             planned.checkTarget();
@@ -149,10 +155,9 @@ final class ClientCommand implements Callable<Integer> {
         CapacitySettings search = capacity.findRate
                 ? capacity.settings(spec, this.load, output.maxErrors(spec)) : null;
         try {
-            plan = planned.percentiles(output.percentiles(spec))
-                    .verdict(search != null ? search.verdict()
-                            : new Verdict(output.maxErrors(spec), output.thresholds(spec)))
-                    .build();
+            Verdict verdict = new Verdict(output.maxErrors(spec), output.thresholds(spec));
+            plan = planned.percentiles(output.percentiles(spec)).verdict(search != null ? search.verdict()
+                    : sweep.rateSweep != null ? verdict.rateJudgedElsewhere() : verdict).build();
         } catch (InvalidClientPlan e) {
             throw usage(e.getMessage());
         } catch (CouldNotRun e) {
@@ -169,6 +174,7 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--find-rate searches the capacity of one combination: give one value to --impl, --size, "
                     + "--threads, --window and each -O");
         }
+        sweep.checkPlan(spec, plan);
         RunRecord record = new RunRecord(output.hostLabel, output.arguments(spec), OptionRecord.values(spec));
         if (stats != null) {
             record.document().serverStats(stats.byCombination());
@@ -195,8 +201,8 @@ final class ClientCommand implements Callable<Integer> {
         Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10),
                 run::interrupt, out::flush);
         try {
-            io.nbench.report.SweepResult result = search == null ? run.run() : run.run(new CapacitySearch(planned,
-                    search, output.settings().textOnStdout() ? out : err));
+            io.nbench.report.SweepResult result = search != null ? run.run(new CapacitySearch(planned, search,
+                    output.settings().textOnStdout() ? out : err)) : sweep.run(run, plan);
             if (listener != null) {
                 listener.ran(result, record.document().doc(result));
             }
@@ -223,8 +229,8 @@ final class ClientCommand implements Callable<Integer> {
         plan.tls(tls.choice(spec, http.url, target.tls()), tls.ca, tls.insecure).tlsResumption(tls.resumption());
         load.mapOnto(plan, target.protocol(), target.request());
         plan.host(target.host()).port(target.port());
-        if (capacity.findRate) {
-            plan.iterationTime(capacity.iterationTime(load));
+        if (capacity.findRate || sweep.rateSweep != null) { // steps of 1 s unless given
+            plan.iterationTime(capacity.iterationTime(load)).rates(sweep.rates());
         }
         return plan;
     }

@@ -139,11 +139,11 @@ final class RunCommand implements Callable<Integer> {
             out.println("nbench run: --tls: each server makes a self-signed certificate in memory at start, and its "
                     + "client accepts it (--tls-insecure)");
         }
-        // --forks: each fork is a fresh client JVM that warms itself up against its own server, and its
-        // document is the fork's; --start-at: the client's first measured iteration starts at an instant;
-        // --find-rate: each step's rate follows from the last. All run each server's client in one piece, as the
-        // client alone would.
-        boolean inRounds = client.load.forks == 1 && !parsed.hasMatchedOption("--start-at") && !client.capacity.findRate;
+        // --forks: each fork is a fresh client JVM warmed up against its own server; --start-at: the first measured
+        // iteration starts at an instant; --find-rate: each step's rate follows from the last; --rate-sweep: one
+        // curve per server. All run each server's client in one piece, as the client alone would.
+        boolean inRounds = client.load.forks == 1 && !parsed.hasMatchedOption("--start-at") && !client.capacity.findRate
+                && client.sweep.rateSweep == null;
         int roundCount = checks.rounds(rounds, inRounds, iterations, parsed);
         Verdict verdict = new Verdict(client.output.maxErrors(client.spec), client.output.thresholds(client.spec));
         RunFiles files;
@@ -178,7 +178,7 @@ final class RunCommand implements Callable<Integer> {
                         serverStats && !inProcess, out, err).measure(running, plan, warmups, iterations, roundCount));
             } else {
                 List<RunServer> measured = running;
-                if (client.capacity.findRate) {
+                if (client.capacity.findRate || client.sweep.rateSweep != null) {
                     // Each search runs in one piece, so without this the first server's search would meet the
                     // coldest client (measured: a 5x order effect on a busy machine).
                     List<RunServer> usable = new ArrayList<>(running);

@@ -87,11 +87,22 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
 
     /**
      * {@code --find-rate} and its objectives; {@code resolutionPercent} and {@code maxTime} null: their
-     * defaults.
+     * defaults. {@code rateSweep}: {@code --rate-sweep}'s rates, null without one.
      */
-    public record Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime) {
+    public record Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime,
+                           RateSweep rateSweep) {
         public Capacity {
             slos = List.copyOf(slos);
+        }
+
+        /** No rate sweep. */
+        public Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime) {
+            this(findRate, slos, resolutionPercent, maxTime, null);
+        }
+
+        /** The same, with {@code --rate-sweep}'s rates (null: none). */
+        public Capacity withRateSweep(RateSweep sweep) {
+            return new Capacity(findRate, slos, resolutionPercent, maxTime, sweep);
         }
     }
 
@@ -165,7 +176,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
                 runOwnsFiles);
     }
 
-    /** A closed-loop run of the workload, no capacity search: a warmup before capacity searches. */
+    /** A closed-loop run of the workload, no capacity search nor rate sweep: a warmup before them. */
     public ClientSpec withoutCapacitySearch() {
         return new ClientSpec(arguments, transport, load, http, tls, output, serverStats,
                 new Capacity(false, List.of(), null, null), startAt, allowInJvm, runOwnsFiles);

@@ -37,8 +37,9 @@ class ChildClientTest {
     private static final Set<String> NOT_CARRIED = Set.of("--help", "--version", "--plan");
 
     /**
-     * Every client option given a value other than its default. Two command lines, since a capacity search
-     * refuses --rate, --threshold and --forks: together they give every option (checked below).
+     * Every client option given a value other than its default. Three command lines, since a capacity search
+     * refuses --rate, --threshold and --forks, and a rate sweep --rate, --forks and --find-rate: together they give
+     * every option (checked below).
      */
     private static final List<List<String>> EVERY_OPTION = List.of(
             List.of("--impl", "netty,nio", "--port", "7123", "--protocol", "echo", "--io-threads", "3",
@@ -60,7 +61,8 @@ class ChildClientTest {
                     "--monitor-token-file", "token", "--start-at", "2099-01-02T03:04:05Z", "--allow-in-jvm",
                     "--run-owns-files"),
             List.of("--find-rate", "--slo", "p99<=10ms", "--slo", "errors<=0.1%", "--rate-resolution", "0.5%",
-                    "--max-time", "2m", "--iteration-time", "250ms"));
+                    "--max-time", "2m", "--iteration-time", "250ms"),
+            List.of("--rate-sweep", "1.5k..20k/7"));
 
     private static CommandLine parsedClient(List<String> args) {
         CommandLine cl = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));

@@ -44,7 +44,7 @@ class ResultDocRoundTripTest {
         return out;
     }
 
-    private static void assertRoundTrip(Path file) throws Exception {
+    static void assertRoundTrip(Path file) throws Exception {
         String written = Files.readString(file);
         String again = ResultDocument.pretty(ResultDocWriter.document(ResultDocReader.document(
                 ResultReader.read(file, ResultReader.DEFAULT_MAX_BYTES)))) + "\n";

@@ -35,6 +35,14 @@
         yTickLabelSpace: y._size - y.gap - (y.ticks && y.ticks.show !== false ? y.ticks.size : 0),
         yWidestTickLabel: Math.max(0, ...labels.map(l => measure.measureText(l).width)),
         legend: Array.from(u.root.querySelectorAll(".u-legend .u-value")).map(text),
+        // What is drawn, for the curve's test: each series' label, and the data as uPlot holds it (x first).
+        series: u.series.map(sr => sr.label),
+        data: holder && holder.getAttribute("data-kind") === "knee" ? u.data : undefined,
+        // Each series' points as pixels in the plot area (null where no value), so a test sees them inside it.
+        inside: holder && holder.getAttribute("data-kind") === "knee" ? u.series.slice(1).map((sr, i) => u.data[i + 1]
+            .map((v, k) => v === null || v === undefined ? null : (() => { const x = u.valToPos(u.data[0][k], "x");
+              const y = u.valToPos(v, "y"); return x >= 0 && x <= u.bbox.width / devicePixelRatio + 1
+                && y >= 0 && y <= u.bbox.height / devicePixelRatio + 1; })())) : undefined,
       };
     });
   }

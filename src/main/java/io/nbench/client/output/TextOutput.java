@@ -67,9 +67,12 @@ final class TextOutput implements Output {
     @Override
     public void finish(SweepResult last, List<String> writeErrors) {
         if (context.sweep() && !last.combinations().isEmpty()) {
+            if (last.curve() != null) { // a search's answer stays its last line
+                io.nbench.report.CurveTable.print(out, last.curve());
+            }
             if (last.capacity() != null) {
                 CapacityTable.print(out, last);
-            } else {
+            } else if (last.curve() == null) { // a rate sweep's table is its curve
                 SweepTable.print(out, last);
             }
             out.println("Result: " + last.status() + (last.exitCode() == 0 ? ""

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.json.AsRead;
 import io.nbench.report.json.CapacityDoc;
 import io.nbench.report.json.CombinationDoc;
+import io.nbench.report.json.CurveDoc;
 import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.IterationDoc;
 import io.nbench.report.json.ResultDoc;
@@ -53,7 +54,35 @@ final class ReportData {
             combinations.add(combination(c, asRead));
         }
         f.set("capacity", capacity(doc.capacity()));
+        f.set("curve", curve(doc));
         return f;
+    }
+
+    /**
+     * The curve of latency against load (a search's or a rate sweep's) for the hockey-stick chart: each point's
+     * rates, p50 and p99 in µs and whether it is the knee, and the latency objectives drawn as lines (a search's
+     * {@code --slo}, a sweep's latency {@code --threshold}s); null without a curve.
+     */
+    private static ObjectNode curve(ResultDoc doc) {
+        if (doc.curve() == null) {
+            return null;
+        }
+        ObjectNode o = ResultDocument.MAPPER.createObjectNode();
+        ArrayNode points = o.putArray("points");
+        for (CurveDoc.Point p : doc.curve().points()) {
+            points.addObject().put("combination", p.combination()).put("offeredRate", p.offeredRate())
+                    .put("achievedRate", p.achievedRate()).put("p50", micros(p.p50())).put("p99", micros(p.p99()))
+                    .put("cause", p.cause()).put("knee", p.knee());
+        }
+        List<String> objectives = doc.capacity() != null ? List.of(doc.capacity().objective().split(" and "))
+                : doc.combinations().isEmpty() ? List.of()
+                : doc.combinations().get(0).thresholds().stream().map(t -> t.expression()).toList();
+        o.set("limits", limits(objectives));
+        return o;
+    }
+
+    private static Double micros(Long nanos) {
+        return nanos == null ? null : nanos / 1000.0;
     }
 
     /**
@@ -75,8 +104,14 @@ final class ReportData {
             steps.addObject().put("combination", s.combination()).put("targetRate", s.targetRate())
                     .put("achievedRate", s.achievedRate()).put("passed", s.passed());
         }
-        ArrayNode limits = o.putArray("limits");
-        for (String expression : c.objective().split(" and ")) {
+        o.set("limits", limits(List.of(c.objective().split(" and "))));
+        return o;
+    }
+
+    /** Each latency objective among these expressions and its limit in µs, drawn as a line. */
+    private static ArrayNode limits(List<String> expressions) {
+        ArrayNode limits = ResultDocument.MAPPER.createArrayNode();
+        for (String expression : expressions) {
             try {
                 Threshold t = Threshold.parse(expression, "--slo");
                 if (t.metric().kind() == MetricKind.LATENCY) {
@@ -86,7 +121,7 @@ final class ReportData {
                 // Not the grammar this nbench reads (a document from another version): no line for it.
             }
         }
-        return o;
+        return limits;
     }
 
     private static ObjectNode combination(CombinationDoc c, boolean asRead) {

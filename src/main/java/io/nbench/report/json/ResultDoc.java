@@ -13,10 +13,20 @@ import java.util.Map;
  * @param combinations  in the order they ran
  * @param sources       the documents merged into this one; null in a client's document (the field is absent)
  * @param capacity      a capacity search ({@code --find-rate}); null otherwise (the field is absent)
+ * @param curve         latency against load, of a capacity search (written in {@code capacity}) or a rate sweep
+ *                      (written at the top); null otherwise (the field is absent)
  */
 public record ResultDoc(String nbench, String runId, Status status, int exitCode, String error,
                         Map<String, String> environment, ConfigurationDoc configuration,
-                        List<CombinationDoc> combinations, List<Source> sources, CapacityDoc capacity) {
+                        List<CombinationDoc> combinations, List<Source> sources, CapacityDoc capacity,
+                        CurveDoc curve) {
+
+    /** A document without a curve. */
+    public ResultDoc(String nbench, String runId, Status status, int exitCode, String error,
+                     Map<String, String> environment, ConfigurationDoc configuration,
+                     List<CombinationDoc> combinations, List<Source> sources, CapacityDoc capacity) {
+        this(nbench, runId, status, exitCode, error, environment, configuration, combinations, sources, capacity, null);
+    }
 
     /** A document without a capacity search. */
     public ResultDoc(String nbench, String runId, Status status, int exitCode, String error,

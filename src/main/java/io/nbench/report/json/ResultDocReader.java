@@ -38,7 +38,27 @@ public final class ResultDocReader {
                 d.path("exitCode").asInt(), text(d.path("error")), strings(d.path("environment")),
                 new ConfigurationDoc(text(config.path("target")), list(config.path("arguments")),
                         object(config.path("options")), list(config.path("keys"))),
-                combinations, sources, capacity(d.path("capacity")));
+                combinations, sources, capacity(d.path("capacity")),
+                curve(d.path("capacity").has("curve") ? d.path("capacity").path("curve") : d.path("curve")));
+    }
+
+    /** A curve of latency against load, or null: the document has none. */
+    private static CurveDoc curve(JsonNode c) {
+        if (!c.isArray()) {
+            return null;
+        }
+        List<CurveDoc.Point> points = new ArrayList<>();
+        for (JsonNode p : c) {
+            points.add(new CurveDoc.Point(text(p.path("combination")), p.path("offeredRate").asDouble(),
+                    number(p.path("achievedRate")), number(p.path("answeredRate")), nanos(p.path("p50")),
+                    nanos(p.path("p99")), nanos(p.path("p999")), p.path("errors").asLong(), text(p.path("cause")),
+                    p.path("knee").asBoolean()));
+        }
+        return new CurveDoc(points);
+    }
+
+    private static Long nanos(JsonNode n) {
+        return n.isNumber() ? n.asLong() : null;
     }
 
     /** A capacity search, or null: the document has none. */

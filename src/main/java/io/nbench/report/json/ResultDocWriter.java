@@ -37,7 +37,13 @@ public final class ResultDocWriter {
         // The same object as the combination's: written once per place, as the tree was before the records.
         doc.set("summary", combinations.size() == 1 ? combinations.get(0).get("summary") : null);
         if (d.capacity() != null) {
-            doc.set("capacity", capacity(d.capacity()));
+            ObjectNode capacity = capacity(d.capacity());
+            doc.set("capacity", capacity);
+            if (d.curve() != null) {
+                capacity.set("curve", curve(d.curve()));
+            }
+        } else if (d.curve() != null) {
+            doc.set("curve", curve(d.curve()));
         }
         if (d.sources() != null) {
             ArrayNode sources = doc.putArray("sources");
@@ -64,6 +70,17 @@ public final class ResultDocWriter {
                     .put("nearBoundary", s.nearBoundary()).put("decided", s.decided());
         }
         return node;
+    }
+
+    private static ArrayNode curve(CurveDoc c) {
+        ArrayNode points = ResultDocument.MAPPER.createArrayNode();
+        for (CurveDoc.Point p : c.points()) {
+            points.addObject().put("combination", p.combination()).put("offeredRate", p.offeredRate())
+                    .put("achievedRate", p.achievedRate()).put("answeredRate", p.answeredRate()).put("p50", p.p50())
+                    .put("p99", p.p99()).put("p999", p.p999()).put("errors", p.errors()).put("cause", p.cause())
+                    .put("knee", p.knee());
+        }
+        return points;
     }
 
     public static ObjectNode combination(CombinationDoc c) {

@@ -111,7 +111,8 @@ public final class ResultDocument {
         return new ResultDoc(environment.getOrDefault("nbench", "dev"), runId, sweep.status(), sweep.exitCode(),
                 sweep.error(), environment, new ConfigurationDoc(sweep.target(), arguments,
                 MAPPER.valueToTree(options), sweep.keys()), combinations, null,
-                sweep.capacity() == null ? null : CapacityDoc.of(sweep.capacity(), sweep.combinations()));
+                sweep.capacity() == null ? null : CapacityDoc.of(sweep.capacity(), sweep.combinations()),
+                sweep.curve() == null ? null : CurveDoc.of(sweep.curve()));
     }
 
     /** The document as text: indented for --out and --format json. */
