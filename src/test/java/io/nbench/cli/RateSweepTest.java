@@ -64,7 +64,9 @@ class RateSweepTest {
             assertEquals(c.path("name").asText(), p.path("combination").asText());
             assertEquals(c.path("summary").path("latencyNs").path("merged").path("p99").asLong(), p.path("p99").asLong());
             if (offered <= 0.8 * CAPACITY) {
-                assertEquals(offered, p.path("achievedRate").asDouble(), 0.01 * offered, "sent as offered: " + p);
+                // Within 1 % and two messages of the 1 s measured: the iterations count whole messages, and a stall
+                // the pacer catches up on moves one across an iteration's end (beside a CPU hog: 101.44/s at 100).
+                assertEquals(offered, p.path("achievedRate").asDouble(), 0.01 * offered + 2, "sent as offered: " + p);
             }
             if (offered > 1.1 * CAPACITY) {
                 assertTrue(p.path("answeredRate").asDouble() < 0.99 * offered, "past the capacity, answered short: " + p);
