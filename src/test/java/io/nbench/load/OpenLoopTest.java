@@ -28,23 +28,26 @@ class OpenLoopTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("clients")
     void correctedLatencyShowsAServerStallThatUncorrectedHides(String client) throws Exception {
-        // 1000 msg/s on one connection with one message in flight (as wrk2 does); the server pauses
-        // 300 ms at request 300. About 300 messages were due during the pause.
-        try (ScriptedServer server = new ScriptedServer(i -> i == 300 ? Action.PAUSE_300MS : Action.ANSWER)) {
-            Runs.Workload w = Runs.workload().threads(1).connections(1).msgs(1000).warmup(0).iterations(1)
-                    .size(64).rate(1000).maxInflight(1);
+        // 250 msg/s on one connection with one message in flight (as wrk2 does); the server pauses
+        // 300 ms at request 100. About 75 messages were due during the pause. A message is due every 4 ms, so
+        // the client catches up after the pause on a machine whose round trip is under 4 ms: at 1,000/s (1 ms)
+        // beside a CPU hog and a second test JVM it never did, and every message was late (1.0 above 20 ms).
+        try (ScriptedServer server = new ScriptedServer(i -> i == 100 ? Action.PAUSE_300MS : Action.ANSWER)) {
+            Runs.Workload w = Runs.workload().threads(1).connections(1).msgs(500).warmup(0).iterations(1)
+                    .size(64).rate(250).maxInflight(1);
             RunResult r = w.run(client, server.address());
             assertEquals(0, r.errors().total(), () -> r.errors().nonZero().toString());
             IterationResult it = r.iterations().get(0);
-            assertEquals(1000, it.messages());
+            assertEquals(500, it.messages());
             Histogram corrected = it.latency();
             Histogram uncorrected = it.openLoop().uncorrected();
 
             assertTrue(Percentiles.valueAt(corrected, 100) >= 300 * MS, "corrected max covers the pause");
-            // About 300 of 1000 messages were due during the pause; more wait while the client catches up
-            // (one in flight: one round trip each), how many depends on the machine's round trip.
+            // About 75 of 500 messages were due during the pause (those due in its last 20 ms are not above
+            // 20 ms: 70); more wait while the client catches up (one in flight: one round trip each), how many
+            // depends on the machine's round trip.
             double delayed = fractionAbove(corrected, 20 * MS);
-            assertTrue(delayed > 0.25 && delayed < 0.9,
+            assertTrue(delayed > 0.12 && delayed < 0.6,
                     "at least the messages due during the pause waited (corrected): " + delayed);
             long correctedP90 = Percentiles.valueAt(corrected, 90);
             assertTrue(correctedP90 >= 50 * MS, "corrected p90 reflects the pause: " + correctedP90 / MS + " ms");
@@ -57,7 +60,7 @@ class OpenLoopTest {
             long uncorrectedP90 = Percentiles.valueAt(uncorrected, 90);
             assertTrue(uncorrectedP90 < correctedP90 / 5, "uncorrected p90 looks fine: " + uncorrectedP90 / 1000
                     + " µs against " + correctedP90 / 1000 + " µs corrected");
-            assertTrue(it.openLoop().maxInflightHits() > 100, "messages waited for the in-flight cap");
+            assertTrue(it.openLoop().maxInflightHits() > 50, "messages waited for the in-flight cap");
             assertTrue(Percentiles.valueAt(it.openLoop().sendLag(), 100) >= 250 * MS, "the send lag shows the wait");
         }
     }
