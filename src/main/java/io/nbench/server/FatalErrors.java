@@ -32,6 +32,13 @@ public final class FatalErrors {
         installed = true;
         reserve = new byte[256 * 1024];
         fallbackErr = new java.io.FileOutputStream(java.io.FileDescriptor.err);
+        // Initialised now, while memory is plentiful: a second failing thread waits in LockSupport.park, and
+        // initialising a class in a starved heap can fail.
+        try {
+            Class.forName("java.util.concurrent.locks.LockSupport", true, null);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
         Thread.setDefaultUncaughtExceptionHandler(FatalErrors::exit);
     }
 
@@ -47,9 +54,16 @@ public final class FatalErrors {
 
     public static void exit(Thread thread, Throwable cause) {
         if (!EXITING.compareAndSet(false, true)) {
-            // Another thread failed too and is printing the one line: wait for its halt.
+            // Another thread failed too and is printing the one line: wait for its halt. Nothing may escape
+            // from here: the JVM would print its own "OutOfMemoryError thrown from the UncaughtExceptionHandler"
+            // line beside ours (seen once beside a CPU hog: NioProcessor-1 printed the line, then the metrics
+            // thread's handler failed), so an error while waiting is caught and the wait goes on.
             while (true) {
-                java.util.concurrent.locks.LockSupport.park();
+                try {
+                    java.util.concurrent.locks.LockSupport.park();
+                } catch (Throwable stillStarved) {
+                    // wait on: the halt is coming
+                }
             }
         }
         reserve = null;
