@@ -86,10 +86,11 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
     }
 
     /**
-     * {@code --find-rate} and its objectives; {@code resolutionPercent} and {@code maxTime} null: their
-     * defaults.
+     * {@code --find-rate} and its objectives; {@code resolutionPercent}, {@code maxTime} and {@code confirm}
+     * ({@code --confirm D}) null: their defaults.
      */
-    public record Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime) {
+    public record Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime,
+                           Duration confirm) {
         public Capacity {
             slos = List.copyOf(slos);
         }
@@ -168,7 +169,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
     /** A closed-loop run of the workload, no capacity search: a warmup before capacity searches. */
     public ClientSpec withoutCapacitySearch() {
         return new ClientSpec(arguments, transport, load, http, tls, output, serverStats,
-                new Capacity(false, List.of(), null, null), startAt, allowInJvm, runOwnsFiles);
+                new Capacity(false, List.of(), null, null, null), startAt, allowInJvm, runOwnsFiles);
     }
 
     /**
