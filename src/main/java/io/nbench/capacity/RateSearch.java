@@ -99,11 +99,9 @@ public final class RateSearch {
         }
         long now = nanoClock.getAsLong();
         if (maxNanos != Long.MAX_VALUE && now - startNanos + lastStepNanos > maxNanos) {
-            // Out of time: a closed bracket keeps its outcome unconfirmed; an open one whose upper end is the
-            // client's is still the client's limit.
-            outcome = ending != null ? (unstable ? Capacity.Outcome.UNSTABLE : ending)
-                    : !Double.isNaN(passed) && clientBinds() ? Capacity.Outcome.CLIENT_LIMITED
-                    : Capacity.Outcome.STOPPED;
+            // Out of time: a closed bracket keeps its outcome, unconfirmed; an open one is stopped (its answer
+            // still names a client limit it met).
+            outcome = ending != null ? (unstable ? Capacity.Outcome.UNSTABLE : ending) : Capacity.Outcome.STOPPED;
             return OptionalDouble.empty();
         }
         stepStartNanos = now;

@@ -316,13 +316,15 @@ class CapacityCliTest {
                 .distinct().toList();
         assertEquals(2, warmed.size(), o.out());
         // 0 when every server's search found a rate; 3 when one found none (a client starved of CPU misses even
-        // the lowest rate's schedule by more than 1 %).
-        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());
+        // the lowest rate's schedule by more than 1 %); 7 when the client, not the server, limited one (both
+        // servers share the client's JVM here, and under p99<=1s the client is what falls behind first).
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD || o.code() == ExitCode.CLIENT_LIMITED,
+                o.out() + o.err());
         List<String> block = o.out().lines().dropWhile(l -> !l.startsWith("=== capacity (A = server ")).toList();
         assertTrue(block.size() >= 3, o.out());
         assertTrue(block.get(1).startsWith("A  server "), block.toString());
         assertTrue(block.get(2).startsWith("B  server "), block.toString());
-        if (o.code() == ExitCode.OK) {
+        if (o.code() == ExitCode.OK || o.code() == ExitCode.CLIENT_LIMITED) {
             assertTrue(block.get(1).contains(" requests/s within p99<=1s ["), block.toString());
             assertTrue(block.get(2).contains(" x A ["), block.toString());
         }
@@ -375,7 +377,8 @@ class CapacityCliTest {
         CliTest.Outcome o = CliTest.run("client", "--port", CliTest.port(Protocol.FRAMED), "--find-rate", "--slo",
                 "p99<=1s", "--slo", "errors<=1%", "--rate-resolution", "30%", "--iteration-time", "100ms",
                 "--warmup", "0", "--iterations", "2", "--max-time", "3s", "--out", out.toString());
-        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD, o.out() + o.err());
+        assertTrue(o.code() == ExitCode.OK || o.code() == ExitCode.THRESHOLD || o.code() == ExitCode.CLIENT_LIMITED,
+                o.out() + o.err());
         Path html = dir.resolve("r.html");
         assertEquals(ExitCode.OK, CliTest.run("report", out.toString(), "--html", html.toString()).code());
         JsonNode drawn = HtmlReportTest.data(Files.readString(html)).path("files").get(0).path("capacity");
