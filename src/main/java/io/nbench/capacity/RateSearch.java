@@ -1,7 +1,9 @@
 package io.nbench.capacity;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.function.LongSupplier;
@@ -13,7 +15,13 @@ import java.util.function.LongSupplier;
  * brackets the capacity with growing steps (x1.25, x1.5, x2, x3, x5 ... up while steps pass, down while they
  * fail), then bisects the bracket until it is no wider than the resolution. A failing step is measured again, up
  * to three runs, and a passing step near the boundary (a figure close to its limit) once more (see {@link #decide}),
- * so one stall of a busy machine does not move the bracket.
+ * so one stall of a busy machine does not move the bracket. Only a failure for a cause of the server's ({@link
+ * StepCause#boundsTheServer}) bounds the capacity from above: a rate whose runs all failed for the client's or the
+ * machine's causes stops the search going higher (a client limit) but leaves the server's capacity open, so a search
+ * that reaches no server failure ends {@link Capacity.Outcome#CLIENT_LIMITED}. Once the bracket is as narrow as
+ * asked, its passing and failing rates are each measured once more, interleaved (the passing one again until it
+ * decides, as any rate): a pass that no longer passes, for the server's cause, ends the search
+ * {@link Capacity.Outcome#UNSTABLE}: the server changed under the search.
  */
 public final class RateSearch {
 
@@ -35,6 +43,18 @@ public final class RateSearch {
     private double current;
     private double passed = Double.NaN;
     private double failed = Double.NaN;
+    private double clientLimit = Double.NaN;
+    /** The outcome the bracket reached, while its ends are measured again; null before. */
+    private Capacity.Outcome ending;
+    /** The rates still to measure again, in order: the pass, the failing end, the pass again until decided. */
+    private final Deque<Double> confirming = new ArrayDeque<>();
+    /** The runs of the passing rate since the bracket closed. */
+    private final List<StepResult> passAgain = new ArrayList<>();
+    private boolean unstable;
+    /** Every rate decided passed during the search, for a pass that fails when measured again to fall back on. */
+    private final List<Double> passes = new ArrayList<>();
+    /** Whether the answer already fell back once to a lower pass. */
+    private boolean fellBack;
     /** How many bracketing steps were taken: each goes further than the last. */
     private int outward;
     private long stepStartNanos;
@@ -79,11 +99,18 @@ public final class RateSearch {
         }
         long now = nanoClock.getAsLong();
         if (maxNanos != Long.MAX_VALUE && now - startNanos + lastStepNanos > maxNanos) {
-            outcome = Capacity.Outcome.STOPPED;
+            // Out of time: a closed bracket keeps its outcome, unconfirmed; an open one is stopped (its answer
+            // still names a client limit it met).
+            outcome = ending != null ? (unstable ? Capacity.Outcome.UNSTABLE : ending) : Capacity.Outcome.STOPPED;
             return OptionalDouble.empty();
         }
         stepStartNanos = now;
-        return OptionalDouble.of(current);
+        return OptionalDouble.of(ending != null ? confirming.peek() : current);
+    }
+
+    /** Whether the rate {@link #next} returned measures the answer again after the bracket closed. */
+    public boolean confirmingTheAnswer() {
+        return ending != null && !confirming.isEmpty() && confirming.peek() == passed;
     }
 
     /** What the step at the rate {@link #next} gave measured. */
@@ -91,20 +118,33 @@ public final class RateSearch {
         if (outcome != null) {
             throw new IllegalStateException("the search has ended: " + outcome);
         }
-        lastStepNanos = nanoClock.getAsLong() - stepStartNanos;
+        long now = nanoClock.getAsLong();
+        lastStepNanos = now - stepStartNanos;
+        if (ending != null) {
+            confirm(result, now - startNanos);
+            return;
+        }
         atCurrent.add(result);
         Boolean decision = decide(atCurrent);
-        steps.add(new Capacity.Step(result, decision));
+        steps.add(new Capacity.Step(result, decision, now - startNanos, false));
         if (decision == null) {
             return; // measured again at the same rate
         }
+        boolean server = atCurrent.stream().anyMatch(r -> r.cause().boundsTheServer());
         atCurrent.clear();
         if (decision) {
             passed = current;
-        } else {
+            passes.add(current);
+            if (clientLimit <= passed) {
+                clientLimit = Double.NaN; // the client sent it after all: no longer its limit
+            }
+        } else if (server) {
             failed = current;
+        } else {
+            clientLimit = current; // the client or the machine failed it: the server's capacity stays open above
         }
-        if (Double.isNaN(failed)) {
+        double upper = upper();
+        if (Double.isNaN(upper)) {
             current = roundRate(current * growth());
         } else if (Double.isNaN(passed)) {
             double lower = roundRate(current / growth());
@@ -112,14 +152,76 @@ public final class RateSearch {
                 outcome = Capacity.Outcome.NONE_PASSED;
             }
             current = Math.max(lower, lowest); // the lowest rate is tried once before the search gives up
-        } else if ((failed - passed) / passed <= resolution) {
-            outcome = Capacity.Outcome.FOUND;
+        } else if ((upper - passed) / passed <= resolution) {
+            close();
         } else {
-            double mid = roundRate((passed + failed) / 2);
-            if (mid <= passed || mid >= failed) {
-                outcome = Capacity.Outcome.FOUND; // no whole rate left between the two
+            double mid = roundRate((passed + upper) / 2);
+            if (mid <= passed || mid >= upper) {
+                close(); // no whole rate left between the two
+            } else {
+                current = mid;
             }
-            current = mid;
+        }
+    }
+
+    /** The lower of the failing rate and the client's limit: the search goes no higher; NaN when neither is known. */
+    private double upper() {
+        if (Double.isNaN(failed)) {
+            return clientLimit;
+        }
+        return Double.isNaN(clientLimit) ? failed : Math.min(failed, clientLimit);
+    }
+
+    /** Whether the bracket's upper end is the client's limit, not a server failure. */
+    private boolean clientBinds() {
+        return !Double.isNaN(clientLimit) && (Double.isNaN(failed) || clientLimit < failed);
+    }
+
+    /** The bracket is narrow enough: its ends are measured again, interleaved, before the search ends. */
+    private void close() {
+        ending = clientBinds() ? Capacity.Outcome.CLIENT_LIMITED : Capacity.Outcome.FOUND;
+        confirming.add(passed);
+        double upper = upper();
+        if (!Double.isNaN(upper)) {
+            confirming.add(upper);
+        }
+    }
+
+    /**
+     * One run of a bracket's end measured again; the passing rate again until it decides, as at any rate. A pass
+     * that now fails for the server is, once, taken for the noise of a rate at the very edge (a pass by 0.1 % of
+     * the answered rate, a failure by 0.5 %): the answer falls back to the next lower rate that passed, which is
+     * measured again in turn. If that fails too, or there is none, the server changed: unstable.
+     */
+    private void confirm(StepResult result, long atNanos) {
+        double rate = confirming.remove();
+        Boolean decision = result.passed();
+        if (rate == passed) {
+            passAgain.add(result);
+            decision = decide(passAgain);
+            if (decision == null) {
+                confirming.add(passed);
+            }
+        }
+        steps.add(new Capacity.Step(result, decision, atNanos, true));
+        if (rate == passed && Boolean.FALSE.equals(decision)
+                && passAgain.stream().anyMatch(r -> r.cause().boundsTheServer())) {
+            double lower = passes.stream().filter(p -> p < passed).mapToDouble(Double::doubleValue).max().orElse(-1);
+            if (fellBack || lower < 0) {
+                unstable = true;
+                confirming.clear();
+            } else {
+                fellBack = true;
+                failed = passed;
+                passed = lower;
+                confirming.clear();
+                passAgain.clear();
+                close();
+                return;
+            }
+        }
+        if (confirming.isEmpty()) {
+            outcome = unstable ? Capacity.Outcome.UNSTABLE : ending;
         }
     }
 
@@ -138,7 +240,8 @@ public final class RateSearch {
     /** The search so far; a search not ended reads as interrupted. */
     public Capacity result() {
         Capacity.Outcome o = outcome != null ? outcome : Capacity.Outcome.INTERRUPTED;
-        return new Capacity(objective, resolution, firstGuess, o, passed, failed, steps);
+        return new Capacity(objective, resolution, firstGuess, o, passed, failed, clientBinds() ? clientLimit
+                : Double.NaN, steps);
     }
 
     /**

@@ -11,8 +11,19 @@ public enum StepCause {
     OBJECTIVE_BREACHED(Party.SERVER, "objective breached"),
     /** Answers came back short of the rate sent: the server fell behind and its queue grew. */
     ANSWERED_SHORT(Party.SERVER, "answered short"),
-    /** The client sent short of the target rate: the client, not the server, was behind. */
-    SENT_SHORT(Party.CLIENT, "sent short");
+    /** The client sent short of the target rate, its objectives met: the client, not the server, was behind. */
+    SENT_SHORT(Party.CLIENT, "sent short"),
+    /**
+     * The client sent short because due messages waited on its own cap of messages in flight ({@code
+     * --max-inflight}) while the objectives held: the client's setting, not the server, limited the rate.
+     */
+    IN_FLIGHT_CAP(Party.CLIENT, "in-flight cap hit"),
+    /**
+     * The machine was disturbed during the step beyond {@link StepResult#DISTURBED_SEND_LAG_NS} of send lag
+     * (the client's pacer itself stalled) or {@link io.nbench.resources.ResourceUsage#DISTURBED_STEAL_PERCENT}
+     * of steal: the figures show the machine, not the server.
+     */
+    MACHINE_DISTURBED(Party.MACHINE, "machine disturbed");
 
     /** Whose limit a cause shows. */
     public enum Party { NONE, SERVER, CLIENT, MACHINE }

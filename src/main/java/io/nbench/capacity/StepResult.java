@@ -10,12 +10,29 @@ package io.nbench.capacity;
  * @param metObjective    whether every objective held and the step ran clean (no FAIL of its own)
  * @param nearBoundary    whether a figure judged was close to its limit, so noise could flip the verdict: the
  *                        search repeats such a step before it decides
+ * @param capWaits        due messages that waited on the client's in-flight cap in the measured iterations
+ * @param sendLagP99Ns    the p99 of the send lag (actual - intended send time) over the measured iterations, ns;
+ *                        NaN when unknown
+ * @param stealDisturbed  whether a measured iteration lost over
+ *                        {@link io.nbench.resources.ResourceUsage#DISTURBED_STEAL_PERCENT} of the CPU to steal
  */
 public record StepResult(double target, double achieved, double answered, boolean metObjective,
-                         boolean nearBoundary) {
+                         boolean nearBoundary, long capWaits, double sendLagP99Ns, boolean stealDisturbed) {
 
     /** A step may fall short of its target by this fraction at most, as an open-loop run's own verdict allows. */
     public static final double RATE_TOLERANCE = 0.01;
+
+    /**
+     * A send lag p99 above this, with no message waiting on the in-flight cap, means the client's pacer itself was
+     * stalled during the step (descheduled, or a collection): the machine, not the server, was what the step saw.
+     * 10 ms: the pacer's own lateness is 50-150 µs (docs/measurement.md), a machine stall tens to hundreds of ms.
+     */
+    public static final double DISTURBED_SEND_LAG_NS = 10e6;
+
+    /** A step with no cap waits, send lag or steal known (a model's, a test's). */
+    public StepResult(double target, double achieved, double answered, boolean metObjective, boolean nearBoundary) {
+        this(target, achieved, answered, metObjective, nearBoundary, 0, Double.NaN, false);
+    }
 
     /**
      * Whether the step passes: the objective met, the target rate sent within 1 % (a server that cannot keep up
@@ -36,20 +53,35 @@ public record StepResult(double target, double achieved, double answered, boolea
         return answered >= target * (1 - RATE_TOLERANCE);
     }
 
+    /** Whether the machine was disturbed during the step: steal, or the client's pacer stalled (not on its cap). */
+    public boolean machineDisturbed() {
+        return stealDisturbed || capWaits == 0 && sendLagP99Ns > DISTURBED_SEND_LAG_NS;
+    }
+
     /**
-     * Why the step failed ({@link StepCause#NONE} when it passed): the client first (a step not sent in full did
-     * not offer the load it was judged at), then the server behind, then the objective.
+     * Why the step failed ({@link StepCause#NONE} when it passed). Steal first (every figure is suspect). Sent
+     * short: the client's, when its objectives held (on its in-flight cap, or not), or when it sent short with no
+     * cap wait (its own schedule slipped: the latency breached includes its lateness); but a breach with cap waits
+     * is the server's (its answers were slow enough to fill the cap). Sent in full: answered short is the server
+     * behind; a breach with the pacer stalled beyond {@link #DISTURBED_SEND_LAG_NS} is the machine; else the
+     * server breached the objective.
      */
     public StepCause cause() {
         if (passed()) {
             return StepCause.NONE;
         }
+        if (stealDisturbed) {
+            return StepCause.MACHINE_DISTURBED;
+        }
         if (!sentInFull()) {
+            if (capWaits > 0) {
+                return metObjective ? StepCause.IN_FLIGHT_CAP : StepCause.OBJECTIVE_BREACHED;
+            }
             return StepCause.SENT_SHORT;
         }
         if (!answeredInFull()) {
             return StepCause.ANSWERED_SHORT;
         }
-        return StepCause.OBJECTIVE_BREACHED;
+        return machineDisturbed() ? StepCause.MACHINE_DISTURBED : StepCause.OBJECTIVE_BREACHED;
     }
 }

@@ -24,7 +24,10 @@ final class CapacityOptions {
                     + "unless --iteration-time or --msgs is given) and fails if it sends or answers short of its rate "
                     + "by over 1%%; a failing step is measured again, up to 3 runs (a stall fails a run at any "
                     + "rate). Prints a line per step, a table and 'capacity: N requests/s within EXPR [between A "
-                    + "passed and B failed]'. Exit 0 when some rate passed, 3 when none did (default: off).")
+                    + "passed and B failed]'. Only a failure of the server's (objective breached, answered short) "
+                    + "bounds it: a rate the client could not send (sent short, in-flight cap hit) or the machine "
+                    + "disturbed is no bound. Exit 0 when some rate passed, 3 when none did, 7 when the client "
+                    + "limited it, 8 when the answer no longer passed at the end (default: off).")
     boolean findRate;
 
     @Option(names = "--slo", paramLabel = "EXPR",
@@ -43,11 +46,17 @@ final class CapacityOptions {
                     + "e.g. 2m; the bracket found so far is printed (default: no limit).")
     Duration maxTime;
 
+    @Option(names = "--confirm", paramLabel = "D", converter = Converters.Time.class,
+            description = "With --find-rate: once the bracket is narrow enough, its passing and failing rates are "
+                    + "measured once more, interleaved (a pass that no longer passes makes the outcome unstable, "
+                    + "exit 8); the passing rate's measurement lasts D, e.g. 10s (default: a step's iterations).")
+    Duration confirm;
+
     /** Usage errors of these options among themselves and with the client's others. */
     void check(CommandSpec spec, LoadOptions load, List<String> thresholds) {
         if (!findRate) {
             String given = !slos.isEmpty() ? "--slo" : resolution != null ? "--rate-resolution"
-                    : maxTime != null ? "--max-time" : null;
+                    : maxTime != null ? "--max-time" : confirm != null ? "--confirm" : null;
             if (given != null) {
                 throw usage(spec, given + " belongs to a capacity search: add --find-rate");
             }
@@ -73,13 +82,21 @@ final class CapacityOptions {
         if (maxTime != null && maxTime.isZero()) {
             throw usage(spec, "--max-time 0 leaves no time for a step: give e.g. --max-time 2m");
         }
-        return new CapacitySettings(objectives, resolution(spec), maxTime, load.warmup, load.iterations, maxErrors);
+        Duration iteration = iterationTime(load);
+        if (confirm != null && (confirm.isZero() || iteration == null)) {
+            throw usage(spec, confirm.isZero() ? "--confirm 0 measures nothing: give e.g. --confirm 10s"
+                    : "--confirm D needs time-based steps: leave out --msgs or --confirm");
+        }
+        int confirmIterations = confirm == null ? load.iterations
+                : (int) Math.max(1, Math.min(Integer.MAX_VALUE, -Math.floorDiv(-confirm.toNanos(), iteration.toNanos())));
+        return new CapacitySettings(objectives, resolution(spec), maxTime, load.warmup, load.iterations, maxErrors,
+                confirmIterations);
     }
 
     /** These options, typed ({@link ChildClient}); a value that does not parse is a usage error. */
     ClientSpec.Capacity clientSettings(CommandSpec spec) {
         return new ClientSpec.Capacity(findRate, objectives(spec),
-                resolution == null ? null : resolutionPercent(spec), maxTime);
+                resolution == null ? null : resolutionPercent(spec), maxTime, confirm);
     }
 
     /** Sets these options to a child client's settings, each as the command line spells it. */
@@ -88,6 +105,7 @@ final class CapacityOptions {
         slos = new ArrayList<>(c.slos().stream().map(Threshold::expression).toList());
         resolution = c.resolutionPercent() == null ? null : OutputOptions.plain(c.resolutionPercent()) + "%";
         maxTime = c.maxTime();
+        confirm = c.confirm();
     }
 
     private List<Threshold> objectives(CommandSpec spec) {

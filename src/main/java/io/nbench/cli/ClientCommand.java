@@ -49,8 +49,9 @@ import picocli.CommandLine.Spec;
             "  nbench client --rate-sweep 100..500/9",
             "", "Exit codes (the first that applies wins): 2 usage error, 1 could not run, aborted or results not "
                 + "written, 130 interrupted (the partial result is printed and written), 5 nothing measured (NO_DATA: "
-                + "no message completed in the measured iterations), 4 errors over --max-errors, 3 a --threshold "
-                + "breached (with --find-rate: no rate met the --slo), 0 ok (with --find-rate: some rate met it)."})
+                + "no message completed in the measured iterations), 4 errors over --max-errors, 8 --find-rate: the answer "
+                + "no longer passed at the end (unstable), 3 a --threshold breached (with --find-rate: no rate met the "
+                + "--slo), 7 --find-rate: limited by the client, not the server, 0 ok (with --find-rate: some rate met it)."})
 final class ClientCommand implements Callable<Integer> {
 
     @Spec

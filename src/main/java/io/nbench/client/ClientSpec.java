@@ -86,23 +86,24 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
     }
 
     /**
-     * {@code --find-rate} and its objectives; {@code resolutionPercent} and {@code maxTime} null: their
-     * defaults. {@code rateSweep}: {@code --rate-sweep}'s rates, null without one.
+     * {@code --find-rate} and its objectives; {@code resolutionPercent}, {@code maxTime} and {@code confirm}
+     * ({@code --confirm D}) null: their defaults. {@code rateSweep}: {@code --rate-sweep}'s rates, null without one.
      */
     public record Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime,
-                           RateSweep rateSweep) {
+                           Duration confirm, RateSweep rateSweep) {
         public Capacity {
             slos = List.copyOf(slos);
         }
 
         /** No rate sweep. */
-        public Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime) {
-            this(findRate, slos, resolutionPercent, maxTime, null);
+        public Capacity(boolean findRate, List<Threshold> slos, Double resolutionPercent, Duration maxTime,
+                        Duration confirm) {
+            this(findRate, slos, resolutionPercent, maxTime, confirm, null);
         }
 
         /** The same, with {@code --rate-sweep}'s rates (null: none). */
         public Capacity withRateSweep(RateSweep sweep) {
-            return new Capacity(findRate, slos, resolutionPercent, maxTime, sweep);
+            return new Capacity(findRate, slos, resolutionPercent, maxTime, confirm, sweep);
         }
     }
 
@@ -179,7 +180,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
     /** A closed-loop run of the workload, no capacity search nor rate sweep: a warmup before them. */
     public ClientSpec withoutCapacitySearch() {
         return new ClientSpec(arguments, transport, load, http, tls, output, serverStats,
-                new Capacity(false, List.of(), null, null), startAt, allowInJvm, runOwnsFiles);
+                new Capacity(false, List.of(), null, null, null, null), startAt, allowInJvm, runOwnsFiles);
     }
 
     /**

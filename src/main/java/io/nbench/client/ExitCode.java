@@ -2,7 +2,7 @@ package io.nbench.client;
 
 /**
  * nbench's exit codes; when several apply, the first in the order usage error, could not run, interrupted, nothing
- * measured, FAILED, threshold, unjudged, ok wins. {@link #first} is the one place that order is written.
+ * measured, FAILED, unstable, threshold, client limited, unjudged, ok wins. {@link #first} is the one place that order is written.
  */
 public final class ExitCode {
 
@@ -23,12 +23,22 @@ public final class ExitCode {
      * from a file) and {@code --allow-unjudged} was not given.
      */
     public static final int UNJUDGED = 6;
+    /**
+     * {@code --find-rate}: some rate passed, but the client (or the machine), not the server, kept the search from
+     * going higher: the answer is "at least" that rate.
+     */
+    public static final int CLIENT_LIMITED = 7;
+    /**
+     * {@code --find-rate}: the passing rate, measured again before the answer, no longer passed: the server's
+     * capacity changed during the search.
+     */
+    public static final int UNSTABLE = 8;
     /** Interrupted by SIGINT/SIGTERM; the partial result is still printed. */
     public static final int INTERRUPTED = 130;
 
     /** The order: the first code in it that applies wins. */
     private static final int[] PRECEDENCE = {USAGE, COULD_NOT_RUN, INTERRUPTED, NOTHING_MEASURED, FAILED,
-        THRESHOLD, UNJUDGED, OK};
+        UNSTABLE, THRESHOLD, CLIENT_LIMITED, UNJUDGED, OK};
 
     /** Of two codes, the one that comes first in the order (an unknown code after all known ones). */
     public static int first(int a, int b) {

@@ -1,6 +1,7 @@
 package io.nbench.report;
 
 import io.nbench.capacity.Capacity;
+import io.nbench.capacity.StepCause;
 import io.nbench.stats.Summary;
 import io.nbench.units.Units;
 import java.io.PrintWriter;
@@ -62,13 +63,16 @@ public final class CapacityTable {
     }
 
     private static String verdict(Capacity.Step step) {
-        String run = step.result().passed() ? "pass" : "FAIL";
-        return step.decided() == null ? run + " (again)" : run;
+        String run = step.result().passed() ? "pass" : "FAIL (" + step.result().cause().label() + ")";
+        return step.confirming() ? run + " (confirm)" : step.decided() == null ? run + " (again)" : run;
     }
 
     /**
-     * {@code capacity: 3,540 requests/s within p99<=10ms [between 3,540 passed and 3,610 failed]}: the highest
-     * rate that passed, and the lowest above it that failed, between which the capacity lies.
+     * {@code capacity: 3,540 requests/s within p99<=10ms [between 3,540 passed (3 runs, 3 passed, answered
+     * 3,538-3,541/s) and 3,610 failed (4 runs, 0 passed, answered 3,420-3,580/s)]}: the highest rate that passed, and
+     * the lowest above it that failed for the server, between which the capacity lies, each with the spread of
+     * its runs. Client limited: "at least" the rate passed, and what limited the client; unstable: when the
+     * passing rate passed and when it failed.
      */
     public static String answer(Capacity c) {
         String within = " within " + c.objective();
@@ -84,12 +88,91 @@ public final class CapacityTable {
                     + (Double.isNaN(c.failed()) ? "" : " (the lowest tried, " + rate(c.failed())
                     + " requests/s, failed)") + stopped;
         }
+        if (c.outcome() == Capacity.Outcome.UNSTABLE) {
+            return "capacity: unstable" + within + ": " + unstable(c);
+        }
+        if (!Double.isNaN(c.clientLimit())) {
+            return "capacity: at least " + rate(c.passed()) + " requests/s" + within + " (" + limitedBy(c)
+                    + "; the server's limit was not reached)" + stopped;
+        }
         if (Double.isNaN(c.failed())) {
             return "capacity: at least " + rate(c.passed()) + " requests/s" + within
-                    + " [passed at " + rate(c.passed()) + ", no higher rate tried]" + stopped;
+                    + " [passed at " + rate(c.passed()) + spread(c.spreadAt(c.passed())) + ", no higher rate tried]"
+                    + stopped;
         }
         return "capacity: " + rate(c.passed()) + " requests/s" + within + " [between "
-                + rate(c.passed()) + " passed and " + rate(c.failed()) + " failed]" + stopped;
+                + rate(c.passed()) + " passed" + spread(c.spreadAt(c.passed())) + " and " + rate(c.failed())
+                + " failed" + spread(c.spreadAt(c.failed())) + "]" + stopped;
+    }
+
+    /** {@code  (3 runs, 2 passed, answered 396-399/s)}: the repeat measurements at one rate. */
+    private static String spread(Capacity.Spread s) {
+        if (s.runs() == 0) {
+            return "";
+        }
+        String answered = Double.isNaN(s.answeredMin()) ? "" : ", answered " + rate(s.answeredMin())
+                + (rate(s.answeredMin()).equals(rate(s.answeredMax())) ? "" : "-" + rate(s.answeredMax())) + "/s";
+        return " (" + s.runs() + (s.runs() == 1 ? " run, " : " runs, ") + s.passes() + " passed" + answered + ")";
+    }
+
+    /**
+     * {@code limited by the client: 5,076 in-flight-cap waits, send lag p99 12,345 µs at 2,000/s (in-flight cap hit)}: the runs at the client's
+     * limit, by whose limit they showed (the client's, else the machine's), with the most cap waits and the
+     * highest send lag p99 of them.
+     */
+    private static String limitedBy(Capacity c) {
+        long waits = 0;
+        double lag = Double.NaN;
+        boolean client = false;
+        List<String> causes = new ArrayList<>();
+        for (Capacity.Step s : c.steps()) {
+            if (s.result().target() != c.clientLimit() || s.result().passed()) {
+                continue;
+            }
+            waits = Math.max(waits, s.result().capWaits());
+            double l = s.result().sendLagP99Ns();
+            lag = Double.isNaN(lag) || l > lag ? l : lag;
+            client |= s.result().cause().party() == StepCause.Party.CLIENT;
+            if (!causes.contains(s.result().cause().label())) {
+                causes.add(s.result().cause().label());
+            }
+        }
+        return "limited by the " + (client ? "client" : "machine") + ": " + Units.count(waits)
+                + " in-flight-cap waits, send lag p99 " + (Double.isNaN(lag) ? "-" : Units.micros(lag) + " µs")
+                + " at " + rate(c.clientLimit()) + "/s (" + String.join(", ", causes) + ")";
+    }
+
+    /**
+     * {@code the server's capacity changed during the search: 423/s passed at 0:05 and failed at 1:40, answered
+     * 52/s}: the first pass at the answer, and its last failing run after the bracket closed.
+     */
+    private static String unstable(Capacity c) {
+        Capacity.Step pass = null;
+        Capacity.Step fail = null;
+        for (Capacity.Step s : c.steps()) {
+            if (s.result().target() != c.passed()) {
+                continue;
+            }
+            if (pass == null && s.result().passed()) {
+                pass = s;
+            }
+            if (s.confirming() && !s.result().passed()) {
+                fail = s;
+            }
+        }
+        return "the server's capacity changed during the search: " + rate(c.passed()) + "/s passed at "
+                + clock(pass) + " and failed at " + clock(fail) + ", answered "
+                + (fail == null || Double.isNaN(fail.result().answered()) ? "-" : rate(fail.result().answered()))
+                + "/s";
+    }
+
+    /** {@code 1:40}: minutes and seconds since the search began. */
+    private static String clock(Capacity.Step s) {
+        if (s == null) {
+            return "-";
+        }
+        long seconds = s.atNanos() / 1_000_000_000L;
+        return String.format(Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60);
     }
 
     private static String rateOrDash(double perSecond) {

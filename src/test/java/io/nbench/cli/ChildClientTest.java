@@ -61,7 +61,7 @@ class ChildClientTest {
                     "--monitor-token-file", "token", "--start-at", "2099-01-02T03:04:05Z", "--allow-in-jvm",
                     "--run-owns-files"),
             List.of("--find-rate", "--slo", "p99<=10ms", "--slo", "errors<=0.1%", "--rate-resolution", "0.5%",
-                    "--max-time", "2m", "--iteration-time", "250ms"),
+                    "--max-time", "2m", "--confirm", "5s", "--iteration-time", "250ms"),
             List.of("--rate-sweep", "1.5k..20k/7"));
 
     private static CommandLine parsedClient(List<String> args) {

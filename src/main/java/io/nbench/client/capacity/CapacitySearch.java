@@ -15,6 +15,9 @@ import io.nbench.report.Status;
 import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Metric;
 import io.nbench.report.threshold.Threshold;
+import io.nbench.stats.IterationResult;
+import io.nbench.stats.Percentiles;
+import io.nbench.stats.Summary;
 import io.nbench.sweep.Combination;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -22,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.HdrHistogram.Histogram;
 
 /**
  * {@code --find-rate}: a capacity search run as a client sweep whose next rate is decided by the last result. The
@@ -69,7 +73,7 @@ public final class CapacitySearch implements StepSource {
     @Override
     public ClientPlan.Step next(List<CombinationResult> done) throws CouldNotRun {
         if (done.isEmpty()) {
-            return step(null);
+            return step(null, false);
         }
         CombinationResult last = done.get(done.size() - 1);
         if (last.status() == Status.INTERRUPTED) {
@@ -81,7 +85,7 @@ public final class CapacitySearch implements StepSource {
             if (!(guess >= RateSearch.MIN_RATE) && done.size() < PROBES) {
                 // A cold client or server on a busy machine can take longer than an iteration to answer at first.
                 lines.probeAgain(done.size(), String.join("; ", last.reasons()));
-                return step(null);
+                return step(null, false);
             }
             if (!(guess >= RateSearch.MIN_RATE)) {
                 throw new CouldNotRun("the closed-loop probe measured no throughput ("
@@ -96,7 +100,7 @@ public final class CapacitySearch implements StepSource {
             lines.step(steps - 1, last, measured, search.result());
         }
         OptionalDouble rate = search.next();
-        return rate.isPresent() ? step(rate.getAsDouble()) : null;
+        return rate.isPresent() ? step(rate.getAsDouble(), search.confirmingTheAnswer()) : null;
     }
 
     /**
@@ -123,7 +127,9 @@ public final class CapacitySearch implements StepSource {
 
     /**
      * The run's result: the search's answer decides the status and exit code (0 when some rate passed; 3 when
-     * none did, the objective breached at every rate tried), unless the run could not go on or was interrupted.
+     * none did, the objective breached at every rate tried; {@link ExitCode#CLIENT_LIMITED} when the client, not
+     * the server, limited it; {@link ExitCode#UNSTABLE} when the answer no longer passed at the end), unless the
+     * run could not go on or was interrupted.
      */
     @Override
     public SweepResult conclude(SweepResult sweep) {
@@ -140,6 +146,12 @@ public final class CapacitySearch implements StepSource {
         } else if (sweep.status() == Status.INTERRUPTED || capacity.outcome() == Capacity.Outcome.INTERRUPTED) {
             status = Status.INTERRUPTED;
             code = ExitCode.INTERRUPTED;
+        } else if (capacity.outcome() == Capacity.Outcome.UNSTABLE) {
+            status = Status.FAIL;
+            code = ExitCode.UNSTABLE;
+        } else if (capacity.outcome() == Capacity.Outcome.CLIENT_LIMITED) {
+            status = Status.PASS; // the rate passed; how far above it the server goes is not known
+            code = ExitCode.CLIENT_LIMITED;
         } else if (capacity.found()) {
             status = Status.PASS;
             code = ExitCode.OK;
@@ -151,14 +163,18 @@ public final class CapacitySearch implements StepSource {
                 capacity);
     }
 
-    /** The plan at one rate (null: the closed-loop probe), its combination named by rate and step. */
-    private ClientPlan.Step step(Double rate) throws CouldNotRun {
+    /**
+     * The plan at one rate (null: the closed-loop probe), its combination named by rate and step; the answer
+     * measured again at the end runs {@link CapacitySettings#confirmIterations} iterations.
+     */
+    private ClientPlan.Step step(Double rate, boolean confirmingTheAnswer) throws CouldNotRun {
         ClientPlan built;
         try {
             if (rate == null) {
                 built = plan.rates(null).iterations(Math.max(1, settings.warmup()), 1).build();
             } else {
-                built = plan.rates(List.of(rate)).iterations(settings.warmup(), settings.iterations()).build();
+                int iterations = confirmingTheAnswer ? settings.confirmIterations() : settings.iterations();
+                built = plan.rates(List.of(rate)).iterations(settings.warmup(), iterations).build();
             }
         } catch (InvalidClientPlan e) {
             throw new CouldNotRun(e.getMessage());
@@ -172,7 +188,8 @@ public final class CapacitySearch implements StepSource {
 
     /**
      * A step as the search reads it: the rates sent and answered (the measured iterations' mean throughput), whether
-     * it passed its verdict, whether a figure was close.
+     * it passed its verdict, whether a figure was close, and what names a failure's cause: the messages that waited
+     * on the in-flight cap, the send lag's p99, steal in any measured iteration.
      */
     static StepResult measured(CombinationResult r) {
         double achieved = Metric.named("rate-achieved").valueOf(r.run());
@@ -183,7 +200,17 @@ public final class CapacitySearch implements StepSource {
                 near = true;
             }
         }
-        double answered = r.run().summary().throughput().mean();
-        return new StepResult(r.spec().rate(), achieved, answered, r.status() == Status.PASS, near);
+        Summary summary = r.run().summary();
+        double answered = summary.throughput().mean();
+        long capWaits = 0;
+        boolean steal = false;
+        for (IterationResult it : summary.measured()) {
+            capWaits += it.openLoop() == null ? 0 : it.openLoop().maxInflightHits();
+            steal |= it.resources() != null && it.resources().disturbed();
+        }
+        Histogram lag = summary.mergedSendLag();
+        double lagP99 = lag == null || lag.getTotalCount() == 0 ? Double.NaN : Percentiles.valueAt(lag, 99);
+        return new StepResult(r.spec().rate(), achieved, answered, r.status() == Status.PASS, near, capWaits, lagP99,
+                steal);
     }
 }

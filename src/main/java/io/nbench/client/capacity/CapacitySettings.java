@@ -16,15 +16,23 @@ import java.util.stream.Collectors;
  * @param warmup     warmup iterations of each open-loop step
  * @param iterations measured iterations of each open-loop step
  * @param maxErrors  {@code --max-errors}, which every passing step keeps to as well
+ * @param confirmIterations measured iterations of the answer's measurement after the bracket closed
+ *                   ({@code --confirm D} over the iteration time; else {@code iterations})
  */
 public record CapacitySettings(List<Threshold> objectives, double resolution, Duration maxTime, int warmup,
-                               int iterations, MaxErrors maxErrors) {
+                               int iterations, MaxErrors maxErrors, int confirmIterations) {
 
     /** The default {@code --rate-resolution}: 2 %. */
     public static final double DEFAULT_RESOLUTION = 0.02;
 
     public CapacitySettings {
         objectives = List.copyOf(objectives);
+    }
+
+    /** Settings whose answer is measured again like any step. */
+    public CapacitySettings(List<Threshold> objectives, double resolution, Duration maxTime, int warmup,
+                            int iterations, MaxErrors maxErrors) {
+        this(objectives, resolution, maxTime, warmup, iterations, maxErrors, iterations);
     }
 
     /**

@@ -36,8 +36,10 @@ final class StepLines {
         Summary s = r.run().summary();
         String p99 = s.latencyMeasured() ? Units.micros(s.mergedPercentile(99)) + " µs" : "-";
         Capacity.Step last = sofar.steps().get(sofar.steps().size() - 1);
-        String verdict = measured.passed() ? "pass" : "FAIL";
-        if (last.decided() == null) {
+        String verdict = measured.passed() ? "pass" : "FAIL (" + measured.cause().label() + ")";
+        if (last.confirming()) {
+            verdict += " (the bracket's end measured again)";
+        } else if (last.decided() == null) {
             verdict += measured.passed() ? " (near the boundary: measured again)"
                     : " (measured again: a stall of the machine fails a run at any rate)";
         } else if (sofar.steps().size() > 1 && sofar.steps().get(sofar.steps().size() - 2).decided() == null) {
@@ -58,7 +60,9 @@ final class StepLines {
             return "";
         }
         return measured.sentInFull() ? ": answered short of the target by more than 1% (the server fell behind)"
-                : ": sent short of the target by more than 1%";
+                : ": sent short of the target by more than 1% (the client fell behind"
+                + (measured.capWaits() > 0 ? ": " + Units.count(measured.capWaits()) + " waits on its in-flight cap"
+                : "") + "; no bound on the server)";
     }
 
     static String rateOrDash(double rate) {

@@ -60,6 +60,8 @@ public final class CapacityComparison {
         return switch (outcome) {
             case "stopped" -> " (stopped by --max-time)";
             case "interrupted" -> " (interrupted)";
+            case "client_limited" -> " (limited by the client: the server's limit was not reached)";
+            case "unstable" -> " (unstable: the server's capacity changed during the search)";
             default -> ""; // found, or none_passed: the line already says it
         };
     }

@@ -71,10 +71,19 @@ public final class ResultDocReader {
             steps.add(new CapacityDoc.Step(text(s.path("combination")), s.path("targetRate").asDouble(),
                     number(s.path("achievedRate")), number(s.path("answeredRate")), s.path("passed").asBoolean(),
                     s.path("nearBoundary").asBoolean(),
-                    s.path("decided").isBoolean() ? s.path("decided").asBoolean() : null));
+                    s.path("decided").isBoolean() ? s.path("decided").asBoolean() : null, text(s.path("cause")),
+                    s.path("confirming").asBoolean()));
         }
         return new CapacityDoc(text(c.path("objective")), c.path("resolution").asDouble(), number(c.path("firstGuess")),
-                text(c.path("outcome")), number(c.path("passed")), number(c.path("failed")), steps);
+                text(c.path("outcome")), number(c.path("passed")), number(c.path("failed")), steps,
+                number(c.path("clientLimit")), spread(c.path("spread").path("passed")),
+                spread(c.path("spread").path("failed")));
+    }
+
+    /** The runs at one end of a bracket, or null: none, or a document written before the spread. */
+    private static CapacityDoc.Spread spread(JsonNode s) {
+        return s.isObject() ? new CapacityDoc.Spread(s.path("runs").asInt(), s.path("passes").asInt(),
+                number(s.path("answeredMin")), number(s.path("answeredMax"))) : null;
     }
 
     static CombinationDoc combination(JsonNode c) {

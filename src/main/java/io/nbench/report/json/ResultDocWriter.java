@@ -67,8 +67,13 @@ public final class ResultDocWriter {
         for (CapacityDoc.Step s : c.steps()) {
             steps.addObject().put("combination", s.combination()).put("targetRate", s.targetRate())
                     .put("achievedRate", s.achievedRate()).put("answeredRate", s.answeredRate()).put("passed", s.passed())
-                    .put("nearBoundary", s.nearBoundary()).put("decided", s.decided());
+                    .put("nearBoundary", s.nearBoundary()).put("decided", s.decided()).put("cause", s.cause())
+                    .put("confirming", s.confirming());
         }
+        node.put("clientLimit", c.clientLimit());
+        ObjectNode spread = node.putObject("spread");
+        spread.set("passed", spread(c.passedSpread()));
+        spread.set("failed", spread(c.failedSpread()));
         return node;
     }
 
@@ -81,6 +86,15 @@ public final class ResultDocWriter {
                     .put("knee", p.knee());
         }
         return points;
+    }
+
+    /** The runs at one end of the bracket, or JSON null. */
+    private static com.fasterxml.jackson.databind.JsonNode spread(CapacityDoc.Spread s) {
+        if (s == null) {
+            return ResultDocument.MAPPER.nullNode();
+        }
+        return ResultDocument.MAPPER.createObjectNode().put("runs", s.runs()).put("passes", s.passes())
+                .put("answeredMin", s.answeredMin()).put("answeredMax", s.answeredMax());
     }
 
     public static ObjectNode combination(CombinationDoc c) {
