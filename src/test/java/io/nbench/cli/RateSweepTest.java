@@ -44,7 +44,12 @@ class RateSweepTest {
             // messages in a closed loop (count-based, so it waits for them) warm it up first.
             assertEquals(ExitCode.OK, CliTest.run("client", "--port", Integer.toString(server.port), "--threads", "2",
                     "--msgs", "100", "--warmup", "0", "--iterations", "1").code());
-            o = CliTest.run("client", "--port", Integer.toString(server.port), "--rate-sweep", "100..260/9",
+            // One pacer over 4 connections: requests arrive evenly spaced, so below 200/s the two sleeping
+            // threads never queue one behind another (D/D/2); 4 pacers of their own, in random phase, bunch up
+            // to 4 requests at once, and at 180/s their queueing alone raised p99 past 3x its floor (a CI pass:
+            // knee 160/s).
+            o = CliTest.run("client", "--port", Integer.toString(server.port), "--threads", "1", "--connections",
+                    "4", "--rate-sweep", "100..260/9",
                     "--iteration-time", "500ms", "--warmup", "1", "--iterations", "2", "--threshold", "p99<=100ms",
                     "--out", out.toString());
         }

@@ -201,12 +201,24 @@ class NginxClientTest {
         assertTrue(r.out().contains("\nTLS handshakes: "), r.out());
     }
 
+    /**
+     * Every commit: each TLS client transport once, the three settings taken in turn, so each setting meets
+     * at least one transport (about 10 s a case beside a second test JVM); {@code -Pmatrix}: every transport with
+     * every setting.
+     */
     static Stream<Arguments> resumptionCases() {
         List<Arguments> args = new ArrayList<>();
-        for (String impl : Transports.tls()) {
-            args.add(Arguments.of(impl, "on", "TLSv1.3")); // a ticket's pre-shared key
-            args.add(Arguments.of(impl, "on", "TLSv1.2")); // a session id (nginx's cache) or a ticket
-            args.add(Arguments.of(impl, "off", "TLSv1.3,TLSv1.2"));
+        List<List<String>> settings = List.of(
+                List.of("on", "TLSv1.3"), // a ticket's pre-shared key
+                List.of("on", "TLSv1.2"), // a session id (nginx's cache) or a ticket
+                List.of("off", "TLSv1.3,TLSv1.2"));
+        List<String> impls = Transports.tls();
+        for (int i = 0; i < impls.size(); i++) {
+            for (int k = 0; k < settings.size(); k++) {
+                if (io.nbench.testkit.TestMatrix.FULL || k == i % settings.size()) {
+                    args.add(Arguments.of(impls.get(i), settings.get(k).get(0), settings.get(k).get(1)));
+                }
+            }
         }
         return args.stream();
     }
