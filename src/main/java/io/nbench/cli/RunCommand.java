@@ -33,13 +33,9 @@ import picocli.CommandLine.Unmatched;
         footer = {"", "Examples:",
             "  # every server transport, netty client, defaults",
             "  nbench run",
-            "  nbench run --servers netty,nio --size 5k --window 16",
-            "  # the client transport is --impl (default netty)",
-            "  nbench run --impl mina --servers mina,netty",
+            "  nbench run --impl mina --servers mina,netty   # client: --impl",
             "  # in-JVM transports: the framework without the kernel",
             "  nbench run --in-process",
-            "  # keep each server's result document",
-            "  nbench run --results-dir results/",
             "  # frameworks' executors on echo; the servers' CPU is shown unless",
             "  # --no-server-stats",
             "  nbench run --servers mina,netty --protocol echo -O mina.executor=2 \\",
@@ -105,6 +101,10 @@ final class RunCommand implements Callable<Integer> {
                     + "JVM).")
     boolean serverStats;
 
+    @Option(names = "--verbose", description = "Print each round's client report and each server's metrics in full "
+            + "(default: the client's header once, a line per round, two per server; summaries, comparison alike).")
+    boolean verbose;
+
     @Unmatched
     List<String> clientArgs = new ArrayList<>();
 
@@ -160,9 +160,8 @@ final class RunCommand implements Callable<Integer> {
             startAtFromNow = given.strip().startsWith("+") ? given : null;
         }
         RunClient clients = new RunClient(client.transport, inProcess, files, startAtFromNow, err);
-        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, no further round starts,
-        // the servers are stopped (their metrics printed), the files measured so far are kept, the scratch
-        // directory removed; then 130.
+        // SIGINT/SIGTERM: the client in progress prints and writes its partial result, no further round starts, the
+        // servers stop (metrics printed), the files measured so far are kept, the scratch directory goes; then 130.
         Interruption interruption = Interruption.install("nbench-run-interrupt", Duration.ofSeconds(40),
                 () -> stopRequested.set(true), () -> {
                     out.flush();
@@ -175,7 +174,8 @@ final class RunCommand implements Callable<Integer> {
                     stopRequested, out, err);
             if (inRounds) {
                 worst = ExitCode.first(worst, new RunInRounds(clients::run, files, verdict, stopRequested,
-                        serverStats && !inProcess, out, err).measure(running, plan, warmups, iterations, roundCount));
+                        serverStats && !inProcess, verbose, out, err).measure(running, plan, warmups, iterations,
+                        roundCount));
             } else {
                 List<RunServer> measured = running;
                 if (client.capacity.findRate || client.sweep.rateSweep != null) {

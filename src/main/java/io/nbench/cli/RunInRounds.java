@@ -37,16 +37,19 @@ final class RunInRounds {
     private final AtomicBoolean stopRequested;
     /** Each round's client reads its server's figures from the server's monitor (not the warmup's). */
     private final boolean withStats;
+    /** {@code --verbose}: each round's client report in full and each server's metrics, else a line each. */
+    private final boolean verbose;
     private final PrintWriter out;
     private final PrintWriter err;
 
     RunInRounds(Client client, RunFiles files, Verdict verdict, AtomicBoolean stopRequested, boolean withStats,
-                PrintWriter out, PrintWriter err) {
+                boolean verbose, PrintWriter out, PrintWriter err) {
         this.client = client;
         this.files = files;
         this.verdict = verdict;
         this.stopRequested = stopRequested;
         this.withStats = withStats;
+        this.verbose = verbose;
         this.out = out;
         this.err = err;
     }
@@ -76,12 +79,27 @@ final class RunInRounds {
             if (!usable.contains(s)) {
                 continue;
             }
-            out.println();
-            out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name() + " ===");
+            if (verbose) {
+                out.println();
+                out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name()
+                        + " ===");
+            } else if (turn.round() == 1 && turn.server() == 0) {
+                out.println();
+                out.println("=== " + roundCount + " round(s), every server in each (--verbose: each round's report) ===");
+            }
             out.flush();
             ClientSpec round = files.roundFilesOf(s.transport(), turn.round(), plan)
                     .withIterations(0, turn.iterations());
-            int code = client.run(s, round, withStats, out, (r, document) -> measured.get(s).measured(r, document));
+            boolean first = turn.round() == 1 && turn.server() == 0;
+            int code = client.run(s, round, withStats,
+                    verbose ? out : first ? HeaderOnly.to(out) : new PrintWriter(Writer.nullWriter()),
+                    (r, document) -> {
+                        measured.get(s).measured(r, document);
+                        if (!verbose) {
+                            out.println(RoundLine.of(turn.round(), roundCount, s.transport().name(), r));
+                            out.flush();
+                        }
+                    });
             if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                 worst = ExitCode.first(worst, code);
                 stop = true;
@@ -94,7 +112,7 @@ final class RunInRounds {
             cut = true;
             worst = ExitCode.first(worst, ExitCode.INTERRUPTED); // also when it came between two rounds
         }
-        RunServer.stopAll(running, out);
+        RunServer.stopAll(running, out, verbose);
         for (ServerRounds sr : measured.values()) {
             worst = ExitCode.first(worst, join(sr, warmups, iterations, cut));
         }
@@ -125,7 +143,10 @@ final class RunInRounds {
                     + o.describe()));
         }
         List<String> reasons = joined.combinations().stream().flatMap(c -> c.reasons().stream()).distinct().toList();
-        out.println("Result: " + joined.status() + (reasons.isEmpty() ? "" : ": " + String.join("; ", reasons)));
+        // As a client alone says it: NO_DATA with its own exit code, which is neither a pass nor a fail.
+        out.println("Result: " + joined.status() + (joined.status() == io.nbench.report.Status.NO_DATA
+                ? " (exit code " + joined.exitCode() + ")" : "") + (reasons.isEmpty() ? "" : ": "
+                + String.join("; ", reasons)));
         files.measured(sr.server(), List.of(document));
         return code;
     }

@@ -165,9 +165,28 @@ final class RunServer implements AutoCloseable {
 
     /** Stops every server, printing what each printed as it stopped (its metrics). */
     static void stopAll(List<RunServer> running, PrintWriter out) {
+        stopAll(running, out, true);
+    }
+
+    /**
+     * Stops every server, printing what each printed as it stopped: all of it when {@code verbose}, else its
+     * transport's settings and its metrics' first line (requests, bytes, errors), named by the server.
+     */
+    static void stopAll(List<RunServer> running, PrintWriter out, boolean verbose) {
+        boolean first = true;
         for (RunServer s : running) {
             String metrics = s.stop();
-            if (!metrics.isEmpty()) {
+            if (!verbose) {
+                List<String> lines = metrics.lines().filter(l -> l.startsWith("server metrics after")
+                        || l.startsWith("  transport: ")).toList();
+                if (!lines.isEmpty() && first) {
+                    out.println();
+                    first = false;
+                }
+                // The metrics' line first, named by the server, then its settings under it.
+                lines.stream().filter(l -> !l.startsWith(" ")).forEach(l -> out.println(s.transport().name() + ": " + l));
+                lines.stream().filter(l -> l.startsWith(" ")).forEach(out::println);
+            } else if (!metrics.isEmpty()) {
                 out.println();
                 out.println("=== server " + s.transport().name() + " stopped ===");
                 out.println(metrics);

@@ -23,15 +23,34 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RunCommandTest {
 
     @Test
-    void comparesServersInChildJvmsAndLeavesNoProcessBehind(@TempDir Path dir) {
+    void comparesServersInChildJvmsAndLeavesNoProcessBehind(@TempDir Path dir) throws Exception {
         CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "2", "--msgs", "200",
                 "--warmup", "0", "--iterations", "2", "--results-dir", dir.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("=== server netty (child JVM) ==="), o.out());
         assertTrue(o.out().contains("=== server nio (child JVM) ==="), o.out());
         assertTrue(o.out().contains("nbench server: nio listening on 127.0.0.1:"), o.out());
-        assertTrue(o.out().contains("server metrics after"), "each server's metrics: " + o.out());
+        assertTrue(o.out().contains("\nnetty: server metrics after"), "each server's metrics: " + o.out());
+        assertTrue(o.out().contains("\nnio: server metrics after"), "each server's metrics: " + o.out());
         assertTrue(o.out().contains("=== comparison of the servers (A = netty) ==="), o.out());
+        // Each round one line (not the client's report of it, nor its advice to a client run alone), its msg/s the
+        // one of that round's iteration in the server's document.
+        assertFalse(o.out().contains("Iteration 1/1") || o.out().contains("use --iterations 2 or more"), o.out());
+        assertFalse(o.out().contains("  iterations: 0 warmup + 1 measured"), "a round's plan is not run's: " + o.out());
+        for (String server : List.of("netty", "nio")) {
+            JsonNode iterations = ResultDocs.read(dir.resolve(server + ".json")).path("combinations").path(0)
+                    .path("iterations");
+            for (int round = 1; round <= 2; round++) {
+                String prefix = "Round " + round + "/2, server " + server + ": ";
+                List<String> lines = o.out().lines().filter(l -> l.startsWith(prefix)).toList();
+                assertEquals(1, lines.size(), o.out());
+                JsonNode it = iterations.path(round - 1);
+                assertEquals(round, it.path("index").asInt(), iterations.toString());
+                long rate = Math.round(it.path("messages").asLong() * 1e9 / it.path("wallNs").asLong());
+                assertTrue(lines.get(0).startsWith(prefix + io.nbench.units.Units.count(rate) + " msg/s, p50 "),
+                        lines.get(0) + " vs " + it);
+            }
+        }
         // Each column is named by its server; the block by the client's transport, as client= (not impl=).
         assertTrue(o.out().contains("  A: server netty, " + dir.resolve("netty.json")), o.out());
         assertTrue(o.out().contains("  B: server nio, " + dir.resolve("nio.json")), o.out());
@@ -56,7 +75,7 @@ class RunCommandTest {
     void echoServersWithTheirExecutorsReportTheServersCpu(@TempDir Path dir) throws Exception {
         CliTest.Outcome o = CliTest.run("run", "--servers", "netty,mina", "--protocol", "echo", "--size", "2k",
                 "-O", "netty.executor=2", "-O", "mina.executor=2", "-O", "mina.read-buffer=2048", "--threads", "2",
-                "--msgs", "300", "--warmup", "0", "--iterations", "2", "--results-dir", dir.toString());
+                "--msgs", "300", "--warmup", "0", "--iterations", "2", "--results-dir", dir.toString(), "--verbose");
         assertEquals(0, o.code(), o.out() + o.err());
         assertEquals("", o.err());
         assertTrue(o.out().contains("executor=DefaultEventExecutorGroup(2)"), o.out());
@@ -172,7 +191,7 @@ class RunCommandTest {
         assertEquals(List.of("netty", "nio", "nio", "netty", "netty", "nio", "nio", "netty"),
                 List.copyOf(measured.values()), "measured in rounds, every other one reversed");
         assertTrue(lastWarmup < measured.firstKey(), "the client warmed up against every server before measuring any");
-        assertTrue(o.out().indexOf("\nWarmup 1/1, server nio: ") < o.out().indexOf("=== round 1/4: server netty ==="),
+        assertTrue(o.out().indexOf("\nWarmup 1/1, server nio: ") < o.out().indexOf("\nRound 1/4, server netty: "),
                 o.out());
         assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
                 "every child server stopped");
@@ -222,7 +241,7 @@ class RunCommandTest {
     void inProcessRunsTheInJvmTransportsAgainstThemselves() {
         // Time-based: a synchronous in-JVM pipe (mina-vmpipe) must still hand control back at the boundaries.
         CliTest.Outcome o = CliTest.run("run", "--in-process", "--threads", "2", "--iteration-time", "200ms",
-                "--warmup", "0", "--iterations", "2");
+                "--warmup", "0", "--iterations", "2", "--verbose"); // each server's client header
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("=== server netty-local (in this JVM) ==="), o.out());
         assertTrue(o.out().contains("=== server mina-vmpipe (in this JVM) ==="), o.out());

@@ -254,7 +254,8 @@ class RunFilesTest {
         Path results = dir.resolve("results");
         Path log = dir.resolve("lat.hlog");
         Process p = nbench(tmp, List.of("run", "--servers", "netty", "--threads", "1", "--iteration-time", "500ms",
-                "--warmup", "0", "--iterations", "1000", "--results-dir", results.toString(), "--hdr-log", log.toString()));
+                "--warmup", "0", "--iterations", "1000", "--results-dir", results.toString(), "--hdr-log", log.toString(),
+                "--verbose")); // each round's iterations: SIGINT in the middle of one
         CompletableFuture<String> err = text(p.getErrorStream());
         BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder out = new StringBuilder();
