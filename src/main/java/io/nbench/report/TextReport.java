@@ -145,7 +145,7 @@ public final class TextReport implements RunListener {
             return;
         }
         String label = (r.warmup() ? "Warmup " : "Iteration ") + r.index() + "/" + (r.warmup() ? spec.warmup() : spec.iterations());
-        String head = String.format("%-16s", label + ":") + String.format("%12s msgs %8s s %10s msg/s in %9s out %9s MiB/s",
+        String head = String.format("%-16s", label + ":") + String.format("%12s msgs %8s s %10s msg/s in %7s out %7s MiB/s",
                 Units.count(r.messages()), Units.seconds(r.wallNanos()), Units.rate(r.messagesPerSecond()),
                 Units.mib(r.mibInPerSecond()), Units.mib(r.mibOutPerSecond()));
         StringJoiner latency = new StringJoiner(" ");

@@ -135,10 +135,17 @@ class HttpStatusFiguresTest {
     void mibPerSecInCountsTheWholeResponsesReceived() throws Exception {
         long ok = ("HTTP/1.1 200 OK\r\nContent-Length: " + RESPONSE_BODY + "\r\n\r\n").length() + RESPONSE_BODY;
         long unavailable = HttpResponses.SERVICE_UNAVAILABLE.length;
+        NbenchProcess.Result text = null;
         for (String impl : List.of("nio", "netty")) {
-            NbenchProcess.Result r = clientOf(impl, "--format", "csv", "--out", impl + "-in.json");
+            boolean csv = impl.equals("nio"); // one run writes CSV, the other text: a client JVM less
+            NbenchProcess.Result r = csv ? clientOf(impl, "--format", "csv", "--out", impl + "-in.json")
+                    : clientOf(impl, "--out", impl + "-in.json");
             JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve(impl + "-in.json")));
-            CsvColumns.check(r.out(), doc); // bytes_in, mib_in_per_s, ... against the document's
+            if (csv) {
+                CsvColumns.check(r.out(), doc); // bytes_in, mib_in_per_s, ... against the document's
+            } else {
+                text = r;
+            }
             JsonNode combination = doc.path("combinations").path(0);
             double sum = 0;
             int measured = 0;
@@ -159,11 +166,11 @@ class HttpStatusFiguresTest {
             assertEquals(mean, combination.path("summary").path("throughput").path("mibInPerSec").asDouble(),
                     mean * 0.05, impl + ": " + combination.path("summary"));
         }
-        NbenchProcess.Result text = client("--out", "in.json");
         Matcher line = Pattern.compile("\n(?:Warmup|Iteration) [^\n]* msg/s +in +([\\d.,]+) out +([\\d.,]+) MiB/s")
                 .matcher(text.out());
         int lines = 0;
-        for (JsonNode it : ResultDocs.read(dir.resolve("in.json")).path("combinations").path(0).path("iterations")) {
+        for (JsonNode it : ResultDocs.read(dir.resolve("netty-in.json")).path("combinations").path(0)
+                .path("iterations")) {
             assertTrue(line.find(), text.out());
             double mib = it.path("bytesIn").asLong() * 1e9 / it.path("wallNs").asLong() / (1 << 20);
             assertEquals(mib, Double.parseDouble(line.group(1).replace(",", "")), Math.max(0.05, mib * 0.05),
