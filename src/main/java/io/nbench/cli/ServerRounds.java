@@ -152,7 +152,8 @@ final class ServerRounds {
     private static IterationResult renumbered(IterationResult it, int index, boolean warmup) {
         return new IterationResult(index, warmup, it.messages(), it.wallNanos(), it.payloadBytes(), it.latency(),
                 it.errors(), it.clamped(), it.partial(), it.resources(), it.openLoop(), it.connectLatency(),
-                it.handshakeLatency(), it.resumedHandshakes(), it.statusClasses());
+                it.handshakeLatency(), it.resumedHandshakes(), it.statusClasses(), it.bytesIn(), it.bytesOut(),
+                it.openingHandshakes());
     }
 
     /**

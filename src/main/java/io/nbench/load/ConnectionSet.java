@@ -73,6 +73,10 @@ final class ConnectionSet {
                         + cs.length + "): " + (FileDescriptors.exhausted(e) ? FileDescriptors.exhaustedMessage(cs.length)
                         : e.getMessage()), e);
             }
+            if (c.handshook()) {
+                run.openingHandshakes++;
+            }
+            run.requestWireBytes = template.wireLength();
             cs[i] = c;
         }
         run.attach(cs);

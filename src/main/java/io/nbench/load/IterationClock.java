@@ -36,6 +36,10 @@ final class IterationClock {
     private final SenderGroup senders;
     /** The request payload a message sends, for MiB/s (none for an HTTP GET). */
     private final int payloadBytes;
+    /** A request's bytes on the wire, header and payload: bytes out are the completed messages' requests. */
+    private final long requestWireBytes;
+    /** The TLS handshakes of the connections opened before the first iteration ({@link RunControl#openingHandshakes}). */
+    private final long openingHandshakes;
 
     private long runStart;
     private long runStartEpochMillis = System.currentTimeMillis();
@@ -59,6 +63,8 @@ final class IterationClock {
         this.senders = senders;
         this.listener = listener;
         this.payloadBytes = spec.requestPayloadBytes();
+        this.requestWireBytes = run.requestWireBytes;
+        this.openingHandshakes = run.openingHandshakes;
     }
 
     /** When the next one-second slice is due (the run clock); coordinator waits wake up for it. */
@@ -157,6 +163,8 @@ final class IterationClock {
         final Histogram resumedHandshakes;
         /** HTTP: the latency by status class; null otherwise. */
         final io.nbench.stats.StatusClassLatency statusClasses;
+        /** The bytes of the responses received, every thread's added up. */
+        long bytesIn;
 
         Tally(LoadSpec spec) {
             statusClasses = spec.protocol().responsesVerifiable() ? null : new io.nbench.stats.StatusClassLatency();
@@ -174,6 +182,7 @@ final class IterationClock {
         for (ThreadContext c : cut.contexts()) {
             c.addFlipped(h, tally.uncorrected, tally.lag, tally.connects, tally.handshakes, tally.resumedHandshakes);
             c.addFlippedClasses(tally.statusClasses == null ? null : tally.statusClasses.histograms());
+            tally.bytesIn += c.flippedBytesIn();
             Thread owner = c.owner; // null: released, waiting in the queue to be adopted (and listed until then)
             if (owner != null && !owner.isAlive()) {
                 // Its thread is gone (a churned connection's reader): everything it recorded is in now.
@@ -219,12 +228,15 @@ final class IterationClock {
         nextTick = Long.MAX_VALUE;
         OpenLoopFigures open = spec.openLoop()
                 ? new OpenLoopFigures(spec.rate(), cut.sent(), cut.hits(), t.uncorrected, t.lag) : null;
+        long messages = t.latency.getTotalCount();
+        // The first connections' handshakes were made before any iteration: the first measured one reports them.
+        long opening = iteration == spec.warmup() && host.handshakes ? openingHandshakes : 0;
         IterationResult r = new IterationResult(index(iteration), iteration < spec.warmup(),
-                t.latency.getTotalCount(), end - start, payloadBytes, t.latency,
+                messages, end - start, payloadBytes, t.latency,
                 cut.errors().minus(iterationErrors), cut.clamped() - iterationClamped, partial, usage, open,
                 t.connects, host.handshakes ? t.handshakes : null,
                 host.handshakes && t.resumedHandshakes != null ? t.resumedHandshakes.getTotalCount() : 0,
-                t.statusClasses);
+                t.statusClasses, t.bytesIn, messages * requestWireBytes, opening);
         results.add(r);
         listener.onIteration(r);
         return end;

@@ -467,11 +467,19 @@ final class LoadConnection implements ConnectionHandler {
 
             @Override
             public void onResponse(long id, int status, PayloadView payload) {
+                onResponse(id, status, payload, payload.length());
+            }
+
+            @Override
+            public void onResponse(long id, int status, PayloadView payload, int wireBytes) {
                 ThreadContext ctx = readCtx;
-                if (ctx != null) {
-                    LoadConnection.this.onResponse(gen, read, id, status, payload, ctx);
+                if (ctx == null) {
+                    ctx = context();
+                    ctx.received(wireBytes); // every response received counts, whatever it answers
+                    LoadConnection.this.onResponse(gen, AnswerLedger.OUTSIDE_A_READ, id, status, payload, ctx);
                 } else {
-                    LoadConnection.this.onResponse(gen, AnswerLedger.OUTSIDE_A_READ, id, status, payload, context());
+                    ctx.received(wireBytes);
+                    LoadConnection.this.onResponse(gen, read, id, status, payload, ctx);
                 }
             }
 
@@ -541,6 +549,11 @@ final class LoadConnection implements ConnectionHandler {
     private volatile long handshakeStart = NO_TIME;
     /** With TLS, during a connect: the transport said the handshake resumed an earlier session. */
     private volatile boolean handshakeResumed;
+
+    /** With TLS: whether the connect that opened this connection made a handshake (before any reconnect). */
+    boolean handshook() {
+        return handshakeStart != NO_TIME;
+    }
 
     /**
      * Churn: replaces an idle connection with a new one, timing the connect (and with TLS, apart, the
@@ -722,7 +735,14 @@ final class LoadConnection implements ConnectionHandler {
 
     @Override
     public void onResponse(long id, int status, PayloadView payload) {
-        onResponse(generation, AnswerLedger.OUTSIDE_A_READ, id, status, payload, context());
+        onResponse(id, status, payload, payload.length());
+    }
+
+    @Override
+    public void onResponse(long id, int status, PayloadView payload, int wireBytes) {
+        ThreadContext ctx = context();
+        ctx.received(wireBytes);
+        onResponse(generation, AnswerLedger.OUTSIDE_A_READ, id, status, payload, ctx);
     }
 
     @Override

@@ -22,6 +22,14 @@ final class RunControl extends ConnectionHost {
     private final Map<ErrorKind, String> firstErrors = new ConcurrentHashMap<>();
     private final AtomicInteger liveConnections = new AtomicInteger();
 
+    /** The bytes one request takes on the wire, all of it: set by {@link ConnectionSet#open}, before the iterations. */
+    int requestWireBytes;
+    /**
+     * The TLS handshakes of the connections {@link ConnectionSet#open} opened, before the first iteration: counted in
+     * the first measured one ({@link IterationClock}), as no iteration's own reconnects are.
+     */
+    long openingHandshakes;
+
     private volatile String abortReason;
     private volatile AbortCause abortCause;
     /** The coordinator thread: woken by an abort, wherever it waits. */

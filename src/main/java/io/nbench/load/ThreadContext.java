@@ -151,6 +151,16 @@ final class ThreadContext {
         }
     }
 
+    /** A response of {@code bytes} bytes on the wire was received, in the interval of the read that brought it. */
+    void received(int bytes) {
+        histograms.received(bytes);
+    }
+
+    /** Reader side: the bytes of the responses received in the last {@link #flip}'s interval. */
+    long flippedBytesIn() {
+        return histograms.flippedBytesIn();
+    }
+
     /** Open loop: how late a message was sent. */
     void recordLag(long nanos) {
         histograms.record(ThreadHistograms.SEND_LAG, clamp(nanos));

@@ -6,7 +6,8 @@ import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * The histograms one thread records into (latency, and in the open loop the uncorrected latency and the
- * send lag; with churn the connect latency), swapped for empty ones <em>together</em> by the reader: one
+ * send lag; with churn the connect latency) and its count of bytes received, swapped for empty ones
+ * <em>together</em> by the reader: one
  * {@link WriterReaderPhaser} for all of them, as HdrHistogram's recorders use one per histogram. With a
  * recorder per histogram, a reader descheduled between two flips (tens of milliseconds on a loaded
  * machine) put the messages completing meanwhile in one interval's corrected histogram and the next
@@ -46,20 +47,33 @@ final class ThreadHistograms {
     private static final int KINDS = CLASS_2XX + STATUS_CLASSES;
 
     private final WriterReaderPhaser phaser = new WriterReaderPhaser();
-    /** Recorded into by the owner; replaced as a whole by {@link #flip}. Null where a kind is not kept. */
-    private volatile Histogram[] active;
+    /**
+     * What one interval holds: the histograms (null where a kind is not kept) and the bytes of the responses
+     * received, swapped as one by {@link #flip} so that a response's bytes land in the interval of its latency.
+     */
+    private static final class Interval {
+        final Histogram[] h;
+        long bytesIn;
+
+        Interval(Histogram[] h) {
+            this.h = h;
+        }
+    }
+
+    /** Recorded into by the owner; replaced as a whole by {@link #flip}. */
+    private volatile Interval active;
     /** Writer only: how deep in nested batches the owner is (0 = outside any batch). */
     private int batchDepth;
     /** Writer only, in a batch: the phaser's value to exit with, and the histograms taken at its start. */
     private long batchCritical;
-    private Histogram[] batchActive;
+    private Interval batchActive;
     /**
      * Writer only: critical sections entered so far. A plain field of the owner (no atomic, no shared
      * cache line): tests read it after the run to count critical sections per message.
      */
     long criticalSections;
     /** The interval taken by the last flip, read by the reader until the next flip resets it. */
-    private Histogram[] inactive;
+    private Interval inactive;
 
     /**
      * @param openLoop keep the uncorrected latency and the send lag
@@ -67,8 +81,8 @@ final class ThreadHistograms {
      * @param statusClasses keep the latency by status class (HTTP)
      */
     ThreadHistograms(boolean openLoop, boolean churn, boolean statusClasses, Supplier<Histogram> factory) {
-        active = histograms(openLoop, churn, statusClasses, factory);
-        inactive = histograms(openLoop, churn, statusClasses, factory);
+        active = new Interval(histograms(openLoop, churn, statusClasses, factory));
+        inactive = new Interval(histograms(openLoop, churn, statusClasses, factory));
     }
 
     private static Histogram[] histograms(boolean openLoop, boolean churn, boolean statusClasses,
@@ -117,13 +131,13 @@ final class ThreadHistograms {
     /** Owner only. */
     void record(int kind, long value) {
         if (batchDepth > 0) {
-            batchActive[kind].recordValue(value);
+            batchActive.h[kind].recordValue(value);
             return;
         }
         criticalSections++;
         long critical = phaser.writerCriticalSectionEnter();
         try {
-            active[kind].recordValue(value);
+            active.h[kind].recordValue(value);
         } finally {
             phaser.writerCriticalSectionExit(critical);
         }
@@ -143,7 +157,7 @@ final class ThreadHistograms {
      */
     void record(int kind1, long value1, int kind2, long value2, int kind3, long value3) {
         if (batchDepth > 0) {
-            Histogram[] h = batchActive;
+            Histogram[] h = batchActive.h;
             h[kind1].recordValue(value1);
             h[kind2].recordValue(value2);
             if (kind3 != NONE) {
@@ -154,7 +168,7 @@ final class ThreadHistograms {
         criticalSections++;
         long critical = phaser.writerCriticalSectionEnter();
         try {
-            Histogram[] h = active;
+            Histogram[] h = active.h;
             h[kind1].recordValue(value1);
             h[kind2].recordValue(value2);
             if (kind3 != NONE) {
@@ -169,12 +183,13 @@ final class ThreadHistograms {
     void flip() {
         phaser.readerLock();
         try {
-            Histogram[] next = inactive;
-            for (Histogram h : next) {
+            Interval next = inactive;
+            for (Histogram h : next.h) {
                 if (h != null) {
                     h.reset();
                 }
             }
+            next.bytesIn = 0;
             inactive = active;
             active = next;
             phaser.flipPhase(); // waits for records that began on the old array
@@ -185,6 +200,29 @@ final class ThreadHistograms {
 
     /** Reader: the last flipped interval of {@code kind}, or null when it is not kept. */
     Histogram flipped(int kind) {
-        return inactive[kind];
+        return inactive.h[kind];
+    }
+
+    /** Reader: the bytes of the responses received in the last flipped interval. */
+    long flippedBytesIn() {
+        return inactive.bytesIn;
+    }
+
+    /**
+     * Owner only: a response of {@code bytes} bytes on the wire was received. Inside a batch (every transport
+     * brackets its reads) a plain addition; outside one, a critical section of its own.
+     */
+    void received(long bytes) {
+        if (batchDepth > 0) {
+            batchActive.bytesIn += bytes;
+            return;
+        }
+        criticalSections++;
+        long critical = phaser.writerCriticalSectionEnter();
+        try {
+            active.bytesIn += bytes;
+        } finally {
+            phaser.writerCriticalSectionExit(critical);
+        }
     }
 }

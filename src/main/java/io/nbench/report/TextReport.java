@@ -112,10 +112,9 @@ public final class TextReport implements RunListener {
             out.println("  http parser: " + httpParser);
         }
         out.println("  iterations: " + spec.warmup() + " warmup + " + spec.iterations()
-                + " measured; latency in µs; throughput counts request payload sent"
-                + (spec.requestPayloadBytes() == 0 && spec.size() > 0
-                ? " (none: a " + spec.request().method() + " sends no body, so MiB/s is 0; the server's responses are "
-                + "not counted)" : ""));
+                + " measured; latency in µs; MiB/s in: the responses received, out: the requests sent, whole on the "
+                + "wire (" + (spec.protocol().httpMessages() ? "status line, headers and body" : "header and payload")
+                + ")");
         out.flush();
     }
 
@@ -146,9 +145,9 @@ public final class TextReport implements RunListener {
             return;
         }
         String label = (r.warmup() ? "Warmup " : "Iteration ") + r.index() + "/" + (r.warmup() ? spec.warmup() : spec.iterations());
-        String head = String.format("%-16s", label + ":") + String.format("%12s msgs %8s s %10s msg/s %9s MiB/s",
+        String head = String.format("%-16s", label + ":") + String.format("%12s msgs %8s s %10s msg/s in %7s out %7s MiB/s",
                 Units.count(r.messages()), Units.seconds(r.wallNanos()), Units.rate(r.messagesPerSecond()),
-                Units.mib(r.mibPerSecond()));
+                Units.mib(r.mibInPerSecond()), Units.mib(r.mibOutPerSecond()));
         StringJoiner latency = new StringJoiner(" ");
         if (r.messages() == 0) {
             latency.add(NOT_MEASURED);
@@ -181,6 +180,9 @@ public final class TextReport implements RunListener {
                     + " (" + Units.count(r.resumedHandshakes()) + " resumed)"
                     + " p50 " + Units.micros(Percentiles.valueAt(r.handshakeLatency(), 50))
                     + " p99 " + Units.micros(Percentiles.valueAt(r.handshakeLatency(), 99)));
+        }
+        if (r.openingHandshakes() > 0) { // the first measured iteration: the handshakes of the run's first connections
+            rest.add("opening handshakes " + Units.count(r.openingHandshakes()));
         }
         rest.add(resources(r));
         String partial = r.partial() ? " (partial)" : "";
@@ -232,13 +234,14 @@ public final class TextReport implements RunListener {
                 out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
                         + percentiles(connects, ps));
             }
-            if (s.measured().stream().anyMatch(r -> r.handshakeLatency() != null)) {
+            if (s.measured().stream().anyMatch(r -> r.handshakeLatency() != null || r.openingHandshakes() > 0)) {
                 handshakes(out, s.measured(), ps);
             }
             statusClasses(out, s.measured(), ps);
             means(out, m, "", ps);
             StudentT.Interval tp = s.throughput();
-            out.println(throughput(tp) + ", " + Units.mib(s.mibPerSecond()) + " MiB/s");
+            out.println(throughput(tp) + ", in " + Units.mib(s.mibInPerSecond()) + " out " + Units.mib(s.mibOutPerSecond())
+                    + " MiB/s");
             warn(RunWarnings.wideInterval(s));
             warn(RunWarnings.notSteady(s));
             out.println("Client: cpu " + percent(s.mean(r -> r.resources().cpuPercent())) + " of one core"
@@ -436,7 +439,9 @@ public final class TextReport implements RunListener {
         org.HdrHistogram.Histogram handshakes = io.nbench.stats.LatencyHistograms.newHistogram();
         long wallNanos = 0;
         long resumed = 0;
+        long opening = 0;
         for (IterationResult r : measured) {
+            opening += r.openingHandshakes();
             if (r.handshakeLatency() != null) {
                 handshakes.add(r.handshakeLatency());
                 wallNanos += r.wallNanos();
@@ -444,9 +449,12 @@ public final class TextReport implements RunListener {
             }
         }
         double perSecond = wallNanos == 0 ? 0 : handshakes.getTotalCount() * 1e9 / wallNanos;
-        out.println("TLS handshakes: " + Units.count(handshakes.getTotalCount()) + " (" + Units.count(resumed)
+        // Every connection opened made one: the first ones as the run opened them, then each reconnect's.
+        // The rate and the latency are the reconnects' (the opening ones were timed by no iteration).
+        out.println("TLS handshakes: " + Units.count(opening + handshakes.getTotalCount()) + " (" + Units.count(resumed)
                 + " resumed), " + Units.rate(perSecond) + "/s, handshake latency (part of the connect) "
-                + percentiles(handshakes, ps));
+                + percentiles(handshakes, ps) + (opening > 0 ? "; " + Units.count(opening)
+                + " of them opened the run's first connections, before the first iteration" : ""));
     }
 
     private static String percentiles(org.HdrHistogram.Histogram h, List<Double> ps) {

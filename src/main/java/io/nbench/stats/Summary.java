@@ -203,6 +203,24 @@ public final class Summary {
         return n == 0 ? Double.NaN : sum / n;
     }
 
+    /** Mean MiB/s of responses received (whole, on the wire) over iterations; NaN when an iteration's is unknown. */
+    public double mibInPerSecond() {
+        return meanOfAll(IterationResult::mibInPerSecond);
+    }
+
+    /** Mean MiB/s of requests sent (whole, on the wire) over iterations; NaN when an iteration's is unknown. */
+    public double mibOutPerSecond() {
+        return meanOfAll(IterationResult::mibOutPerSecond);
+    }
+
+    private double meanOfAll(java.util.function.ToDoubleFunction<IterationResult> figure) {
+        double sum = 0;
+        for (IterationResult r : measured) {
+            sum += figure.applyAsDouble(r); // NaN, unknown, stays NaN
+        }
+        return measured.isEmpty() ? 0 : sum / measured.size();
+    }
+
     /** Mean MiB/s of request payload over iterations. */
     public double mibPerSecond() {
         double sum = 0;

@@ -19,6 +19,15 @@ public interface ConnectionHandler {
     void onResponse(long id, int status, PayloadView payload);
 
     /**
+     * {@link #onResponse(long, int, PayloadView)} of a response that took {@code wireBytes} bytes on the wire, all
+     * of it (header and payload; for HTTP the status line, headers and body): what the engine counts as received.
+     * Every transport of nbench calls this one; the three-argument call counts the payload's length alone.
+     */
+    default void onResponse(long id, int status, PayloadView payload, int wireBytes) {
+        onResponse(id, status, payload);
+    }
+
+    /**
      * Optional, for transports that read many responses at once: the responses reported from now until
      * {@link #onReadEnd} (on the same thread, with no other connection's events in between) all came
      * from one read, so they all completed when that read returned. The engine then reads its clock

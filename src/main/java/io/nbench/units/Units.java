@@ -26,6 +26,9 @@ public final class Units {
     }
 
     public static String mib(double mibPerSecond) {
+        if (Double.isNaN(mibPerSecond)) {
+            return "n/a"; // not counted: read from a document written before bytes were
+        }
         return String.format(Locale.ROOT, "%,.1f", mibPerSecond);
     }
 

@@ -300,7 +300,8 @@ class FiguresAgreeTest {
                     Units.count(it.path("messages").asLong()) + " msgs",
                     Units.seconds(it.path("wallNs").asLong()) + " s",
                     Units.rate(it.path("msgPerSec").asDouble()) + " msg/s",
-                    Units.mib(it.path("mibPerSec").asDouble()) + " MiB/s",
+                    " in ", Units.mib(it.path("mibInPerSec").asDouble()) + " out ",
+                    Units.mib(it.path("mibOutPerSec").asDouble()) + " MiB/s",
                     "errors " + it.path("errors").path("total").asLong(),
                     "gc " + it.path("resources").path("gcCount").asLong() + "/" + it.path("resources").path("gcMillis")
                             .asLong() + "ms",
@@ -374,7 +375,8 @@ class FiguresAgreeTest {
         JsonNode tp = s.path("throughput");
         assertTrue(lines.contains("Throughput: " + Units.rate(tp.path("mean").asDouble()) + " ± "
                 + Units.rate(tp.path("ci").asDouble()) + " msg/s (99.9% CI, N=" + tp.path("n").asInt() + "), "
-                + Units.mib(tp.path("mibPerSec").asDouble()) + " MiB/s"), text);
+                + "in " + Units.mib(tp.path("mibInPerSec").asDouble()) + " out "
+                + Units.mib(tp.path("mibOutPerSec").asDouble()) + " MiB/s"), text);
         JsonNode res = s.path("resources");
         String client = "Client: cpu " + Math.round(res.path("cpuPercent").asDouble()) + "% of one core, gc "
                 + res.path("gcCount").asLong() + " collections (" + res.path("gcMillis").asLong() + " ms), alloc "

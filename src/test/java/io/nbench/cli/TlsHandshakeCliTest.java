@@ -86,6 +86,39 @@ class TlsHandshakeCliTest {
     }
 
     /**
+     * HTTPS without reconnects: each of the 3 connections the client opens makes a handshake, before the first
+     * iteration; the run reports them all (before: "TLS handshakes: 0", only reconnects were counted). With a warmup
+     * iteration they are counted in the first measured one, and the document says how many of its handshakes were
+     * the opening ones.
+     */
+    @org.junit.jupiter.api.Test
+    void everyConnectionOpenedHandshakesTheFirstOnesToo() throws Exception {
+        Path out = dir.resolve("opening.json");
+        ServerPlan plan = ServerPlan.builder().transport("netty", Map.of()).protocol(Protocol.HTTP)
+                .tls(TlsChoice.defaults(), null, null).build();
+        CliTest.Outcome o;
+        long accepted;
+        try (BenchServer s = BenchServer.start(plan, new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()))) {
+            o = CliTest.run("client", "--url", "https://127.0.0.1:" + s.address().getPort() + "/", "--tls-insecure",
+                    "--connections", "3", "--msgs", "10", "--warmup", "1", "--iterations", "1",
+                    "--out", out.toString());
+            accepted = s.metrics().totalConnections();
+        }
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertEquals("", o.err());
+        assertEquals(3, accepted, "the server accepted the client's 3 connections");
+        assertTrue(o.out().contains("\nTLS handshakes: 3 "), o.out());
+        long handshakes = 0;
+        for (JsonNode it : ResultDocs.valid(ResultDocs.read(out)).path("combinations").get(0).path("iterations")) {
+            if (!it.path("warmup").asBoolean()) {
+                handshakes += it.path("handshakeLatency").path("count").asLong() + it.path("openingHandshakes").asLong();
+            }
+        }
+        assertEquals(accepted, handshakes, "the document counts a handshake per connection opened");
+    }
+
+    /**
      * {@code --forks} joins each fork's iterations into one document: the handshakes stay in it, each joined
      * iteration's as its fork's (before: the join dropped {@code handshakeLatency}).
      */

@@ -132,6 +132,16 @@ public final class CsvColumns {
         FIXED.put("handshakes", new Column(r -> text(r.handshakes().path("count")),
                 r -> r.handshakes().isObject() ? Long.toString(r.handshakeLatency().getTotalCount()) : ""));
         FIXED.put("handshakes_resumed", new Column(r -> text(r.handshakes().path("resumed")), null));
+        FIXED.put("bytes_in", new Column(r -> text(r.iteration().path("bytesIn")), null));
+        FIXED.put("bytes_out", new Column(r -> text(r.iteration().path("bytesOut")), null));
+        FIXED.put("mib_in_per_s", new Column(r -> decimal(r.iteration().path("mibInPerSec"), 3),
+                r -> !r.iteration().path("bytesIn").isNumber() ? "" // not counted: an iteration read from an older document
+                        : format(r.iteration().path("bytesIn").asLong() * 1e9 / r.wallNs() / (1024.0 * 1024.0), 3)));
+        FIXED.put("mib_out_per_s", new Column(r -> decimal(r.iteration().path("mibOutPerSec"), 3),
+                r -> !r.iteration().path("bytesOut").isNumber() ? "" // not counted: an iteration read from an older document
+                        : format(r.iteration().path("bytesOut").asLong() * 1e9 / r.wallNs() / (1024.0 * 1024.0), 3)));
+        FIXED.put("opening_handshakes", new Column(r -> Long.toString(r.iteration().path("openingHandshakes").asLong()),
+                null));
         // The combination's summary.warnings, joined by " | ", on the row of its last measured iteration only.
         FIXED.put("warnings", new Column(r -> lastMeasured(r) ? String.join(" | ", texts(r.combination()
                 .path("summary").path("warnings"))) : "", null));

@@ -93,6 +93,9 @@ public final class CsvReport {
                 c.add("status_" + cls + "_" + Percentiles.label(p) + "_ns");
             }
         }
+        // Bytes received and sent, whole on the wire, and the TLS handshakes of the connections opened before the
+        // first iteration (in the first measured iteration's row)
+        c.addAll(List.of("bytes_in", "bytes_out", "mib_in_per_s", "mib_out_per_s", "opening_handshakes"));
         c.add("warnings");
         return c;
     }
@@ -228,6 +231,7 @@ public final class CsvReport {
                 cells.add(o == null ? "" : decimal(o.achievedRate(r.wallNanos())));
                 handshakes(cells, r);
                 statusClasses(cells, r);
+                transfer(cells, r);
                 rows[0].row(cells, r);
             }
         };
@@ -244,6 +248,16 @@ public final class CsvReport {
         for (double p : HANDSHAKE_PERCENTILES) {
             cells.add(h == null || h.getTotalCount() == 0 ? "" : Long.toString(Percentiles.valueAt(h, p)));
         }
+    }
+
+    /** The bytes in and out and their MiB/s (empty when unknown), and the opening handshakes. */
+    private static void transfer(List<String> cells, IterationResult r) {
+        boolean known = r.transferKnown();
+        cells.add(known ? Long.toString(r.bytesIn()) : "");
+        cells.add(known ? Long.toString(r.bytesOut()) : "");
+        cells.add(known ? String.format(Locale.ROOT, "%.3f", r.mibInPerSecond()) : "");
+        cells.add(known ? String.format(Locale.ROOT, "%.3f", r.mibOutPerSecond()) : "");
+        cells.add(Long.toString(r.openingHandshakes()));
     }
 
     /** HTTP: each status class's response count and latency; empty cells for other protocols. */

@@ -14,11 +14,33 @@ import java.util.Map;
  *                       of each reconnect (from the TCP connection's establishment to the handshake's end)
  * @param latencyByStatusClass HTTP: the responses' latency by status class ({@code 2xx} to {@code 5xx}, each with
  *                       its count, percentiles and histogram; every response is timed), else null
+ * @param transfer       the bytes received and sent, whole on the wire; null in a document written before they were
+ *                       counted
+ * @param openingHandshakes the TLS handshakes of the connections opened before the first iteration, in the first
+ *                       measured iteration (absent, 0, elsewhere and without TLS)
  */
 public record IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
                            Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
                            String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency,
-                           ConnectLatency handshakeLatency, Map<String, ConnectLatency> latencyByStatusClass) {
+                           ConnectLatency handshakeLatency, Map<String, ConnectLatency> latencyByStatusClass,
+                           Transfer transfer, long openingHandshakes) {
+
+    /** Without bytes in and out nor opening handshakes (a document written before they were counted). */
+    public IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,
+                        Map<String, Long> latencyNs, ErrorsDoc errors, long clamped, boolean partial,
+                        String histogram, Resources resources, OpenLoop openLoop, ConnectLatency connectLatency,
+                        ConnectLatency handshakeLatency, Map<String, ConnectLatency> latencyByStatusClass) {
+        this(index, warmup, messages, wallNs, msgPerSec, mibPerSec, latencyNs, errors, clamped, partial, histogram,
+                resources, openLoop, connectLatency, handshakeLatency, latencyByStatusClass, null, 0);
+    }
+
+    /**
+     * The bytes of the responses received ({@code bytesIn}) and of the completed messages' requests
+     * ({@code bytesOut}), each whole on the wire (HTTP: status line, headers and body), and both per second of the
+     * iteration's wall time in MiB/s.
+     */
+    public record Transfer(long bytesIn, long bytesOut, double mibInPerSec, double mibOutPerSec) {
+    }
 
     /** Without latency by status class (not HTTP, or a document written before nbench kept it). */
     public IterationDoc(int index, boolean warmup, long messages, long wallNs, double msgPerSec, double mibPerSec,

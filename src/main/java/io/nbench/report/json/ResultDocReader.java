@@ -151,7 +151,14 @@ public final class ResultDocReader {
                 it.path("wallNs").asLong(), it.path("msgPerSec").asDouble(), it.path("mibPerSec").asDouble(),
                 percentiles(it.path("latencyNs")), errors(it.path("errors")), it.path("clamped").asLong(),
                 it.path("partial").asBoolean(), text(it.path("histogram")), resources, open, connect,
-                handshake, statusClasses(it.path("latencyByStatusClass")));
+                handshake, statusClasses(it.path("latencyByStatusClass")), transfer(it),
+                it.path("openingHandshakes").asLong());
+    }
+
+    /** The bytes in and out; null when absent (a document written before they were counted). */
+    private static IterationDoc.Transfer transfer(JsonNode it) {
+        return !it.path("bytesIn").isNumber() ? null : new IterationDoc.Transfer(it.path("bytesIn").asLong(),
+                it.path("bytesOut").asLong(), it.path("mibInPerSec").asDouble(), it.path("mibOutPerSec").asDouble());
     }
 
     /** HTTP: the latency by status class, in the document's order; null when absent (other protocols). */
@@ -196,7 +203,8 @@ public final class ResultDocReader {
                 new SummaryDoc.Latency(percentiles(latency.path("merged")), longOrNull(latency.path("min")),
                         longOrNull(latency.path("max")), number(latency.path("mean")), means),
                 new SummaryDoc.Throughput(number(t.path("mean")), number(t.path("ci")), t.path("n").asInt(),
-                        t.path("level").asDouble(), t.path("mibPerSec").asDouble()),
+                        t.path("level").asDouble(), t.path("mibPerSec").asDouble(), number(t.path("mibInPerSec")),
+                        number(t.path("mibOutPerSec"))),
                 steady, errors(s.path("errors")), resourceSummary(s.path("resources")), open, texts(s.path("warnings")));
     }
 

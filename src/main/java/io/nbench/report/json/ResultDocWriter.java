@@ -166,6 +166,12 @@ public final class ResultDocWriter {
         node.put("wallNs", it.wallNs());
         node.put("msgPerSec", it.msgPerSec());
         node.put("mibPerSec", it.mibPerSec());
+        if (it.transfer() != null) { // absent in documents written before: they read back byte for byte
+            node.put("bytesIn", it.transfer().bytesIn());
+            node.put("bytesOut", it.transfer().bytesOut());
+            node.put("mibInPerSec", it.transfer().mibInPerSec());
+            node.put("mibOutPerSec", it.transfer().mibOutPerSec());
+        }
         node.set("latencyNs", percentiles(it.latencyNs()));
         node.set("errors", errors(it.errors()));
         node.put("clamped", it.clamped());
@@ -191,6 +197,9 @@ public final class ResultDocWriter {
         connectLatency(node, "connectLatency", it.connectLatency());
         if (it.handshakeLatency() != null) { // absent, not null, without TLS: older documents read back byte for byte
             connectLatency(node, "handshakeLatency", it.handshakeLatency());
+        }
+        if (it.openingHandshakes() > 0) { // the first measured iteration with TLS only
+            node.put("openingHandshakes", it.openingHandshakes());
         }
         if (it.latencyByStatusClass() != null) { // HTTP only: absent in other protocols' documents
             ObjectNode classes = node.putObject("latencyByStatusClass");
@@ -261,6 +270,10 @@ public final class ResultDocWriter {
         SummaryDoc.Throughput t = s.throughput();
         ObjectNode throughput = mean(new SummaryDoc.Mean(t.mean(), t.ci(), t.n(), t.level()));
         throughput.put("mibPerSec", t.mibPerSec());
+        if (t.mibInPerSec() != null) {
+            throughput.put("mibInPerSec", t.mibInPerSec());
+            throughput.put("mibOutPerSec", t.mibOutPerSec());
+        }
         node.set("throughput", throughput);
         if (s.steadyState() != null) {
             SummaryDoc.SteadyState st = s.steadyState();

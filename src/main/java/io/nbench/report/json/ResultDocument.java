@@ -228,7 +228,13 @@ public final class ResultDocument {
                 it.mibPerSecond(), percentiles(it.latency(), percentiles), ErrorsDoc.of(it.errors()), it.clamped(),
                 it.partial(), HistogramCodec.encode(it.latency()), resources(it), open,
                 connectLatency(it.connectLatency(), percentiles), handshakeLatency(it, percentiles),
-                statusClasses(it.statusClasses(), percentiles));
+                statusClasses(it.statusClasses(), percentiles), transfer(it), it.openingHandshakes());
+    }
+
+    /** The bytes in and out, and their MiB/s; null when unknown (an iteration read from an older document). */
+    private static IterationDoc.Transfer transfer(IterationResult it) {
+        return !it.transferKnown() ? null : new IterationDoc.Transfer(it.bytesIn(), it.bytesOut(),
+                it.mibInPerSecond(), it.mibOutPerSecond());
     }
 
     /** HTTP: each status class's count, percentiles and histogram, 2xx to 5xx; null otherwise. */
@@ -312,7 +318,7 @@ public final class ResultDocument {
                         any ? s.merged().getMinValue() : null, any ? s.merged().getMaxValue() : null,
                         number(any ? s.merged().getMean() : Double.NaN), means),
                 new SummaryDoc.Throughput(number(t.mean()), number(t.halfWidth()), t.n(), StudentT.LEVEL,
-                        s.mibPerSecond()),
+                        s.mibPerSecond(), number(s.mibInPerSecond()), number(s.mibOutPerSecond())),
                 steadyState(s.steadyState()), ErrorsDoc.of(s.errors()), resourceSummary(s), open,
                 RunWarnings.of(s, pacing));
     }

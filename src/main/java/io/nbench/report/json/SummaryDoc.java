@@ -23,8 +23,17 @@ public record SummaryDoc(int iterations, long messages, Latency latencyNs, Throu
     public record Latency(Map<String, Long> merged, Long min, Long max, Double mean, Map<String, Mean> meanOfIterations) {
     }
 
-    /** Throughput in msg/s ({@code mean} ± {@code ci}) and MiB/s. */
-    public record Throughput(Double mean, Double ci, int n, double level, double mibPerSec) {
+    /**
+     * Throughput in msg/s ({@code mean} ± {@code ci}) and MiB/s of request payload; MiB/s in and out (the iterations'
+     * mean), null in a document written before bytes were counted.
+     */
+    public record Throughput(Double mean, Double ci, int n, double level, double mibPerSec, Double mibInPerSec,
+                             Double mibOutPerSec) {
+
+        /** Without MiB/s in and out. */
+        public Throughput(Double mean, Double ci, int n, double level, double mibPerSec) {
+            this(mean, ci, n, level, mibPerSec, null, null);
+        }
     }
 
     /** The trend test of the measured iterations' throughput ({@code trend} rising or falling: not steady). */

@@ -88,10 +88,12 @@ public final class ForksJoin {
                 IterationResult r = ResultMerge.iteration(List.of(forks.get(k)), c, i, base.load().size(), measured);
                 results.add(new IterationResult(index, d.warmup(), r.messages(), r.wallNanos(), r.payloadBytes(),
                         r.latency(), r.errors(), r.clamped(), r.partial(), resources(d.resources()), r.openLoop(),
-                        r.connectLatency(), r.handshakeLatency(), r.resumedHandshakes(), r.statusClasses()));
+                        r.connectLatency(), r.handshakeLatency(), r.resumedHandshakes(), r.statusClasses(), r.bytesIn(),
+                        r.bytesOut(), r.openingHandshakes()));
                 its.add(new IterationDoc(index, d.warmup(), d.messages(), d.wallNs(), d.msgPerSec(), d.mibPerSec(),
                         d.latencyNs(), d.errors(), d.clamped(), d.partial(), d.histogram(), d.resources(), d.openLoop(),
-                        d.connectLatency(), d.handshakeLatency(), d.latencyByStatusClass()));
+                        d.connectLatency(), d.handshakeLatency(), d.latencyByStatusClass(), d.transfer(),
+                        d.openingHandshakes()));
             }
         }
         String aborted = parts.stream().map(CombinationDoc::aborted).filter(a -> a != null).findFirst()

@@ -326,6 +326,8 @@ public final class ResultMerge {
         boolean handshakes = base.handshakeLatency() != null;
         Histogram handshake = handshakes ? LatencyHistograms.newHistogram() : null;
         Map<Integer, Long> statuses = new java.util.TreeMap<>();
+        // Bytes in and out are the hosts' sums, known only when every host counted them
+        boolean transfer = true;
         // HTTP: the latency by status class, each class's histograms added up (absent where no input has them)
         io.nbench.stats.StatusClassLatency classes = null;
         for (Input input : inputs) {
@@ -358,6 +360,13 @@ public final class ResultMerge {
                     }
                 }
             }
+            if (p.transfer() == null) {
+                transfer = false;
+            } else {
+                sums.add("bytesIn", p.transfer().bytesIn(), input.name(), at + "bytesIn");
+                sums.add("bytesOut", p.transfer().bytesOut(), input.name(), at + "bytesOut");
+            }
+            sums.add("openingHandshakes", p.openingHandshakes(), input.name(), at + "openingHandshakes");
             wall = Math.max(wall, p.wallNs());
             partial |= p.partial();
             if (open) {
@@ -398,7 +407,8 @@ public final class ResultMerge {
                 uncorrected, sendLag) : null;
         return new IterationResult(base.index(), warmup, sums.get("messages"), wall, payload,
                 latency, new ErrorCounts.Snapshot(errors, statuses), sums.get("clamped"), partial, null, openLoop, connect,
-                handshake, handshakes ? sums.get("handshakeLatency.resumed") : 0, classes);
+                handshake, handshakes ? sums.get("handshakeLatency.resumed") : 0, classes,
+                transfer ? sums.get("bytesIn") : -1, transfer ? sums.get("bytesOut") : -1, sums.get("openingHandshakes"));
     }
 
     /** The counts of an iteration that merging adds up, by their field in the document, in its order. */

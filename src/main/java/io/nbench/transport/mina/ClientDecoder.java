@@ -73,7 +73,7 @@ final class ClientDecoder extends CumulativeProtocolDecoder {
         // there must not replay this frame.
         in.position(r + total);
         int payloadOffset = head.payloadOffset();
-        handler.onResponse(head.id(), head.status(), view.at(r + payloadOffset, total - payloadOffset));
+        handler.onResponse(head.id(), head.status(), view.at(r + payloadOffset, total - payloadOffset), total);
         return true;
     }
 

@@ -32,6 +32,12 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
 
     private final ConnectionHandler handler;
     private final NettyClientConnection connection;
+    private final KnownMethodResponseDecoder decoder;
+    /**
+     * The connection's bytes the responses handed on so far took: a response's own are what the decoder has
+     * consumed since (its interim 1xx responses included), all of the head and of the body (chunk sizes too).
+     */
+    private long counted;
     private final boolean headRequests;
     private final int maxFrame;
     /** What the engine is handed as the payload: HTTP responses are counted by status, never verified. */
@@ -43,10 +49,11 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
     /** A protocol error closed the connection: what the decoder still hands on is dropped. */
     private boolean failed;
 
-    HttpResponseReader(ConnectionHandler handler, NettyClientConnection connection, boolean headRequests,
-                       int maxFrame) {
+    HttpResponseReader(ConnectionHandler handler, NettyClientConnection connection,
+                       KnownMethodResponseDecoder decoder, boolean headRequests, int maxFrame) {
         this.handler = handler;
         this.connection = connection;
+        this.decoder = decoder;
         this.headRequests = headRequests;
         this.maxFrame = maxFrame;
     }
@@ -98,7 +105,11 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
             return;
         }
         if (content instanceof LastHttpContent) {
-            handler.onResponse(ConnectionHandler.UNKNOWN_ID, status, noPayload);
+            // The decoder hands each piece on as soon as it has consumed it: what it has not is a later response's.
+            long consumed = connection.received() - decoder.undecoded();
+            int wireBytes = (int) (consumed - counted);
+            counted = consumed;
+            handler.onResponse(ConnectionHandler.UNKNOWN_ID, status, noPayload, wireBytes);
         }
     }
 

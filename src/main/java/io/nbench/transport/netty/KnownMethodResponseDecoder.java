@@ -31,6 +31,15 @@ final class KnownMethodResponseDecoder extends HttpResponseDecoder {
         this.headRequests = headRequests;
     }
 
+    /**
+     * Bytes received and not yet decoded (the start of a response still incomplete): what the connection's
+     * {@link NettyClientConnection#received} has and no response handed on took, so that each response is counted
+     * with its bytes on the wire ({@link HttpResponseReader}). Event loop only.
+     */
+    int undecoded() {
+        return actualReadableBytes();
+    }
+
     @Override
     protected boolean isContentAlwaysEmpty(HttpMessage msg) {
         // An interim 1xx answers no request of its own: Netty's rules, as for any other method.

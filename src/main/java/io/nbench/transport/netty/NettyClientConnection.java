@@ -108,6 +108,16 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     private final boolean http;
     /** Event loop only: the read being passed to Netty's decoder, retained meanwhile; null between reads. */
     private ByteBuf passing;
+    /**
+     * Event loop only, with Netty's HTTP decoder: every byte read so far, which {@link HttpResponseReader} counts
+     * out to the responses as the decoder completes them (Netty's decoder says no response's length).
+     */
+    private long received;
+
+    /** Every byte read so far (Netty's HTTP decoder only). Event loop only. */
+    long received() {
+        return received;
+    }
     private int passingFrom;
 
     /** A connection whose responses are framed by its template's codec (nbench's parser for HTTP). */
@@ -150,8 +160,8 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         pipeline.addLast(this);
         if (nettyHttp) {
             boolean headRequests = template.codec() instanceof HttpClientCodec http && http.headRequests();
-            pipeline.addLast(new KnownMethodResponseDecoder(headRequests),
-                    new HttpResponseReader(handler, this, headRequests, maxFrame));
+            KnownMethodResponseDecoder decoder = new KnownMethodResponseDecoder(headRequests);
+            pipeline.addLast(decoder, new HttpResponseReader(handler, this, decoder, headRequests, maxFrame));
         }
         gatherOut = tail > 0 ? pipeline.context(SharedPayloadWriter.class) : pipeline.context(this);
     }
@@ -263,7 +273,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
                 return;
             }
             int payloadOffset = head.payloadOffset();
-            handler.onResponse(head.id(), head.status(), view.at(r + payloadOffset, total - payloadOffset));
+            handler.onResponse(head.id(), head.status(), view.at(r + payloadOffset, total - payloadOffset), total);
             in.readerIndex(r + total);
         }
     }
@@ -368,6 +378,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
      */
     private void passToDecoder(ChannelHandlerContext ctx, ByteBuf in) {
         inRead = true;
+        received += in.readableBytes();
         passing = in.retain();
         passingFrom = in.readerIndex();
         handler.onReadStart();

@@ -64,7 +64,7 @@ public final class ResponseDecoder {
             }
             in.position(p + total);
             int payloadOffset = head.payloadOffset();
-            handler.onResponse(head.id(), head.status(), view.at(p + payloadOffset, total - payloadOffset));
+            handler.onResponse(head.id(), head.status(), view.at(p + payloadOffset, total - payloadOffset), total);
         }
         return true;
     }

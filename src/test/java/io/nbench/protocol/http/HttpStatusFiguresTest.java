@@ -31,6 +31,8 @@ class HttpStatusFiguresTest {
 
     /** 4 connections against 1 thread and 1 queued request: at any moment at least two are answered 503. */
     private static ServerProcess server;
+    /** The body of each 200 the server answers: 100 KiB, what a transfer rate is about. */
+    private static final int RESPONSE_BODY = 100 * 1024;
 
     @TempDir
     Path dir;
@@ -38,7 +40,7 @@ class HttpStatusFiguresTest {
     @BeforeAll
     static void start() throws Exception {
         server = ServerProcess.start(Map.of(), "--protocol", "http", "--impl", "nio", "--port", "0", "--work", "20ms",
-                "--executor-threads", "1", "--executor-queue", "1");
+                "--executor-threads", "1", "--executor-queue", "1", "--response-size", RESPONSE_BODY + "");
     }
 
     @AfterAll
@@ -48,7 +50,11 @@ class HttpStatusFiguresTest {
 
     /** 4 x 15 responses an iteration, 1 warmup and 2 measured; 503s are errors, so every error is tolerated. */
     private NbenchProcess.Result client(String... more) throws Exception {
-        List<String> args = new ArrayList<>(List.of("client", "--impl", "nio", "--url", "http://127.0.0.1:"
+        return clientOf("nio", more);
+    }
+
+    private NbenchProcess.Result clientOf(String impl, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("client", "--impl", impl, "--url", "http://127.0.0.1:"
                 + server.port + "/status", "--threads", "4", "--msgs", "15", "--warmup", "1", "--iterations", "2",
                 "--max-errors", "100%"));
         args.addAll(List.of(more));
@@ -86,22 +92,16 @@ class HttpStatusFiguresTest {
     }
 
     /**
-     * MiB/s counts the request payload a message sends: a GET sends no body, whatever {@code --size} says, so 0
-     * (said on the header line, with why); a POST sends {@code --size} bytes of body. Checked in the text, the
+     * The document's mibPerSec counts the request payload a message sends: a GET sends no body, whatever
+     * {@code --size} says, so 0; a POST sends {@code --size} bytes of body. (The text shows MiB/s in and out, whole
+     * on the wire, which the header line says.) Checked in the text, the
      * document (each iteration against messages x body / wall time) and, merged by {@code report --merge}, again.
      */
     @Test
     void mibPerSecCountsTheBodiesSentNoneForAGet() throws Exception {
         NbenchProcess.Result get = client("--size", "1k", "--out", "get.json");
-        assertTrue(get.out().contains("throughput counts request payload sent (none: a GET sends no body, so MiB/s "
-                + "is 0; the server's responses are not counted)"), get.out());
-        Matcher iteration = Pattern.compile("\\n(?:Warmup|Iteration) [^\\n]* msg/s +([\\d.,]+) MiB/s").matcher(get.out());
-        int lines = 0;
-        while (iteration.find()) {
-            assertEquals("0.0", iteration.group(1), get.out());
-            lines++;
-        }
-        assertEquals(3, lines, get.out());
+        assertTrue(get.out().contains("MiB/s in: the responses received, out: the requests sent, whole on the wire "
+                + "(status line, headers and body)"), get.out());
         JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("get.json")));
         for (JsonNode it : doc.path("combinations").path(0).path("iterations")) {
             assertEquals(0.0, it.path("mibPerSec").asDouble(), it.toString());
@@ -122,6 +122,62 @@ class HttpStatusFiguresTest {
         for (JsonNode it : ResultDocs.read(dir.resolve("merged.json")).path("combinations").path(0).path("iterations")) {
             assertEquals(0.0, it.path("mibPerSec").asDouble(), "merged GETs sent no body either: " + it);
         }
+    }
+
+    /**
+     * MiB/s in counts every response received whole, head and body, as wrk's Transfer/sec does: each iteration's
+     * {@code bytesIn} is its 200s times (head + 100 KiB body) plus its 503s times the 503's bytes, exactly, and its
+     * MiB/s in (document, text line, CSV) that over its wall time; the summary's the iterations' mean. Through
+     * nbench's parser (nio) and Netty's HTTP codec (netty), which hands on no response's length. Before: no
+     * bytesIn at all, and every GET printed 0.0 MiB/s.
+     */
+    @Test
+    void mibPerSecInCountsTheWholeResponsesReceived() throws Exception {
+        long ok = ("HTTP/1.1 200 OK\r\nContent-Length: " + RESPONSE_BODY + "\r\n\r\n").length() + RESPONSE_BODY;
+        long unavailable = HttpResponses.SERVICE_UNAVAILABLE.length;
+        NbenchProcess.Result text = null;
+        for (String impl : List.of("nio", "netty")) {
+            boolean csv = impl.equals("nio"); // one run writes CSV, the other text: a client JVM less
+            NbenchProcess.Result r = csv ? clientOf(impl, "--format", "csv", "--out", impl + "-in.json")
+                    : clientOf(impl, "--out", impl + "-in.json");
+            JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve(impl + "-in.json")));
+            if (csv) {
+                CsvColumns.check(r.out(), doc); // bytes_in, mib_in_per_s, ... against the document's
+            } else {
+                text = r;
+            }
+            JsonNode combination = doc.path("combinations").path(0);
+            double sum = 0;
+            int measured = 0;
+            for (JsonNode it : combination.path("iterations")) {
+                JsonNode statuses = it.path("errors").path("statuses");
+                long expected = statuses.path("200").asLong() * ok + statuses.path("503").asLong() * unavailable;
+                assertEquals(expected, it.path("bytesIn").asLong(), impl + ": " + statuses + " in " + it);
+                double mib = it.path("bytesIn").asLong() * 1e9 / it.path("wallNs").asLong() / (1 << 20);
+                assertEquals(mib, it.path("mibInPerSec").asDouble(), mib * 0.05, impl + ": " + it);
+                assertTrue(it.path("bytesOut").asLong() > 0 && it.path("bytesOut").asLong()
+                        % it.path("messages").asLong() == 0, "each GET's request bytes: " + it);
+                if (!it.path("warmup").asBoolean()) {
+                    sum += mib;
+                    measured++;
+                }
+            }
+            double mean = sum / measured;
+            assertEquals(mean, combination.path("summary").path("throughput").path("mibInPerSec").asDouble(),
+                    mean * 0.05, impl + ": " + combination.path("summary"));
+        }
+        Matcher line = Pattern.compile("\n(?:Warmup|Iteration) [^\n]* msg/s +in +([\\d.,]+) out +([\\d.,]+) MiB/s")
+                .matcher(text.out());
+        int lines = 0;
+        for (JsonNode it : ResultDocs.read(dir.resolve("netty-in.json")).path("combinations").path(0)
+                .path("iterations")) {
+            assertTrue(line.find(), text.out());
+            double mib = it.path("bytesIn").asLong() * 1e9 / it.path("wallNs").asLong() / (1 << 20);
+            assertEquals(mib, Double.parseDouble(line.group(1).replace(",", "")), Math.max(0.05, mib * 0.05),
+                    line.group());
+            lines++;
+        }
+        assertEquals(3, lines, text.out());
     }
 
     @Test
