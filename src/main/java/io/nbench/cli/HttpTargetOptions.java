@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The client's HTTP request options: the URL (which also names the host and port), the method and extra
- * headers. {@code --url} alone implies {@code --protocol http}.
+ * The client's HTTP request options: the URL (which also names the host and port), the method, extra
+ * headers and the body. {@code --url} alone implies {@code --protocol http}.
  */
 final class HttpTargetOptions {
 
@@ -27,8 +27,23 @@ final class HttpTargetOptions {
 
     @Option(names = "--method", paramLabel = "METHOD", defaultValue = "GET",
             description = "HTTP: the request method (default: ${DEFAULT-VALUE}); POST, PUT and PATCH send --size bytes "
-                    + "as the body, with Content-Length.")
+                    + "as the body, with Content-Length, unless --body or --body-file gives it.")
     String method;
+
+    @Option(names = "--body", paramLabel = "STRING",
+            description = "HTTP: the request body, sent as given (UTF-8) with Content-Length, with any --method, "
+                    + "e.g. --body '{\"id\":1}' (default: none; not with --size).")
+    String body;
+
+    @Option(names = "--body-file", paramLabel = "FILE",
+            description = "HTTP: a file whose bytes are the request body, sent byte for byte with Content-Length, "
+                    + "with any --method, up to 16 MiB (default: none; not with --size or --body).")
+    java.nio.file.Path bodyFile;
+
+    @Option(names = "--content-type", paramLabel = "TYPE",
+            description = "HTTP: the request's Content-Type header, e.g. application/json (default: none; the same "
+                    + "as -H 'Content-Type: TYPE').")
+    String contentType;
 
     @Option(names = {"-H", "--header"}, paramLabel = "'NAME: VALUE'",
             description = "HTTP: a request header, repeatable, e.g. -H 'Accept: text/html' (default: Host from the "
@@ -44,7 +59,7 @@ final class HttpTargetOptions {
 
     /** These options, typed ({@link ChildClient}). */
     ClientSpec.Http settings() {
-        return new ClientSpec.Http(url, method, headers, successStatus);
+        return new ClientSpec.Http(url, method, headers, successStatus, body, bodyFile, contentType);
     }
 
     /** Sets these options to a child client's settings. */
@@ -53,6 +68,9 @@ final class HttpTargetOptions {
         method = h.method();
         headers = h.headers();
         successStatus = h.successStatus();
+        body = h.body();
+        bodyFile = h.bodyFile();
+        contentType = h.contentType();
     }
 
     /**
@@ -73,8 +91,10 @@ final class HttpTargetOptions {
             if (protocol == Protocol.HTTP) {
                 throw usage(spec, "--protocol http needs --url, e.g. --url http://" + host + ":" + port + "/");
             }
-            if (matched(spec, "--method") || headers != null || matched(spec, "--success-status")) {
-                throw usage(spec, "--method, -H and --success-status are HTTP request options: give --url http://HOST:PORT/PATH");
+            if (matched(spec, "--method") || headers != null || matched(spec, "--success-status") || body != null
+                    || bodyFile != null || contentType != null) {
+                throw usage(spec, "--method, -H, --success-status, --body, --body-file and --content-type are HTTP "
+                        + "request options: give --url http://HOST:PORT/PATH");
             }
             return new Target(protocol, host, port, ClientRequest.NONE, false);
         }
@@ -98,8 +118,9 @@ final class HttpTargetOptions {
             path += "?" + uri.getRawQuery();
         }
         String authority = uri.getPort() >= 0 ? uri.getHost() + ":" + uri.getPort() : uri.getHost();
-        return new Target(Protocol.HTTP, urlHost, urlPort,
-                new ClientRequest(checkedMethod(spec), authority, path, checkedHeaders(spec), successStatus), https);
+        String m = checkedMethod(spec);
+        return new Target(Protocol.HTTP, urlHost, urlPort, new ClientRequest(m, authority, path, checkedHeaders(spec),
+                successStatus, RequestBody.of(spec, m, body, bodyFile, matched(spec, "--size"))), https);
     }
 
     private URI parse(CommandSpec spec) {
@@ -142,10 +163,21 @@ final class HttpTargetOptions {
             }
             String lower = name.toLowerCase(Locale.ROOT);
             if (lower.equals("content-length") || lower.equals("transfer-encoding")) {
-                throw usage(spec, "-H '" + h + "': nbench sets the body's length from --size (POST, PUT, PATCH); "
-                        + "leave " + name + " out");
+                throw usage(spec, "-H '" + h + "': nbench sets the body's length from --size (POST, PUT, PATCH), "
+                        + "--body or --body-file; leave " + name + " out");
+            }
+            if (lower.equals("content-type") && contentType != null) {
+                throw usage(spec, "--content-type " + contentType + " and -H '" + h + "' both set Content-Type: give "
+                        + "one of them");
             }
             out.add(name + ": " + h.substring(colon + 1).trim());
+        }
+        if (contentType != null) {
+            if (contentType.isBlank() || contentType.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
+                throw usage(spec, "--content-type '" + contentType + "' is not a media type: give e.g. "
+                        + "--content-type application/json");
+            }
+            out.add("Content-Type: " + contentType.trim());
         }
         return out;
     }

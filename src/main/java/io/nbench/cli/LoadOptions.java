@@ -48,7 +48,8 @@ final class LoadOptions {
 
     @Option(names = "--size", paramLabel = "SIZE", defaultValue = "1k", split = ",",
             converter = Converters.Size.class,
-            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}); a list sweeps.")
+            description = "Request payload size, e.g. 512, 5k, 1m (default: ${DEFAULT-VALUE}); a list sweeps. HTTP: the "
+                    + "body of a POST, PUT or PATCH (--body-file sends a file's with any method).")
     List<Integer> size;
 
     @Option(names = "--response-size", paramLabel = "SIZE", converter = Converters.Size.class,
@@ -154,11 +155,12 @@ final class LoadOptions {
 
     /**
      * The load options onto the plan: the swept ones (size, threads, window, rate), the timing, and what every
-     * combination's workload shares.
+     * combination's workload shares. With an HTTP body of the user's ({@code --body}), the size is its length.
      */
     void mapOnto(ClientPlanBuilder plan, Protocol protocol, io.nbench.protocol.ClientRequest request) {
+        // A body the user gave is the message: its length is the size the plan and the result name.
         plan.host(host)
-                .sweep(size, threads, window, rate)
+                .sweep(request.body() != null ? List.of(request.body().length) : size, threads, window, rate)
                 .iterationTime(iterationTime)
                 .iterations(warmup, iterations)
                 .connectTimeout(connectTimeout)

@@ -57,11 +57,19 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
     }
 
     /**
-     * HTTP's request: the URL (null: not HTTP), the method and the extra header lines ({@code Name: value}), and
-     * which response statuses are a success ({@code --success-status}).
+     * HTTP's request: the URL (null: not HTTP), the method and the extra header lines ({@code Name: value}),
+     * which response statuses are a success ({@code --success-status}), and the body as given: {@code --body}'s
+     * string or {@code --body-file}'s path (each client reads the file itself), and {@code --content-type} (null:
+     * not given).
      */
     public record Http(String url, String method, List<String> headers,
-                       io.nbench.protocol.SuccessStatuses successStatus) {
+                       io.nbench.protocol.SuccessStatuses successStatus, String body, Path bodyFile,
+                       String contentType) {
+
+        /** The same request sent to {@code url}. */
+        Http at(String url) {
+            return new Http(url, method, headers, successStatus, body, bodyFile, contentType);
+        }
     }
 
     /**
@@ -116,9 +124,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
      * answers every path alike.
      */
     public ClientSpec withPort(int port) {
-        Http h = transport.protocol() == Protocol.HTTP
-                ? new Http("http://127.0.0.1:" + port + "/", http.method(), http.headers(),
-                http.successStatus()) : http;
+        Http h = transport.protocol() == Protocol.HTTP ? http.at("http://127.0.0.1:" + port + "/") : http;
         return new ClientSpec(arguments, new Transports(transport.impls(), port, transport.protocol(),
                 transport.socket(), transport.options()), load, h, tls, output, serverStats, capacity, startAt,
                 allowInJvm, runOwnsFiles);

@@ -29,6 +29,14 @@ public interface ClientCodec {
         return size;
     }
 
+    /**
+     * The payload every request sends unchanged (HTTP's {@code --body}, {@code --body-file}), or null: a pattern
+     * of {@link #requestPayloadSize} bytes with the message id stamped in ({@link RequestTemplate}). Not modified.
+     */
+    default byte[] fixedPayload() {
+        return null;
+    }
+
     /** Bytes of a request before a payload of {@code payloadSize} bytes. */
     int requestOverhead(int payloadSize);
 

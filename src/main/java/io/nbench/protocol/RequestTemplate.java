@@ -21,6 +21,11 @@ import java.util.stream.IntStream;
  * buffer per connection: at 200 connections x window 16 x 1 KiB, 3.2 MiB of them (more than this
  * machine's L2), and that copy ({@code _copy_from_iter}) fell from 11.5 % to 5.9 % of the I/O thread.
  * Payloads of up to 16 bytes are seeded per connection entirely, as before.
+ *
+ * <p>A payload the user gave ({@link ClientCodec#fixedPayload()}: HTTP's {@code --body}) is sent as given, the
+ * same on every connection, and nothing is stamped into it: the server reads the user's bytes, not nbench's. Its
+ * responses are the server's own, matched first-in first-out and never checked against the request, so no
+ * response is ever verified against it.
  */
 public final class RequestTemplate {
 
@@ -37,6 +42,8 @@ public final class RequestTemplate {
     private final byte[] payload;
     private final byte[] bytes;
     private final int[] idOffsets;
+    /** Whether the payload's first 8 bytes carry the id: not in a payload the user gave. */
+    private final boolean payloadStamped;
 
     private RequestTemplate(Protocol protocol, ClientCodec codec, int size, int responseLength, long seed) {
         if (size < protocol.minSize()) {
@@ -48,8 +55,10 @@ public final class RequestTemplate {
         this.codec = codec;
         this.payloadSize = payloadSize;
         this.responseLength = codec.responseLength(payloadSize, responseLength);
-        this.payload = pattern(payloadSize, seed);
-        if (payloadSize > CONNECTION_BYTES) {
+        byte[] given = codec.fixedPayload();
+        this.payloadStamped = given == null && payloadSize >= 8;
+        this.payload = given != null ? Arrays.copyOf(given, payloadSize) : pattern(payloadSize, seed);
+        if (given == null && payloadSize > CONNECTION_BYTES) {
             // The tail is the same for every connection (see the class comment); the head keeps the seed.
             byte[] shared = pattern(payloadSize, 0);
             System.arraycopy(shared, CONNECTION_BYTES, payload, CONNECTION_BYTES, payloadSize - CONNECTION_BYTES);
@@ -61,7 +70,7 @@ public final class RequestTemplate {
         int headerId = codec.requestIdOffset();
         // The header's id, if the protocol has one, and the payload's stamp when the payload has room for it.
         this.idOffsets = IntStream.concat(headerId >= 0 ? IntStream.of(headerId) : IntStream.empty(),
-                payloadSize >= 8 ? IntStream.of(header) : IntStream.empty()).toArray();
+                payloadStamped ? IntStream.of(header) : IntStream.empty()).toArray();
     }
 
     /** A framed request of {@code payloadSize} bytes asking for {@code responseLength} bytes back. */
@@ -124,9 +133,11 @@ public final class RequestTemplate {
      * How many leading bytes of {@link #bytes()} differ from one message to the next (the header and the
      * id stamped into the payload); every byte from here on is the same in every request of this
      * template, so a transport may send that tail from one shared buffer instead of a copy per request.
+     * At least the header, even where nothing in it changes (an HTTP head before a body the user gave): a
+     * request is then never an empty first part and a tail, which MINA's client did not send at all.
      */
     public int perMessageLength() {
-        int end = 0;
+        int end = bytes.length - payloadSize;
         for (int at : idOffsets) {
             end = Math.max(end, at + 8);
         }
@@ -162,9 +173,9 @@ public final class RequestTemplate {
         return other == this || other.codec == codec && other.payloadSize == payloadSize;
     }
 
-    /** Whether the payload carries the id in its first 8 bytes. */
+    /** Whether the payload carries the id in its first 8 bytes (never one the user gave). */
     public boolean payloadCarriesId() {
-        return payloadSize >= 8;
+        return payloadStamped;
     }
 
     /** The request with {@code id}, as it goes on the wire, in an array of its own (tests and tools). */
@@ -184,7 +195,7 @@ public final class RequestTemplate {
 
     /** The request payload byte at {@code index} for a message with {@code id}. */
     public byte payloadByte(long id, int index) {
-        if (index < 8 && payloadSize >= 8) {
+        if (index < 8 && payloadStamped) {
             return (byte) (id >>> (56 - 8 * index));
         }
         return payload[index];

@@ -120,7 +120,7 @@ public final class TextReport implements RunListener {
 
     /**
      * What each message is: request and response sizes, or for HTTP the request line and its body (the
-     * response is the server's, of its own size).
+     * response is the server's, of its own size); a body the user gave by its exact length.
      */
     private static String messageShape(LoadSpec spec) {
         io.nbench.protocol.ClientRequest r = spec.request();
@@ -129,7 +129,11 @@ public final class TextReport implements RunListener {
                     + (spec.expectsResponse() ? Sizes.format(spec.responseSize()) : "none (one-way)");
         }
         int body = spec.requestPayloadBytes();
-        return r.method() + " http://" + r.authority() + r.path() + ", body " + (body == 0 ? "none" : Sizes.format(body))
+        String sent = r.body() == null ? "body " + (body == 0 ? "none" : Sizes.format(body))
+                // --body, --body-file: with a method that carries none by default, the header says so
+                : (io.nbench.protocol.http.HttpClientCodec.sizedBody(r.method()) ? "body of "
+                : "a " + r.method() + " carrying a body of ") + body + " bytes, sent as given";
+        return r.method() + " http://" + r.authority() + r.path() + ", " + sent
                 + ", response the server's (counted by status, not verified)";
     }
 

@@ -50,7 +50,7 @@ class ChildClientTest {
                     "--connect-rate", "2k", "--rate", "1.5k,20k", "--max-inflight", "12", "--pacer", "spin",
                     "--measure", "send", "--driver", "threads", "--timeout", "3s", "--connect-timeout", "250ms",
                     "--verify", "full", "--url", "http://example.org:81/x?y=1", "--method", "POST", "-H", "A: b",
-                    "--success-status", "2xx,3xx,404",
+                    "--success-status", "2xx,3xx,404", "--body", "{\"a\": 1}", "--content-type", "application/json",
                     "-H", "C:d", "--tls", "--tls-protocols", "TLSv1.3", "--tls-ciphers", "TLS_AES_128_GCM_SHA256",
                     "--tls-ca", "some dir/ca.pem", "--tls-insecure", "--tls-resumption", "off",
                     "--percentiles", "50,99.99,100",
@@ -62,7 +62,7 @@ class ChildClientTest {
                     "--run-owns-files"),
             List.of("--find-rate", "--slo", "p99<=10ms", "--slo", "errors<=0.1%", "--rate-resolution", "0.5%",
                     "--max-time", "2m", "--confirm", "5s", "--iteration-time", "250ms"),
-            List.of("--rate-sweep", "1.5k..20k/7"));
+            List.of("--rate-sweep", "1.5k..20k/7", "--body-file", "some dir/body.bin"));
 
     private static CommandLine parsedClient(List<String> args) {
         CommandLine cl = Main.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));

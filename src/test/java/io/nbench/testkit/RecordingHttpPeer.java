@@ -13,14 +13,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * An HTTP peer that answers every request on every connection with one scripted reply and keeps each request's
- * head as it read it off the wire: its request line, then its header lines in name order (a body of the head's
- * Content-Length is read past). Blocking sockets on one daemon thread; {@link #close()} stops it.
+ * head as it read it off the wire: its request line, then its header lines in name order, and the body its
+ * Content-Length gives, byte for byte. Blocking sockets on one daemon thread; {@link #close()} stops it.
  */
 public final class RecordingHttpPeer implements AutoCloseable {
 
     private final ServerSocket server;
     private final byte[] reply;
     private final Queue<List<String>> heads = new ConcurrentLinkedQueue<>();
+    private final Queue<byte[]> bodies = new ConcurrentLinkedQueue<>();
 
     public RecordingHttpPeer(byte[] reply) throws IOException {
         this.reply = reply;
@@ -37,6 +38,11 @@ public final class RecordingHttpPeer implements AutoCloseable {
     /** The heads read so far, each its request line and then its header lines in name order. */
     public List<List<String>> heads() {
         return List.copyOf(heads);
+    }
+
+    /** The bodies read so far, one per request in the order read (empty for a request without one). */
+    public List<byte[]> bodies() {
+        return List.copyOf(bodies);
     }
 
     private void serve() {
@@ -57,7 +63,7 @@ public final class RecordingHttpPeer implements AutoCloseable {
                         head.add(text);
                         continue;
                     }
-                    in.readNBytes(contentLength(head));
+                    bodies.add(in.readNBytes(contentLength(head)));
                     List<String> sorted = new ArrayList<>(head.subList(1, head.size()));
                     sorted.sort(null);
                     sorted.add(0, head.get(0));

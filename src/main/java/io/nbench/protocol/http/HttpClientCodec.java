@@ -13,14 +13,15 @@ import java.util.Set;
  * The client side of HTTP/1.1 for every transport without an HTTP codec of its own: requests are a head
  * built once per run from {@link ClientRequest} (method, {@code Host}, the user's headers,
  * {@code Content-Length} when there is a body, {@code Connection: close} when each request closes its
- * connection) followed by the body; responses are framed by {@link HttpResponseParser}.
+ * connection) followed by the body (the user's, unchanged, with any method; else {@code --size} bytes of pattern
+ * for POST, PUT and PATCH); responses are framed by {@link HttpResponseParser}.
  *
  * <p>The response's payload is its body as it came on the wire (chunked bodies with their chunk lines), and
  * its status is the status code, with {@link ClientCodec#CLOSES} set when the server closes the connection after it.
  */
 public final class HttpClientCodec implements ClientCodec {
 
-    /** The methods whose requests carry the {@code --size} bytes as a body. */
+    /** The methods whose requests carry the {@code --size} bytes as a body when the user gave none. */
     private static final Set<String> WITH_BODY = Set.of("POST", "PUT", "PATCH");
 
     /** The longest response head (status line and headers) a client accepts, whichever parser reads it. */
@@ -41,13 +42,26 @@ public final class HttpClientCodec implements ClientCodec {
         this.successes = request.success().table();
         this.closeEach = closeEach;
         this.headRequest = request.method().equals("HEAD");
-        this.withBody = WITH_BODY.contains(request.method());
+        this.withBody = request.body() != null || sizedBody(request.method());
     }
 
-    /** Only POST, PUT and PATCH send a body: a GET of --size 1k sends its head alone. */
+    /** Whether a request of {@code method} (upper case) sends {@code --size} bytes as its body: POST, PUT, PATCH. */
+    public static boolean sizedBody(String method) {
+        return WITH_BODY.contains(method);
+    }
+
+    /**
+     * The user's body, whatever the method and {@code --size}; else only POST, PUT and PATCH send one: a GET
+     * sends its head alone.
+     */
     @Override
     public int requestPayloadSize(int size) {
-        return withBody ? size : 0;
+        return request.body() != null ? request.body().length : withBody ? size : 0;
+    }
+
+    @Override
+    public byte[] fixedPayload() {
+        return request.body();
     }
 
     @Override
