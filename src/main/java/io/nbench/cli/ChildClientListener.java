@@ -15,6 +15,14 @@ interface ChildClientListener {
     /** A client in this JVM ended: its typed result and its result document (as {@code --out} writes it). */
     void ran(SweepResult result, ResultDoc document);
 
+    /**
+     * The time {@code nbench run} plans after this client's run (its later rounds), ns, so that the client's
+     * progress line says what is left of the whole run, not of its own round.
+     */
+    default long plannedAfterNanos() {
+        return 0;
+    }
+
     /** Fork {@code fork} ended and wrote {@code file}, whose document is {@code document}. */
     default void forked(int fork, Path file, ResultDoc document) {
     }

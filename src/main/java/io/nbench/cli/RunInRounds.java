@@ -5,7 +5,9 @@ import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
+import io.nbench.report.ProgressLine;
 import io.nbench.report.TextReport;
+import io.nbench.report.json.ResultDoc;
 import io.nbench.units.Units;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -70,7 +72,10 @@ final class RunInRounds {
         boolean stop = warm == ExitCode.INTERRUPTED || warm == ExitCode.USAGE;
         List<RunRounds.Turn> turns = RunRounds.schedule(running.size(), roundCount, iterations);
         boolean cut = false;
-        for (RunRounds.Turn turn : turns) {
+        boolean announced = false;
+        RoundsLeft left = new RoundsLeft(turns, plan.load().iterationTime());
+        for (int index = 0; index < turns.size(); index++) {
+            RunRounds.Turn turn = turns.get(index);
             RunServer s = running.get(turn.server());
             if (stop || stopRequested.get()) {
                 cut = true;
@@ -83,23 +88,36 @@ final class RunInRounds {
                 out.println();
                 out.println("=== round " + turn.round() + "/" + roundCount + ": server " + s.transport().name()
                         + " ===");
-            } else if (turn.round() == 1 && turn.server() == 0) {
+            } else if (!announced) {
                 out.println();
-                out.println("=== " + roundCount + " round(s), every server in each (--verbose: each round's report) ===");
+                out.println("=== " + roundCount + " round(s), every server in each" + (left.total() > 0 ? ", "
+                        + ProgressLine.clock(left.total()) + " of iterations" : "")
+                        + " (--verbose: each round's report) ===");
             }
             out.flush();
             ClientSpec round = files.roundFilesOf(s.transport(), turn.round(), plan)
                     .withIterations(0, turn.iterations());
-            boolean first = turn.round() == 1 && turn.server() == 0;
+            long after = left.after(index);
+            long started = System.nanoTime();
             int code = client.run(s, round, withStats,
-                    verbose ? out : first ? HeaderOnly.to(out) : new PrintWriter(Writer.nullWriter()),
-                    (r, document) -> {
-                        measured.get(s).measured(r, document);
-                        if (!verbose) {
-                            out.println(RoundLine.of(turn.round(), roundCount, s.transport().name(), r));
-                            out.flush();
+                    verbose ? out : !announced ? HeaderOnly.to(out) : new PrintWriter(Writer.nullWriter()),
+                    new ChildClientListener() {
+                        @Override
+                        public void ran(SweepResult r, ResultDoc document) {
+                            measured.get(s).measured(r, document);
+                            if (!verbose) {
+                                out.println(RoundLine.of(turn.round(), roundCount, s.transport().name(), r));
+                                out.flush();
+                            }
+                        }
+
+                        @Override
+                        public long plannedAfterNanos() {
+                            return after;
                         }
                     });
+            announced = true;
+            left.ran(turn.iterations(), System.nanoTime() - started);
             if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                 worst = ExitCode.first(worst, code);
                 stop = true;

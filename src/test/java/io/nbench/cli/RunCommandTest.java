@@ -67,6 +67,25 @@ class RunCommandTest {
     }
 
     /**
+     * The progress line's estimate covers run's whole measurement, not the round it is in: 2 servers x 2 rounds of
+     * one 1.5 s iteration; the first update (about 1 s into the first round) has that round's 0.5 s and the three
+     * later rounds' 4.5 s left. Before: each round's own, {@code 0:00 left}.
+     */
+    @Test
+    void theProgressLinesEstimateIsWhatIsLeftOfTheWholeRun() {
+        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "1", "--iteration-time", "1500ms",
+                "--warmup", "0", "--iterations", "2", "--no-server-stats", "--progress", "always");
+        assertEquals(0, o.code(), o.out() + o.err());
+        assertTrue(o.out().contains("=== 2 round(s), every server in each, 0:06 of iterations"), o.out());
+        java.util.regex.Matcher first = java.util.regex.Pattern.compile("^iteration 1/1: .* elapsed, ~(\\d+):(\\d\\d) "
+                + "left", java.util.regex.Pattern.MULTILINE).matcher(o.err());
+        assertTrue(first.find(), o.err());
+        int left = Integer.parseInt(first.group(1)) * 60 + Integer.parseInt(first.group(2));
+        // 4.5 s of later rounds, plus what is left of this one (none if the update came late on a busy machine).
+        assertTrue(left >= 4 && left <= 6, "the first update's estimate: " + first.group() + "\n" + o.err());
+    }
+
+    /**
      * Echo servers with their frameworks' own executors, the server's CPU read through each child's monitor
      * (on by default): under each iteration, in the result documents, and beside the client's CPU in the
      * comparison; --no-server-stats turns it off.

@@ -12,9 +12,22 @@ import java.util.List;
  * @param keys         the sweep's combination keys, in column order
  * @param combinations how many combinations the sweep has; {@link #SEARCH} when each is decided as the run goes
  * @param record       the run's id, arguments and per-second figures, for the result document
+ * @param plannedAfterNanos the time planned after this client's run ({@code nbench run}'s later rounds), which the
+ *                     progress line's estimate of what is left adds; 0 for a client run alone
  */
 public record OutputContext(OutputSettings settings, PrintWriter out, PrintWriter err, List<String> keys,
-                            int combinations, RunRecord record) {
+                            int combinations, RunRecord record, long plannedAfterNanos) {
+
+    /** Nothing planned after this client's run (a client run alone). */
+    public OutputContext(OutputSettings settings, PrintWriter out, PrintWriter err, List<String> keys,
+                         int combinations, RunRecord record) {
+        this(settings, out, err, keys, combinations, record, 0);
+    }
+
+    /** The same, with {@code plannedAfterNanos} planned after this client's run ({@code nbench run}'s later rounds). */
+    public OutputContext plannedAfter(long nanos) {
+        return new OutputContext(settings, out, err, keys, combinations, record, nanos);
+    }
 
     /** The combinations of a search (a capacity search's steps): not known ahead, each decided after the last. */
     public static final int SEARCH = 0;

@@ -24,7 +24,7 @@ final class ProgressOutput implements Output {
             return null;
         }
         return new ProgressOutput(new ProgressLine(context.err(), context.combinations(), terminal && !Tty.dumb(),
-                terminal ? Tty.stderrWidth() : 0));
+                terminal ? Tty.stderrWidth() : 0, context.plannedAfterNanos()));
     }
 
     @Override
