@@ -132,6 +132,7 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--forks must be at least 1");
         }
         transport.checkIoThreads(spec, "--io-threads");
+        RunLength.resolve(spec, this.load);
         if (startAt != null && this.load.forks > 1) {
             throw usage("--start-at aligns one run's first iteration across hosts; --forks runs several one after "
                     + "another: use one of them");

@@ -116,6 +116,7 @@ public final class TextReport implements RunListener {
                 + (spec.requestPayloadBytes() == 0 && spec.size() > 0
                 ? " (none: a " + spec.request().method() + " sends no body, so MiB/s is 0; the server's responses are "
                 + "not counted)" : ""));
+        out.println("  " + PlanLine.of(spec));
         out.flush();
     }
 
