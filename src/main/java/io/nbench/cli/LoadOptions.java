@@ -38,12 +38,12 @@ final class LoadOptions {
     @Option(names = "-n", paramLabel = "N",
             description = "Requests in all, as ab's and oha's -n: exactly N over every thread and connection, in one "
                     + "measured run, no warmup unless --warmup is given. Excludes --msgs, --iterations, "
-                    + "--iteration-time and -d.")
+                    + "--iteration-time and -d (default: none, --msgs per thread per iteration).")
     Long requests;
 
     @Option(names = "-d", paramLabel = "D", converter = Converters.Time.class,
             description = "Duration, as wrk's -d: one measured run of D, e.g. 10s, no warmup unless --warmup is "
-                    + "given. Excludes --iteration-time, --iterations and --msgs.")
+                    + "given. Excludes --iteration-time, --iterations and --msgs (default: none).")
     Duration duration;
 
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "3",
