@@ -27,8 +27,8 @@ final class RunLength {
         for (String other : excluded) {
             if (parsed.hasMatchedOption(other)) {
                 throw new ParameterException(spec.commandLine(), option + " plans the whole run (one measured "
-                        + "iteration): it excludes " + other + "; give " + option + " alone, or " + other
-                        + " with --iterations");
+                        + "iteration): it excludes " + other + "; give " + option + " alone, or --iterations with --msgs or "
+                        + "--iteration-time");
             }
         }
         if (load.requests != null && load.requests < 1) {

@@ -87,6 +87,7 @@ public final class TextReport implements RunListener {
         out.println("  machine: " + env.get("cpu") + "; " + env.get("os"));
         String load = spec.timeBased()
                 ? Durations.format(Duration.ofNanos(spec.iterationNanos())) + " per iteration"
+                : spec.timing().msgsInAll() > 0 ? Units.count(spec.messagesPerIteration()) + " msgs per iteration in all"
                 : Units.count(spec.msgsPerThread()) + " msgs/thread per iteration ("
                 + Units.count(spec.messagesPerIteration()) + " in all)";
         if (spec.openLoop()) {
