@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
             "  # 4 threads, 1 KiB, netty, 127.0.0.1:7007",
             "  nbench client",
-            "  nbench client --threads 50 --msgs 50000 --size 5k",
+            "  nbench client --url http://127.0.0.1:8080/ -c 50 -d 10s   # like wrk",
             "  nbench client --iteration-time 2s --iterations 5 --window 16",
             "  nbench client --measure send --response-size 0 --threads 50 --window 10",
             "  nbench client --protocol echo --port 7 --host some-echo-server",
@@ -132,6 +132,7 @@ final class ClientCommand implements Callable<Integer> {
             throw usage("--forks must be at least 1");
         }
         transport.checkIoThreads(spec, "--io-threads");
+        RunLength.resolve(spec, this.load);
         if (startAt != null && this.load.forks > 1) {
             throw usage("--start-at aligns one run's first iteration across hosts; --forks runs several one after "
                     + "another: use one of them");

@@ -18,11 +18,11 @@ final class LoadOptions {
     @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "4", split = ",",
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", defaultValue = "4", split = ",",
             description = "Sender threads (default: ${DEFAULT-VALUE}); a list sweeps.")
     List<Integer> threads;
 
-    @Option(names = "--connections", paramLabel = "N",
+    @Option(names = {"-c", "--connections"}, paramLabel = "N",
             description = "Connections (default: = --threads). Fewer: threads share them; more: each thread owns several.")
     Integer connections;
 
@@ -35,7 +35,19 @@ final class LoadOptions {
                     + "(default: none, iterations count --msgs).")
     Duration iterationTime;
 
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "3", description = "Warmup iterations (default: ${DEFAULT-VALUE}).")
+    @Option(names = "-n", paramLabel = "N",
+            description = "Requests in all, as ab's and oha's -n: exactly N over every thread and connection, in one "
+                    + "measured run, no warmup unless --warmup is given. Excludes --msgs, --iterations, "
+                    + "--iteration-time and -d (default: none, --msgs per thread per iteration).")
+    Long requests;
+
+    @Option(names = "-d", paramLabel = "D", converter = Converters.Time.class,
+            description = "Duration, as wrk's -d: one measured run of D, e.g. 10s, no warmup unless --warmup is "
+                    + "given. Excludes --iteration-time, --iterations and --msgs (default: none).")
+    Duration duration;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "3",
+            description = "Warmup iterations (default: ${DEFAULT-VALUE}; 0 with -n or -d).")
     int warmup;
 
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "10", description = "Measured iterations (default: ${DEFAULT-VALUE}).")
@@ -112,9 +124,13 @@ final class LoadOptions {
     Duration timeout;
 
     @Option(names = "--connect-timeout", paramLabel = "D", defaultValue = "5s", converter = Converters.Time.class,
-            description = "Bound on each connect; a refused first connection is retried until then, so a client "
-                    + "started together with its server waits for it (default: ${DEFAULT-VALUE}).")
+            description = "Bound on each connect (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
+
+    @Option(names = "--connect-retry", paramLabel = "D", converter = Converters.Time.class,
+            description = "Retries a refused first connect for up to D, e.g. 10s, so a client started together "
+                    + "with its server waits for it to listen (default: none, a refused connect fails at once).")
+    Duration connectRetry;
 
     @Option(names = "--verify", paramLabel = "none|sample|full", defaultValue = "sample",
             description = "Response payload checks: sample = length and id of each, every byte of 1 in 64 (default: ${DEFAULT-VALUE}).")
@@ -124,7 +140,7 @@ final class LoadOptions {
     ClientSpec.Load settings() {
         return new ClientSpec.Load(host, threads, connections, msgs, iterationTime, warmup, iterations, forks, size,
                 responseSize, window, batch, requestsPerConnection, connectRate, rate, maxInflight, pacer, measure,
-                driver, timeout, connectTimeout, verify);
+                driver, timeout, connectTimeout, verify, requests, duration, connectRetry);
     }
 
     /** Sets these options to a child client's settings. */
@@ -151,6 +167,9 @@ final class LoadOptions {
         timeout = l.timeout();
         connectTimeout = l.connectTimeout();
         verify = l.verify();
+        requests = l.requests();
+        duration = l.duration();
+        connectRetry = l.connectRetry();
     }
 
     /**
@@ -167,6 +186,8 @@ final class LoadOptions {
                 .load(LoadSpec.builder()
                         .connections(connections)
                         .msgs(msgs)
+                        .msgsInAll(requests)
+                        .connectRetry(connectRetry)
                         .responseSize(responseSize)
                         .batch(batch)
                         .requestsPerConnection(requestsPerConnection)

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
                 + "design is faster, and by how much.",
         footer = {"", "Examples:",
             "  nbench server --impl mina &",
-            "  nbench client --threads 50 --msgs 50000 --size 5k",
+            "  nbench client --connect-retry 5s --threads 50 --msgs 50000 --size 5k",
             "  nbench compare baseline.json candidate.json",
             "  nbench list",
             "  NBENCH_MONITOR_TOKEN=s3cret nbench console --monitor-port 7070",

@@ -63,8 +63,8 @@ final class OutputOptions {
 
     @Option(names = "--threshold", paramLabel = "EXPR",
             description = "Gate, repeatable: METRIC OP VALUE, e.g. 'p99<2ms', 'throughput>=100k', 'errors==0'. "
-                    + "METRIC: pN (any percentile: p50, p99.9), min, mean, max (latency: ns, us, ms or s; a bare "
-                    + "number is µs); throughput, rate-achieved (msg/s; k, m suffixes); errors (a count); "
+                    + "METRIC: pN (any percentile: p50, p99.9), min, mean, max (latency: ns, us, ms or s, a unit "
+                    + "required); throughput, rate-achieved (msg/s; k, m suffixes); errors (a count); "
                     + "error-rate (%%). OP: < <= > >= == !=. A breach exits 3 (default: none).")
     List<String> thresholds = new ArrayList<>();
 

@@ -47,6 +47,12 @@ final class RunChecks {
                         : "use --results-dir to keep the result documents)"));
             }
         }
+        for (String whole : List.of("-n", "-d")) { // one client run's length; run measures each server in rounds
+            if (parsed.hasMatchedOption(whole)) {
+                throw usage(whole + " plans one client run; nbench run measures each server in rounds: give "
+                        + "--iterations with --msgs or --iteration-time");
+            }
+        }
         if (parsed.hasMatchedOption("--url")) {
             throw usage("--url is chosen by nbench run itself (each server's address; nbench's HTTP server answers every "
                     + "path alike): leave it out and give --protocol http");

@@ -115,7 +115,8 @@ final class ServerRounds {
         LoadSpec planned = base.spec();
         LoadSpec.Timing t = planned.timing();
         LoadSpec spec = new LoadSpec(planned.shape(), planned.message(), new LoadSpec.Timing(t.msgsPerThread(),
-                t.iterationNanos(), warmups, iterations, t.timeoutNanos(), t.connectTimeoutNanos()),
+                t.iterationNanos(), warmups, iterations, t.timeoutNanos(), t.connectTimeoutNanos(),
+                t.connectRetryNanos(), t.msgsInAll()),
                 planned.verification());
         ErrorCounts.Snapshot errors = ErrorCounts.Snapshot.ZERO;
         long late = 0;

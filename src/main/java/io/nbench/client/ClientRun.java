@@ -160,7 +160,7 @@ public final class ClientRun {
     private String hint(RunFailure failure, String impl) {
         if (failure.getCause() instanceof TransportFailure f && f.kind() == TransportFailure.Kind.REFUSED) {
             return ": is a server running? start one with 'nbench server --impl " + impl + " --port "
-                    + plan.remote().getPort() + "', or point --host/--port at one";
+                    + plan.remote().getPort() + "', point --host/--port at one, or wait for one with --connect-retry 10s";
         }
         return "";
     }

@@ -41,18 +41,20 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
 
     /**
      * The workload: the server's host, the swept sizes, threads, windows (null: the default) and rates (null: a
-     * closed loop), the timing and what every combination shares.
+     * closed loop), the timing and what every combination shares. {@code requests} ({@code -n}), {@code duration}
+     * ({@code -d}) and {@code connectRetry}: null when not given.
      */
     public record Load(String host, List<Integer> threads, Integer connections, Long msgs, Duration iterationTime,
                        int warmup, int iterations, int forks, List<Integer> sizes, Integer responseSize,
                        List<Integer> windows, int batch, int requestsPerConnection, Double connectRate,
                        List<Double> rates, int maxInflight, Pacing pacer, Measure measure, Driver driver,
-                       Duration timeout, Duration connectTimeout, Verify verify) {
+                       Duration timeout, Duration connectTimeout, Verify verify, Long requests, Duration duration,
+                       Duration connectRetry) {
 
         Load timing(Duration time, int warmups, int measured, int forkCount) {
             return new Load(host, threads, connections, msgs, time, warmups, measured, forkCount, sizes, responseSize,
                     windows, batch, requestsPerConnection, connectRate, rates, maxInflight, pacer, measure, driver,
-                    timeout, connectTimeout, verify);
+                    timeout, connectTimeout, verify, requests, duration, connectRetry);
         }
     }
 

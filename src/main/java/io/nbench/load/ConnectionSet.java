@@ -83,11 +83,12 @@ final class ConnectionSet {
     }
 
     /**
-     * The first connection retries a refused connect until the connect timeout passes: a client started together
-     * with its server ({@code nbench server & nbench client}) waits for it to listen.
+     * With {@code --connect-retry}, the first connection retries a refused connect until it passes: a client started
+     * together with its server ({@code nbench server & nbench client}) waits for it to listen. Without, a refused
+     * connect fails at once, as wrk's does: nobody is listening there.
      */
     private ClientConnection connectFirst(RequestTemplate template, LoadConnection c) throws IOException {
-        long deadline = System.nanoTime() + spec.connectTimeoutNanos();
+        long deadline = System.nanoTime() + spec.connectRetryNanos();
         for (;;) {
             try {
                 return clientTransport.connect(remote, template, c.link());

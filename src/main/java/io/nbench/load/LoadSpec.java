@@ -77,11 +77,20 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
      * @param warmup              warmup iterations (reported, not summarized)
      * @param iterations          measured iterations
      * @param timeoutNanos        a message without its completion after this is a timeout error
-     * @param connectTimeoutNanos bound on each connect; a refused first connection is retried until it
-     *                            passes, so a client started together with its server waits for it
+     * @param connectTimeoutNanos bound on each connect
+     * @param connectRetryNanos   a refused first connection is retried for this long ({@code --connect-retry}), so
+     *                            a client started together with its server waits for it; 0: it fails at once
+     * @param msgsInAll           messages per count-based iteration over all threads ({@code -n}), spread as evenly
+     *                            as they go (the first threads send one more); 0: threads x msgsPerThread
      */
     public record Timing(long msgsPerThread, long iterationNanos, int warmup, int iterations, long timeoutNanos,
-                         long connectTimeoutNanos) {
+                         long connectTimeoutNanos, long connectRetryNanos, long msgsInAll) {
+
+        /** No connect retry, msgsPerThread from every thread. */
+        public Timing(long msgsPerThread, long iterationNanos, int warmup, int iterations, long timeoutNanos,
+                      long connectTimeoutNanos) {
+            this(msgsPerThread, iterationNanos, warmup, iterations, timeoutNanos, connectTimeoutNanos, 0, 0);
+        }
     }
 
     /**
@@ -141,8 +150,11 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
                 .request(request())
                 .percentiles(percentiles()).maxInflight(maxInflight()).batch(batch())
                 .requestsPerConnection(requestsPerConnection()).connectRate(connectRate()).pacing(pacing());
+        b.connectRetry(Duration.ofNanos(timing.connectRetryNanos()));
         if (timeBased()) {
             b.iterationTime(Duration.ofNanos(iterationNanos()));
+        } else if (timing.msgsInAll() > 0) {
+            b.msgsInAll(timing.msgsInAll());
         } else {
             b.msgs(msgsPerThread());
         }
@@ -198,7 +210,18 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
 
     /** Messages sent per count-based iteration, over all threads. */
     public long messagesPerIteration() {
-        return (long) threads() * msgsPerThread();
+        return timing.msgsInAll() > 0 ? timing.msgsInAll() : (long) threads() * msgsPerThread();
+    }
+
+    /** Sender thread {@code thread}'s share of a count-based iteration: the remainder goes to the first threads. */
+    public long msgsOfThread(int thread) {
+        long all = messagesPerIteration();
+        return all / threads() + (thread < all % threads() ? 1 : 0);
+    }
+
+    /** How long a refused first connect is retried (0: not at all). */
+    public long connectRetryNanos() {
+        return timing.connectRetryNanos();
     }
 
     /** Whether each message expects a response on the wire. */

@@ -17,6 +17,8 @@ public final class LoadSpecBuilder {
     private int threads = 4;
     private Integer connections;
     private Long msgs;
+    private Long msgsInAll;
+    private Duration connectRetry = Duration.ZERO;
     private Duration iterationTime;
     private int warmup = 3;
     private int iterations = 10;
@@ -55,6 +57,18 @@ public final class LoadSpecBuilder {
     /** Messages per thread per iteration; default 10000 unless {@link #iterationTime} is set. */
     public LoadSpecBuilder msgs(Long n) {
         msgs = n;
+        return this;
+    }
+
+    /** Messages per iteration over all threads, split as evenly as they go (ab's -n); instead of {@link #msgs}. */
+    public LoadSpecBuilder msgsInAll(Long n) {
+        msgsInAll = n;
+        return this;
+    }
+
+    /** A refused first connect is retried for this long (zero: it fails at once). */
+    public LoadSpecBuilder connectRetry(Duration d) {
+        connectRetry = d == null ? Duration.ZERO : d;
         return this;
     }
 
@@ -173,7 +187,10 @@ public final class LoadSpecBuilder {
         int conns = connections == null ? threads : connections;
         LoadRules.threadsAndConnections(threads, conns);
         require(msgs == null || iterationTime == null, LoadRules.bothCountAndTime());
-        long perThread = msgs == null ? 10_000 : msgs;
+        require(msgsInAll == null || msgs == null && iterationTime == null,
+                "-n counts the requests of the whole run: it excludes --msgs and --iteration-time");
+        require(msgsInAll == null || msgsInAll >= 1, "-n must be at least 1");
+        long perThread = msgsInAll != null ? (msgsInAll + threads - 1) / threads : msgs == null ? 10_000 : msgs;
         require(iterationTime != null || perThread >= 1, "--msgs must be at least 1");
         require(iterationTime == null || iterationTime.toNanos() >= 1_000_000, "--iteration-time must be at least 1ms");
         LoadRules.iterationCounts(warmup, iterations);
@@ -205,7 +222,8 @@ public final class LoadSpecBuilder {
                         rate, maxInflight, connectRate, pacing),
                 new LoadSpec.Message(protocol, size, response, measure, request),
                 new LoadSpec.Timing(iterationTime == null ? perThread : 0, iterationNanos, warmup, iterations,
-                        timeout.toNanos(), connectTimeout.toNanos()),
+                        timeout.toNanos(), connectTimeout.toNanos(), connectRetry.toNanos(),
+                        msgsInAll == null ? 0 : msgsInAll),
                 new LoadSpec.Verification(verify, percentiles));
     }
 }

@@ -15,10 +15,13 @@ final class SenderThread extends Sender {
     private final SenderGroup group;
     private final ConnectionSet connectionSet;
     private final LoadConnection[] connections;
+    /** This thread's place among the senders: which share of a count-based iteration it sends. */
+    private final int index;
     private int next;
 
     SenderThread(SenderGroup group, int index, LoadConnection[] connections) {
         super("nbench-sender-" + index);
+        this.index = index;
         this.run = group.run;
         this.group = group;
         this.connectionSet = group.connections;
@@ -29,7 +32,7 @@ final class SenderThread extends Sender {
     public void run() {
         try {
             while (group.awaitIterationStart()) {
-                long quota = run.spec.timeBased() ? Long.MAX_VALUE : run.spec.msgsPerThread();
+                long quota = run.spec.timeBased() ? Long.MAX_VALUE : run.spec.msgsOfThread(index);
                 int batch = run.spec.batch();
                 int inBatch = 0;
                 for (long n = 0; n < quota; n++) {

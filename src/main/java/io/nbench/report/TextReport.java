@@ -87,6 +87,7 @@ public final class TextReport implements RunListener {
         out.println("  machine: " + env.get("cpu") + "; " + env.get("os"));
         String load = spec.timeBased()
                 ? Durations.format(Duration.ofNanos(spec.iterationNanos())) + " per iteration"
+                : spec.timing().msgsInAll() > 0 ? Units.count(spec.messagesPerIteration()) + " msgs per iteration in all"
                 : Units.count(spec.msgsPerThread()) + " msgs/thread per iteration ("
                 + Units.count(spec.messagesPerIteration()) + " in all)";
         if (spec.openLoop()) {
@@ -115,6 +116,7 @@ public final class TextReport implements RunListener {
                 + " measured; latency in µs; MiB/s in: the responses received, out: the requests sent, whole on the "
                 + "wire (" + (spec.protocol().httpMessages() ? "status line, headers and body" : "header and payload")
                 + ")");
+        out.println("  " + PlanLine.of(spec));
         out.flush();
     }
 

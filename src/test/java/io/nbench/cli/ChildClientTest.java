@@ -59,7 +59,7 @@ class ChildClientTest {
                     "--threshold", "p99<2ms", "--threshold", " errors==0", "--progress", "always",
                     "--server-stats", "--monitor-host", "10.9.9.9", "--monitor-port", "9999",
                     "--monitor-token-file", "token", "--start-at", "2099-01-02T03:04:05Z", "--allow-in-jvm",
-                    "--run-owns-files"),
+                    "--run-owns-files", "-n", "1234", "-d", "7s", "--connect-retry", "3s"),
             List.of("--find-rate", "--slo", "p99<=10ms", "--slo", "errors<=0.1%", "--rate-resolution", "0.5%",
                     "--max-time", "2m", "--confirm", "5s", "--iteration-time", "250ms"),
             List.of("--rate-sweep", "1.5k..20k/7", "--body-file", "some dir/body.bin"));

@@ -274,7 +274,7 @@ class RunCommandTest {
     @ValueSource(strings = {"run --port 7007", "run --servers nosuch", "run --servers netty-local",
         "run --in-process --servers netty", "run --size 5x", "run --out x.json", "run --monitor-port 7070",
         "run --rounds 0", "run --iterations 2 --rounds 3", "run --forks 2 --rounds 2",
-        "run --url http://127.0.0.1:7007/", "run --protocol http --size 1k,2k"})
+        "run --url http://127.0.0.1:7007/", "run --protocol http --size 1k,2k", "run -n 1000", "run -d 1s"})
     void badRunArgumentsAreUsageErrors(String line) {
         CliTest.Outcome o = CliTest.run(line.split(" "));
         assertEquals(ExitCode.USAGE, o.code(), o.out() + o.err());

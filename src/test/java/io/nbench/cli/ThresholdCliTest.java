@@ -28,4 +28,12 @@ class ThresholdCliTest {
         assertEquals(ExitCode.USAGE, o.code());
         assertTrue(o.err().contains("unknown metric 'p0'"), o.err());
     }
+
+    @Test
+    void aLatencyWithoutAUnitIsAUsageErrorNamingTheUnit() {
+        CliTest.Outcome o = client("p99<2");
+        assertEquals(ExitCode.USAGE, o.code(), o.err() + o.out());
+        assertTrue(o.err().contains("give a unit: p99<2ms, 2us, 2s"), o.err());
+        assertEquals(ExitCode.OK, client("p99<10s").code(), "with a unit it passes");
+    }
 }

@@ -13,13 +13,13 @@ import java.util.regex.Pattern;
  */
 public enum MetricKind {
 
-    /** ns, us, µs, ms or s; a bare number is µs, the unit of the text output. */
+    /** ns, us, µs, ms or s; a bare number is refused by {@link Threshold#parse} unless it is 0. */
     LATENCY("ns") {
         @Override
         double parse(String value) {
             Matcher m = NUMBER_UNIT.matcher(value);
             if (!m.matches()) {
-                throw new IllegalArgumentException("'" + value + "' is not a latency: use e.g. 500us, 2ms, 1.5s (a bare number is µs)");
+                throw new IllegalArgumentException("'" + value + "' is not a latency: use e.g. 500us, 2ms, 1.5s");
             }
             String unit = m.group(2).toLowerCase(Locale.ROOT);
             Double scale = unit.isEmpty() ? Double.valueOf(1_000.0) : LATENCY_UNITS.get(unit);
@@ -99,6 +99,12 @@ public enum MetricKind {
     private static final Map<String, Double> LATENCY_UNITS = Map.of("ns", 1.0, "us", 1e3, "µs", 1e3, "μs", 1e3, "ms", 1e6, "s", 1e9);
 
     private final String unit;
+
+    /** A number without a unit that is not zero (zero is zero in every unit). */
+    static boolean bareNonZero(String value) {
+        Matcher m = NUMBER_UNIT.matcher(value);
+        return m.matches() && m.group(2).isEmpty() && Double.parseDouble(m.group(1)) != 0;
+    }
 
     MetricKind(String unit) {
         this.unit = unit;

@@ -41,6 +41,11 @@ public record Threshold(String expression, Metric metric, Operator operator, dou
         }
         try {
             Metric metric = Metric.named(name.equals("errors") && value.endsWith("%") ? "error-rate" : name);
+            if (metric.kind() == MetricKind.LATENCY && MetricKind.bareNonZero(value)) {
+                // A bare number was µs: 'p99<2' judged 2 µs where a wrk user means ms. No unit is guessed.
+                throw new IllegalArgumentException("give a unit: " + name + op.symbol() + value + "ms, " + value
+                        + "us, " + value + "s");
+            }
             return new Threshold(expression, metric, op, metric.kind().parse(value));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(option + " '" + expression + "': " + e.getMessage());

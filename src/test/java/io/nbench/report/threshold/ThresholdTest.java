@@ -24,7 +24,7 @@ class ThresholdTest {
         "p50<250μs        | p50        | <  | 250000",
         "max < 1.5s       | max        | <  | 1500000000",
         "p90<800ns        | p90        | <  | 800",
-        "p99<40           | p99        | <  | 40000",
+        "p99<0            | p99        | <  | 0",
         "mean>=1us        | mean       | >= | 1000",
         "throughput>100k  | throughput | >  | 100000",
         "throughput>=1.5M | throughput | >= | 1500000",
@@ -52,6 +52,8 @@ class ThresholdTest {
         "p101<2ms    | unknown metric 'p101'",
         "p99<2h      | unknown latency unit 'h'",
         "p99<fast    | not a latency",
+        "p99<2       | give a unit: p99<2ms, 2us, 2s",
+        "max>=1.5    | give a unit: max>=1.5ms, 1.5us, 1.5s",
         "throughput>1g | unknown throughput suffix 'g'",
         "errors==none  | not a count",
     })
