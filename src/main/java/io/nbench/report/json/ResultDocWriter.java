@@ -27,6 +27,7 @@ public final class ResultDocWriter {
         d.environment().forEach(env::put);
         ObjectNode config = doc.putObject("configuration");
         config.put("target", d.configuration().target());
+        config.set("server", server(d.configuration().server()));
         config.set("arguments", ResultDocument.MAPPER.valueToTree(d.configuration().arguments()));
         config.set("options", d.configuration().options());
         config.set("keys", ResultDocument.MAPPER.valueToTree(d.configuration().keys()));
@@ -53,6 +54,15 @@ public final class ResultDocWriter {
             }
         }
         return doc;
+    }
+
+    /** {@code configuration.server}: null when not known. */
+    private static com.fasterxml.jackson.databind.JsonNode server(io.nbench.report.MeasuredServer s) {
+        if (s == null) {
+            return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        }
+        return ResultDocument.MAPPER.createObjectNode().put("transport", s.transport()).put("protocol", s.protocol())
+                .put("address", s.address()).put("source", s.source() == null ? null : s.source().label());
     }
 
     private static ObjectNode capacity(CapacityDoc c) {
