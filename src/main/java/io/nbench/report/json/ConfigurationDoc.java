@@ -10,8 +10,8 @@ import java.util.List;
  * @param options every client option with its effective value, kept as written: nbench only copies and
  *                compares them (a merge refuses documents whose options differ), so they have no type here
  * @param keys    the combination keys, in column order
- * @param server  the server measured ({@code configuration.server}); null when not known: a document written
- *                before the field, or a merge of documents that name different servers
+ * @param server  the server measured ({@code configuration.server}); null when not known, and the field is
+ *                absent then: a document written before the field, or a merge of documents that name it apart
  */
 public record ConfigurationDoc(String target, List<String> arguments, ObjectNode options, List<String> keys,
                                MeasuredServer server) {
