@@ -32,7 +32,7 @@ final class ChildClient {
                 client.http.settings(), client.tls.settings(), client.output.clientSettings(client.spec),
                 client.serverStats.settings(),
                 client.capacity.clientSettings(client.spec).withRateSweep(client.sweep.rateSweep), client.startAt,
-                client.allowInJvm, client.runOwnsFiles);
+                client.allowInJvm, client.runOwnsFiles, client.server);
     }
 
     /** Sets every option of {@code client} to {@code settings}, and the command line its document records. */
@@ -48,6 +48,7 @@ final class ChildClient {
         client.startAt = settings.startAt();
         client.allowInJvm = settings.allowInJvm();
         client.runOwnsFiles = settings.runOwnsFiles();
+        client.server = settings.server();
         client.output.givenArguments = settings.arguments();
     }
 

@@ -68,6 +68,9 @@ final class ClientCommand implements Callable<Integer> {
     @Option(names = "--run-owns-files", hidden = true)
     boolean runOwnsFiles;
 
+    /** The server {@code nbench run} started for this client (no option: run's typed word); null otherwise. */
+    io.nbench.client.ClientSpec.Server server;
+
     /**
      * Set by {@code nbench run}: hears the typed result and document of this client run, or of each fork (its
      * rounds are joined into one result per server from these); null otherwise.
@@ -177,10 +180,8 @@ final class ClientCommand implements Callable<Integer> {
                     + "--threads, --window and each -O");
         }
         sweep.checkPlan(spec, plan);
-        RunRecord record = new RunRecord(output.hostLabel, output.arguments(spec), OptionRecord.values(spec));
-        if (stats != null) {
-            record.document().serverStats(stats.byCombination());
-        }
+        RunRecord record = ServerStatsOptions.record(new RunRecord(output.hostLabel, output.arguments(spec),
+                OptionRecord.values(spec), io.nbench.client.ClientSpec.Server.measured(server, stats, plan)), stats);
         Outputs outputs;
         try {
             outputs = Outputs.open(search != null

@@ -60,6 +60,8 @@ final class RunClient {
             Instant startAt = new Converters.When().convert(startAtFromNow);
             plan = plan.withStartAt(startAt);
         }
+        // run started this server: its results name it, in-process or in a fork, with or without its monitor
+        plan = plan.withServer(server.name(), plan.transport().protocol());
         return ChildClient.execute(plan.withPort(s.port()), out, err, listener);
     }
 

@@ -69,7 +69,7 @@ final class ServerRoundsDocument {
             }
         }
         return new ResultDocument(base.environment(), base.configuration().arguments(), options)
-                .runId(UUID.randomUUID().toString()).intervals(intervals).serverStatsDocs(serverStats).doc(joined);
+                .runId(UUID.randomUUID().toString()).server(base.configuration().server()).intervals(intervals).serverStatsDocs(serverStats).doc(joined);
     }
 
     /** The iterations of the combination of that name in one run: all of a warmup run, the measured ones of a round. */

@@ -36,6 +36,14 @@ final class ServerStatsOptions {
         monitor.tokenFile = m.tokenFile();
     }
 
+    /** The run's record, with the server's figures when its monitor gives them ({@code stats} not null). */
+    static io.nbench.client.output.RunRecord record(io.nbench.client.output.RunRecord record, ServerStats stats) {
+        if (stats != null) {
+            record.document().serverStats(stats.byCombination());
+        }
+        return record;
+    }
+
     /** Connected and authenticated, or null without --server-stats. */
     ServerStats open(CommandSpec spec, String clientHost, Duration timeout, PrintWriter err) throws MonitorClient.Failure {
         if (!enabled) {

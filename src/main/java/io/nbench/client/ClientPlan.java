@@ -51,6 +51,11 @@ public record ClientPlan(String host, InetSocketAddress remote, List<Step> steps
         return new ClientPlanBuilder();
     }
 
+    /** The protocol the client speaks to the server (every combination's); null for a plan of no combination. */
+    public io.nbench.protocol.Protocol protocol() {
+        return steps.isEmpty() ? null : steps.get(0).load().message().protocol();
+    }
+
     /** {@code host:port}, as the results name the server. */
     public String target() {
         return host + ":" + remote.getPort();

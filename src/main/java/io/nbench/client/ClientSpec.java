@@ -6,6 +6,7 @@ import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.report.MeasuredServer;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.transport.SocketSettings;
 import java.nio.file.Path;
@@ -25,10 +26,51 @@ import java.util.Map;
  * @param arguments    the command line the user gave, which the result document records
  * @param allowInJvm   a transport whose server runs in this JVM may be used ({@code nbench run --in-process})
  * @param runOwnsFiles the caller keeps the result files and names them itself ({@code nbench run})
+ * @param server       the server {@code nbench run} started for this client, which its results name; null: a
+ *                     client the user started, which learns it from the server's monitor or not at all
  */
 public record ClientSpec(List<String> arguments, Transports transport, Load load, Http http, Tls tls,
                          Output output, Monitor serverStats, Capacity capacity, Instant startAt,
-                         boolean allowInJvm, boolean runOwnsFiles) {
+                         boolean allowInJvm, boolean runOwnsFiles, Server server) {
+
+    /** A server's transport (its name) and protocol, as the one who started it or its monitor says. */
+    public record Server(String transport, Protocol protocol) {
+
+        /** From the server's words (its monitor's); null when it names no transport, or a protocol unknown here. */
+        public static Server named(String transport, String protocol) {
+            if (transport == null) {
+                return null;
+            }
+            Protocol p = null;
+            try {
+                p = protocol == null ? null : Protocol.parse(protocol);
+            } catch (RuntimeException e) {
+                // a protocol this version does not know: the transport is still the server's
+            }
+            return new Server(transport, p);
+        }
+
+        /**
+         * What the results say of the server at {@code address}: run's word first (it started the server), then
+         * its monitor's, else its address alone with the protocol the client spoke to it and no transport (the
+         * client's own says nothing of the server's).
+         */
+        public static MeasuredServer measured(Server fromRun, ServerStats monitor, ClientPlan plan) {
+            return measured(fromRun, monitor == null ? null : monitor.server(), plan.target(), plan.protocol());
+        }
+
+        /** As above, from the server's words: run's, its monitor's (each null when not known). */
+        static MeasuredServer measured(Server fromRun, Server fromMonitor, String address, Protocol spoken) {
+            Server known = fromRun != null ? fromRun : fromMonitor;
+            if (known == null) {
+                return new MeasuredServer(null, spoken == null ? null : spoken.label(), address,
+                        MeasuredServer.Source.TARGET);
+            }
+            Protocol p = known.protocol() != null ? known.protocol() : spoken;
+            return new MeasuredServer(known.transport(), p == null ? null : p.label(), address,
+                    fromRun != null ? MeasuredServer.Source.RUN : MeasuredServer.Source.MONITOR);
+        }
+    }
 
     /** The client transports (a sweep), the server's port, the protocol, the sockets and the {@code -O} values. */
     public record Transports(List<String> impls, int port, Protocol protocol, SocketSettings socket,
@@ -129,21 +171,21 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
         Http h = transport.protocol() == Protocol.HTTP ? http.at("http://127.0.0.1:" + port + "/") : http;
         return new ClientSpec(arguments, new Transports(transport.impls(), port, transport.protocol(),
                 transport.socket(), transport.options()), load, h, tls, output, serverStats, capacity, startAt,
-                allowInJvm, runOwnsFiles);
+                allowInJvm, runOwnsFiles, server);
     }
 
     /** The {@code -O} values, all of them (a caller leaves out those of transports this client does not use). */
     public ClientSpec withTransportOptions(Map<String, String> options) {
         return new ClientSpec(arguments, new Transports(transport.impls(), transport.port(), transport.protocol(),
                 transport.socket(), options), load, http, tls, output, serverStats, capacity, startAt, allowInJvm,
-                runOwnsFiles);
+                runOwnsFiles, server);
     }
 
     /** The client is the in-JVM transport {@code impl}, whose server runs in this JVM. */
     public ClientSpec inJvm(String impl) {
         return new ClientSpec(arguments, new Transports(List.of(impl), transport.port(), transport.protocol(),
                 transport.socket(), transport.options()), load, http, tls, output, serverStats, capacity, startAt,
-                true, runOwnsFiles);
+                true, runOwnsFiles, server);
     }
 
     /**
@@ -156,7 +198,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
         OutputSettings files = new OutputSettings(f.format(), f.quiet(), f.noHeader(), out, hdrLog, hgrm,
                 f.hostLabel(), f.progress());
         return new ClientSpec(arguments, transport, load, http, tls, new Output(files, output.percentiles(),
-                output.maxErrors(), output.thresholds()), serverStats, capacity, startAt, allowInJvm, ownedByCaller);
+                output.maxErrors(), output.thresholds()), serverStats, capacity, startAt, allowInJvm, ownedByCaller, server);
     }
 
     /** Time-based iterations of this length (null: iterations count messages). */
@@ -175,20 +217,20 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
 
     private ClientSpec withLoad(Load l) {
         return new ClientSpec(arguments, transport, l, http, tls, output, serverStats, capacity, startAt,
-                allowInJvm, runOwnsFiles);
+                allowInJvm, runOwnsFiles, server);
     }
 
     /** No thresholds: a run that is not judged (a warmup). */
     public ClientSpec withoutThresholds() {
         return new ClientSpec(arguments, transport, load, http, tls, new Output(output.files(),
                 output.percentiles(), output.maxErrors(), List.of()), serverStats, capacity, startAt, allowInJvm,
-                runOwnsFiles);
+                runOwnsFiles, server);
     }
 
     /** A closed-loop run of the workload, no capacity search nor rate sweep: a warmup before them. */
     public ClientSpec withoutCapacitySearch() {
         return new ClientSpec(arguments, transport, load, http, tls, output, serverStats,
-                new Capacity(false, List.of(), null, null, null, null), startAt, allowInJvm, runOwnsFiles);
+                new Capacity(false, List.of(), null, null, null, null), startAt, allowInJvm, runOwnsFiles, server);
     }
 
     /**
@@ -197,18 +239,24 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
      */
     public ClientSpec trustingAnyCertificate() {
         return new ClientSpec(arguments, transport, load, http, new Tls(tls.on(), tls.protocols(), tls.ciphers(),
-                tls.ca(), true, tls.resumption()), output, serverStats, capacity, startAt, allowInJvm, runOwnsFiles);
+                tls.ca(), true, tls.resumption()), output, serverStats, capacity, startAt, allowInJvm, runOwnsFiles, server);
     }
 
     /** The server's figures read from its monitor at {@code host:port}, its token in {@code tokenFile}. */
     public ClientSpec withServerStats(String host, int port, Path tokenFile) {
         return new ClientSpec(arguments, transport, load, http, tls, output, new Monitor(true, host, port,
-                tokenFile), capacity, startAt, allowInJvm, runOwnsFiles);
+                tokenFile), capacity, startAt, allowInJvm, runOwnsFiles, server);
+    }
+
+    /** The server {@code nbench run} started for this client, which its results name. */
+    public ClientSpec withServer(String transport, Protocol protocol) {
+        return new ClientSpec(arguments, this.transport, load, http, tls, output, serverStats, capacity, startAt,
+                allowInJvm, runOwnsFiles, new Server(transport, protocol));
     }
 
     /** The instant the first measured iteration starts (null: at once). */
     public ClientSpec withStartAt(Instant at) {
         return new ClientSpec(arguments, transport, load, http, tls, output, serverStats, capacity, at,
-                allowInJvm, runOwnsFiles);
+                allowInJvm, runOwnsFiles, server);
     }
 }

@@ -38,6 +38,8 @@ public final class ServerStats implements AutoCloseable {
     private final PrintWriter err;
     private final Map<String, ObjectNode> byCombination = new LinkedHashMap<>();
     private String error;
+    /** The server as its monitor names it; null when it does not (an older server). */
+    private final ClientSpec.Server server;
 
     /**
      * Takes one snapshot and differences it with itself at once: a monitor that does not answer
@@ -50,11 +52,18 @@ public final class ServerStats implements AutoCloseable {
         try {
             JsonNode first = MAPPER.readTree(client.metricsJson());
             line(difference(first, first, 0));
+            server = ClientSpec.Server.named(first.path("server").path("transport").textValue(),
+                    first.path("server").path("protocol").textValue());
         } catch (IOException | RuntimeException e) {
             client.close();
             throw new MonitorClient.Failure("the monitor at " + client.where() + " gave no usable 'metrics json' ("
                     + e.getMessage() + "): is it an nbench server of this version?");
         }
+    }
+
+    /** The server as its monitor names it ({@code metrics json}'s {@code server}); null when it does not. */
+    public ClientSpec.Server server() {
+        return server;
     }
 
     /** Each combination's {@code serverStats} object for the result document, by combination name. */

@@ -93,7 +93,8 @@ public final class BenchServer implements AutoCloseable {
         if (plan.monitor() != null) {
             InetSocketAddress at = new InetSocketAddress(plan.monitor().bind(), plan.monitor().port());
             try {
-                monitor = MonitorServer.start(at, plan.monitor().token(), metrics, MonitorServer.DEFAULT_IDLE_TIMEOUT);
+                monitor = MonitorServer.start(at, plan.monitor().token(), metrics, MonitorServer.DEFAULT_IDLE_TIMEOUT,
+                        new io.nbench.server.metrics.MetricsJson.Server(plan.transport().name(), plan.protocol().label()));
             } catch (IOException e) {
                 server.close();
                 runtime.close();

@@ -105,6 +105,18 @@ class ChildClientTest {
         assertEquals(Set.of(), every, "client options the test gives no value");
     }
 
+    /** The server run started is no option but run's typed word: a fork's plan file carries it all the same. */
+    @Test
+    void theServerRunStartedSurvivesTheWayToAFork(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("spec.json");
+        ChildClient.write(ChildClient.settingsOf(freshClient(), List.of("client"))
+                .withServer("mina", io.nbench.protocol.Protocol.HTTP), file);
+        ClientCommand fresh = freshClient();
+        ChildClient.set(fresh, ClientPlanFile.read(file));
+        ClientSpec.Server carried = ChildClient.settingsOf(fresh, List.of("client")).server();
+        assertEquals("mina http", carried == null ? null : carried.transport() + " " + carried.protocol().label());
+    }
+
     @Test
     void anOptionNotGivenKeepsItsDefault(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("spec.json");

@@ -92,6 +92,16 @@ class FiguresAgreeTest {
         assertEquals(driver, doc.path("combinations").get(0).path("load").path("driver").asText());
         checkDocument(doc);
         CsvColumns.check(r.out(), doc);
+        // A client alone, no monitor: the server is its address; its transport is not known, so not said
+        JsonNode server = doc.path("configuration").path("server");
+        assertTrue(server.path("transport").isNull(), server.toString());
+        assertEquals("127.0.0.1:" + CliTest.port(Protocol.FRAMED), server.path("address").asText(), server.toString());
+        assertEquals("target", server.path("source").asText(), server.toString());
+        List<List<String>> rows = CsvColumns.records(r.out());
+        int transport = rows.get(0).indexOf("server_transport");
+        assertTrue(transport >= 0, rows.get(0).toString());
+        assertEquals(java.util.Set.of(""), rows.subList(1, rows.size()).stream().map(row -> row.get(transport))
+                .collect(java.util.stream.Collectors.toSet()), "an unknown transport is an empty cell, never a guess");
     }
 
     @Test

@@ -101,6 +101,10 @@ class MergeTest {
                 c.path("hosts").get(1).path("throughput").asDouble());
         assertEquals(3, doc.path("sources").size());
         assertEquals(docs.get(2).path("runId").asText(), doc.path("sources").get(2).path("runId").asText());
+        // One server, named alike by every host: the merged document names it
+        assertEquals("127.0.0.1:" + CliTest.port(Protocol.FRAMED), doc.at("/configuration/server/address").asText(),
+                doc.path("configuration").toString());
+        assertEquals(docs.get(0).at("/configuration/server"), doc.at("/configuration/server"));
 
         // A merged document is an ordinary one: compare, report --html and another merge take it.
         assertEquals(ExitCode.OK, CliTest.run("compare", hosts.get(0).toString(), merged.toString()).code());
@@ -111,6 +115,17 @@ class MergeTest {
         JsonNode twice = ResultDocs.read(again.out());
         assertEquals(messages + docs.get(0).path("summary").path("messages").asLong(),
                 twice.path("summary").path("messages").asLong());
+    }
+
+    /** A copy of host 1's document whose server is known: its monitor said this transport. */
+    private static Path withServerTransport(String transport) throws java.io.IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode d = (com.fasterxml.jackson.databind.node.ObjectNode)
+                io.nbench.report.json.ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) d.at("/configuration/server")).put("transport", transport)
+                .put("source", "monitor");
+        Path p = dir.resolve("server-" + transport + ".json");
+        java.nio.file.Files.writeString(p, io.nbench.report.json.ResultDocument.pretty(d));
+        return p;
     }
 
     @Test
@@ -149,6 +164,19 @@ class MergeTest {
         assertEquals(ExitCode.USAGE, broken.code(), broken.err());
         assertEquals(1, broken.err().strip().lines().count(), broken.err());
         assertTrue(broken.err().contains(": startTime \"yesterday\" is not an ISO-8601 instant"), broken.err());
+
+        // Two servers (known transports that differ) do not add up: refused; a server one host names and another
+        // does not know is no longer named (absent), not guessed
+        Path nio = withServerTransport("nio");
+        Path netty = withServerTransport("netty");
+        CliTest.Outcome servers = CliTest.run("report", nio.toString(), netty.toString(), "--merge");
+        assertEquals(ExitCode.USAGE, servers.code(), servers.err());
+        assertEquals("", servers.out());
+        assertEquals("nbench: " + netty + " measured another server than " + nio + ": its transport is netty, not nio; "
+                + "merge only documents of one server, one per client host (see 'nbench report --help')", servers.err().strip());
+        CliTest.Outcome partly = CliTest.run("report", nio.toString(), hosts.get(2).toString(), "--merge");
+        assertEquals(ExitCode.OK, partly.code(), partly.err());
+        assertTrue(ResultDocs.read(partly.out()).at("/configuration/server").isMissingNode(), partly.out());
 
         CliTest.Outcome one = CliTest.run("report", hosts.get(0).toString(), "--merge");
         assertEquals(ExitCode.USAGE, one.code());

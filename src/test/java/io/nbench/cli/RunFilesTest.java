@@ -95,6 +95,10 @@ class RunFilesTest {
                 byServer.keySet());
         for (String server : List.of("netty-local", "mina-vmpipe")) {
             Histogram document = measured(results.resolve(server + ".json"));
+            JsonNode measuredServer = ResultDocs.read(Files.readString(results.resolve(server + ".json")))
+                    .at("/configuration/server");
+            assertEquals(server, measuredServer.path("transport").asText(), measuredServer.toString());
+            assertEquals("run", measuredServer.path("source").asText(), measuredServer.toString());
             assertEquals(2 * 100 * 2, document.getTotalCount());
             assertEquals(document, byServer.get("server=" + server + ";impl=" + server),
                     server + ": the log's measured intervals are its document's");
@@ -245,6 +249,10 @@ class RunFilesTest {
             assertTrue(Files.isRegularFile(Path.of(f)), f + " exists after the run");
         }
         assertEquals(List.of("netty.fork1.json", "netty.fork2.json", "nio.fork1.json", "nio.fork2.json"), list(results));
+        for (String f : list(results)) { // a fork too is told which server run started
+            JsonNode measuredServer = ResultDocs.read(Files.readString(results.resolve(f))).at("/configuration/server");
+            assertEquals(f.substring(0, f.indexOf('.')), measuredServer.path("transport").asText(), f + ": " + measuredServer);
+        }
         assertEquals(List.of(), list(tmp), "no temporary directory left (nbench-run, nbench-forks)");
     }
 

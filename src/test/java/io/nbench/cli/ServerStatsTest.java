@@ -27,7 +27,9 @@ class ServerStatsTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = ServerProcess.withMonitor(TOKEN);
+        // mina, not the clients' nio: the document must name the server's transport, not the client's
+        server = ServerProcess.start(java.util.Map.of("NBENCH_MONITOR_TOKEN", TOKEN), "--impl", "mina", "--port", "0",
+                "--monitor-port", "0");
     }
 
     @AfterAll
@@ -55,6 +57,12 @@ class ServerStatsTest {
         JsonNode doc = ResultDocs.valid(ResultDocs.read(json));
         JsonNode stats = doc.at("/combinations/0/serverStats");
         assertEquals("127.0.0.1:" + server.monitorPort, stats.get("monitor").asText());
+        // The server as its monitor names it (the client is nio), at the address the client measured
+        JsonNode measured = doc.at("/configuration/server");
+        assertEquals("mina", measured.path("transport").asText(), measured.toString());
+        assertEquals("framed", measured.path("protocol").asText(), measured.toString());
+        assertEquals("127.0.0.1:" + server.port, measured.path("address").asText(), measured.toString());
+        assertEquals("monitor", measured.path("source").asText(), measured.toString());
         assertTrue(stats.get("error").isNull());
         assertEquals(2, stats.get("iterations").size());
         for (int i = 0; i < 2; i++) {

@@ -142,6 +142,15 @@ public final class CsvColumns {
                         : format(r.iteration().path("bytesOut").asLong() * 1e9 / r.wallNs() / (1024.0 * 1024.0), 3)));
         FIXED.put("opening_handshakes", new Column(r -> Long.toString(r.iteration().path("openingHandshakes").asLong()),
                 null));
+        // The server measured: configuration.server's, an empty cell when not known (transport null, or an older
+        // document without it); its address is the client's target
+        FIXED.put("server_transport", new Column(r -> text(r.doc().path("configuration").path("server").path("transport")),
+                null));
+        FIXED.put("server_protocol", new Column(r -> text(r.doc().path("configuration").path("server").path("protocol")),
+                null));
+        FIXED.put("server_address", new Column(r -> text(r.doc().path("configuration").path("server").path("address")),
+                r -> r.doc().path("configuration").path("server").isObject()
+                        ? r.doc().path("configuration").path("target").asText() : ""));
         // The combination's summary.warnings, joined by " | ", on the row of its last measured iteration only.
         FIXED.put("warnings", new Column(r -> lastMeasured(r) ? String.join(" | ", texts(r.combination()
                 .path("summary").path("warnings"))) : "", null));

@@ -12,7 +12,8 @@ final class CsvOutput extends MachineReadableOutput {
 
     CsvOutput(OutputContext context) {
         super(context);
-        this.csv = new CsvReport(context.out(), context.keys(), context.record().runId(), context.record().host());
+        this.csv = new CsvReport(context.out(), context.keys(), context.record().runId(), context.record().host(),
+                context.record().server());
         if (!context.settings().noHeader()) {
             csv.header();
         }

@@ -1,6 +1,7 @@
 package io.nbench.client.output;
 
 import io.nbench.report.Environment;
+import io.nbench.report.MeasuredServer;
 import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.ResultDocument;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ public final class RunRecord {
     private final Map<String, Object> options;
     private final String runId = UUID.randomUUID().toString();
     private final Map<String, List<IntervalDoc>> intervals = new LinkedHashMap<>();
+    private final MeasuredServer server;
 
     /**
      * @param hostLabel this host's name in the results, or null for the machine's host name
@@ -27,6 +29,12 @@ public final class RunRecord {
      * @param options   every option with its effective value, defaults included, as JSON-friendly values
      */
     public RunRecord(String hostLabel, List<String> arguments, Map<String, Object> options) {
+        this(hostLabel, arguments, options, null);
+    }
+
+    /** @param server the server measured, as far as the client knows it (null: not known) */
+    public RunRecord(String hostLabel, List<String> arguments, Map<String, Object> options, MeasuredServer server) {
+        this.server = server;
         this.hostLabel = hostLabel;
         this.arguments = List.copyOf(arguments);
         this.options = options;
@@ -41,6 +49,11 @@ public final class RunRecord {
         return hostLabel != null ? hostLabel : Environment.host();
     }
 
+    /** The server measured, as far as the client knows it; null: not known. */
+    public MeasuredServer server() {
+        return server;
+    }
+
     /** Where one combination's per-second figures go (its combinations[].intervals in the document). */
     List<IntervalDoc> intervalsOf(String combination) {
         return intervals.computeIfAbsent(combination, k -> new java.util.ArrayList<>());
@@ -52,7 +65,7 @@ public final class RunRecord {
     public ResultDocument document() {
         if (document == null) {
             document = new ResultDocument(Environment.capture(hostLabel), arguments, options).runId(runId)
-                    .intervals(intervals);
+                    .intervals(intervals).server(server);
         }
         return document;
     }

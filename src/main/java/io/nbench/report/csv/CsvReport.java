@@ -2,6 +2,7 @@ package io.nbench.report.csv;
 
 import io.nbench.load.RunListener;
 import io.nbench.report.Environment;
+import io.nbench.report.MeasuredServer;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
@@ -44,6 +45,7 @@ public final class CsvReport {
     private final String runId;
     private final String host;
     private final String version;
+    private final MeasuredServer server;
 
     /**
      * @param keys  the run's combination keys ({@code impl}, {@code size}, ... and swept {@code -O} keys)
@@ -55,6 +57,12 @@ public final class CsvReport {
 
     /** @param host the {@code host} column: the machine's name, or {@code --host-label} */
     public CsvReport(PrintWriter out, List<String> keys, String runId, String host) {
+        this(out, keys, runId, host, null);
+    }
+
+    /** @param server the server measured: the {@code server_*} columns (null: not known, empty cells) */
+    public CsvReport(PrintWriter out, List<String> keys, String runId, String host, MeasuredServer server) {
+        this.server = server;
         this.out = out;
         this.keys = List.copyOf(keys);
         this.runId = runId;
@@ -96,6 +104,8 @@ public final class CsvReport {
         // Bytes received and sent, whole on the wire, and the TLS handshakes of the connections opened before the
         // first iteration (in the first measured iteration's row)
         c.addAll(List.of("bytes_in", "bytes_out", "mib_in_per_s", "mib_out_per_s", "opening_handshakes"));
+        // The server measured (the document's configuration.server): its transport empty when not known
+        c.addAll(List.of("server_transport", "server_protocol", "server_address"));
         c.add("warnings");
         return c;
     }
@@ -232,6 +242,9 @@ public final class CsvReport {
                 handshakes(cells, r);
                 statusClasses(cells, r);
                 transfer(cells, r);
+                cells.add(server == null || server.transport() == null ? "" : server.transport());
+                cells.add(server == null || server.protocol() == null ? "" : server.protocol());
+                cells.add(server == null || server.address() == null ? "" : server.address());
                 rows[0].row(cells, r);
             }
         };

@@ -37,9 +37,18 @@ public final class ResultDocReader {
         return new ResultDoc(text(d.path("nbench")), text(d.path("runId")), status(d.path("status")),
                 d.path("exitCode").asInt(), text(d.path("error")), strings(d.path("environment")),
                 new ConfigurationDoc(text(config.path("target")), list(config.path("arguments")),
-                        object(config.path("options")), list(config.path("keys"))),
+                        object(config.path("options")), list(config.path("keys")), server(config.path("server"))),
                 combinations, sources, capacity(d.path("capacity")),
                 curve(d.path("capacity").has("curve") ? d.path("capacity").path("curve") : d.path("curve")));
+    }
+
+    /** {@code configuration.server}, or null: not known (or a document written before the field). */
+    private static io.nbench.report.MeasuredServer server(JsonNode s) {
+        if (!s.isObject()) {
+            return null;
+        }
+        return new io.nbench.report.MeasuredServer(text(s.path("transport")), text(s.path("protocol")),
+                text(s.path("address")), io.nbench.report.MeasuredServer.Source.parse(text(s.path("source"))));
     }
 
     /** A curve of latency against load, or null: the document has none. */

@@ -27,6 +27,9 @@ public final class ResultDocWriter {
         d.environment().forEach(env::put);
         ObjectNode config = doc.putObject("configuration");
         config.put("target", d.configuration().target());
+        if (d.configuration().server() != null) { // absent when not known: older documents read back byte for byte
+            config.set("server", server(d.configuration().server()));
+        }
         config.set("arguments", ResultDocument.MAPPER.valueToTree(d.configuration().arguments()));
         config.set("options", d.configuration().options());
         config.set("keys", ResultDocument.MAPPER.valueToTree(d.configuration().keys()));
@@ -53,6 +56,12 @@ public final class ResultDocWriter {
             }
         }
         return doc;
+    }
+
+    /** {@code configuration.server}. */
+    private static ObjectNode server(io.nbench.report.MeasuredServer s) {
+        return ResultDocument.MAPPER.createObjectNode().put("transport", s.transport()).put("protocol", s.protocol())
+                .put("address", s.address()).put("source", s.source() == null ? null : s.source().label());
     }
 
     private static ObjectNode capacity(CapacityDoc c) {

@@ -9,6 +9,7 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Pacing;
 import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
+import io.nbench.report.MeasuredServer;
 import io.nbench.report.RunWarnings;
 import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
@@ -51,6 +52,7 @@ public final class ResultDocument {
     private final List<String> arguments;
     private final Map<String, Object> options;
     private String runId;
+    private MeasuredServer server;
     private Map<String, List<IntervalDoc>> intervals = Map.of();
     private Map<String, ? extends JsonNode> serverStats = Map.of();
     private Map<String, ServerStatsDoc> serverStatsDocs = Map.of();
@@ -98,6 +100,12 @@ public final class ResultDocument {
         return this;
     }
 
+    /** The server the run measured, written as {@code configuration.server}; without it the field is null. */
+    public ResultDocument server(MeasuredServer measured) {
+        this.server = measured;
+        return this;
+    }
+
     public ObjectNode build(SweepResult sweep) {
         return ResultDocWriter.document(doc(sweep));
     }
@@ -110,7 +118,7 @@ public final class ResultDocument {
         }
         return new ResultDoc(environment.getOrDefault("nbench", "dev"), runId, sweep.status(), sweep.exitCode(),
                 sweep.error(), environment, new ConfigurationDoc(sweep.target(), arguments,
-                MAPPER.valueToTree(options), sweep.keys()), combinations, null,
+                MAPPER.valueToTree(options), sweep.keys(), server), combinations, null,
                 sweep.capacity() == null ? null : CapacityDoc.of(sweep.capacity(), sweep.combinations()),
                 sweep.curve() == null ? null : CurveDoc.of(sweep.curve()));
     }

@@ -55,7 +55,7 @@ public final class ForksJoin {
         options.put("forks", planned);
         options.put("out", out);
         ConfigurationDoc configuration = new ConfigurationDoc(base.configuration().target(),
-                base.configuration().arguments(), options, base.configuration().keys());
+                base.configuration().arguments(), options, base.configuration().keys(), base.configuration().server());
         return new ResultDoc(base.nbench(), UUID.randomUUID().toString(), worst.status(), worst.exitCode(), error,
                 base.environment(), configuration, combinations, sources);
     }

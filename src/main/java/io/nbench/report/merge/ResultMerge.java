@@ -82,6 +82,7 @@ public final class ResultMerge {
             checkSameConfiguration(first, other);
         }
         ResultDoc base = first.document();
+        io.nbench.report.MeasuredServer server = sameServer(inputs);
         ResultDoc worst = worst(inputs.stream().map(Input::document).toList(), ResultDoc::status);
         String error = inputs.stream().map(i -> i.document().error()).filter(e -> e != null).findFirst()
                 .orElse(base.error());
@@ -99,7 +100,29 @@ public final class ResultMerge {
                     i.document().status()));
         }
         return new ResultDoc(base.nbench(), UUID.randomUUID().toString(), worst.status(), worst.exitCode(), error,
-                environment, base.configuration(), combinations, sources);
+                environment, base.configuration().withServer(server), combinations, sources);
+    }
+
+    /**
+     * The server the documents measured: theirs when they all name the same; null when they name it apart (one
+     * client host by its name, another by its address) or one does not know it. Two known transports that differ
+     * are two servers, whose figures do not add up: refused.
+     */
+    private static io.nbench.report.MeasuredServer sameServer(List<Input> inputs) throws Refused {
+        Input first = inputs.get(0);
+        io.nbench.report.MeasuredServer server = first.document().configuration().server();
+        boolean same = true;
+        for (Input other : inputs.subList(1, inputs.size())) {
+            io.nbench.report.MeasuredServer s = other.document().configuration().server();
+            String a = server == null ? null : server.transport();
+            String b = s == null ? null : s.transport();
+            if (a != null && b != null && !a.equals(b)) {
+                throw new Refused(other.name() + " measured another server than " + first.name() + ": its transport is "
+                        + b + ", not " + a + "; merge only documents of one server, one per client host");
+            }
+            same &= java.util.Objects.equals(server, s);
+        }
+        return same ? server : null;
     }
 
     private static String host(Input i) {

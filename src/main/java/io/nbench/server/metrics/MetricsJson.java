@@ -16,16 +16,34 @@ public final class MetricsJson {
     public static final String FORMAT = "nbench-server-metrics-1";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
+    /**
+     * The server the figures are of: its transport's name and its protocol's label, so that a client reading them
+     * ({@code --server-stats}) records which server it measured.
+     */
+    public record Server(String transport, String protocol) {
+    }
+
     private MetricsJson() {
     }
 
-    public static String line(MetricsSnapshot s, long resetEpochMillis) {
-        return toJson(s, resetEpochMillis).toString();
+    public static String line(MetricsSnapshot s, long resetEpochMillis, Server server) {
+        return toJson(s, resetEpochMillis, server).toString();
     }
 
-    public static ObjectNode toJson(MetricsSnapshot s, long resetEpochMillis) {
+    /** Of a server that does not say what it is ({@code "server": null}). */
+    public static String line(MetricsSnapshot s, long resetEpochMillis) {
+        return line(s, resetEpochMillis, null);
+    }
+
+    /** @param server the server the figures are of; null: not said ({@code "server": null}) */
+    public static ObjectNode toJson(MetricsSnapshot s, long resetEpochMillis, Server server) {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("format", FORMAT);
+        if (server == null) {
+            root.putNull("server");
+        } else {
+            root.putObject("server").put("transport", server.transport()).put("protocol", server.protocol());
+        }
         root.put("time", Instant.ofEpochMilli(s.epochMillis()).toString());
         root.put("openConnections", s.openConnections());
         root.put("inProgress", s.sinceStart().inProgress());

@@ -46,6 +46,8 @@ public final class MonitorServer implements AutoCloseable {
     private final ServerSocket socket;
     private final MonitorToken token;
     private final ServerMetrics metrics;
+    /** What {@code metrics json} says the server is; null: not said (a monitor of a test's own). */
+    private final MetricsJson.Server server;
     private final int idleMillis;
     private final Duration authDeadline;
     private final AtomicLong unauthenticatedClosed = new AtomicLong();
@@ -54,8 +56,9 @@ public final class MonitorServer implements AutoCloseable {
     private volatile boolean closed;
 
     private MonitorServer(ServerSocket socket, MonitorToken token, ServerMetrics metrics, Duration idle,
-                          Duration authDeadline) {
+                          Duration authDeadline, MetricsJson.Server server) {
         this.socket = socket;
+        this.server = server;
         this.authDeadline = authDeadline;
         this.token = token;
         this.metrics = metrics;
@@ -66,12 +69,24 @@ public final class MonitorServer implements AutoCloseable {
     /** Binds (port 0: any free port) and starts accepting. */
     public static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle)
             throws IOException {
-        return start(bind, token, metrics, idle, AUTH_DEADLINE);
+        return start(bind, token, metrics, idle, AUTH_DEADLINE, null);
+    }
+
+    /** The monitor of {@code server}, which its {@code metrics json} names. */
+    public static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle,
+                                      MetricsJson.Server server) throws IOException {
+        return start(bind, token, metrics, idle, AUTH_DEADLINE, server);
     }
 
     /** With its own authentication deadline (tests). */
     public static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics, Duration idle,
                                Duration authDeadline) throws IOException {
+        return start(bind, token, metrics, idle, authDeadline, null);
+    }
+
+    private static MonitorServer start(InetSocketAddress bind, MonitorToken token, ServerMetrics metrics,
+                                       Duration idle, Duration authDeadline, MetricsJson.Server server)
+            throws IOException {
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -80,7 +95,7 @@ public final class MonitorServer implements AutoCloseable {
             s.close();
             throw e;
         }
-        MonitorServer m = new MonitorServer(s, token, metrics, idle, authDeadline);
+        MonitorServer m = new MonitorServer(s, token, metrics, idle, authDeadline, server);
         m.acceptor.start();
         return m;
     }
@@ -194,7 +209,7 @@ public final class MonitorServer implements AutoCloseable {
                 case "metrics" -> write(out, MetricsText.report(metrics.snapshot(), true,
                         metrics.measurements().resetEpochMillis()) + "\n" + MonitorProtocol.END);
                 case "metrics json" -> write(out, MetricsJson.line(metrics.snapshot(),
-                        metrics.measurements().resetEpochMillis()));
+                        metrics.measurements().resetEpochMillis(), server));
                 case "reset" -> {
                     metrics.reset();
                     write(out, "OK reset: the figures since reset start now (the cumulative ones go on)");

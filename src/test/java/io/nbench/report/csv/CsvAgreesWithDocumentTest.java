@@ -65,14 +65,20 @@ class CsvAgreesWithDocumentTest {
     @Test
     void everyColumnOfEveryRowIsTheDocumentsField() {
         StringWriter csv = new StringWriter();
+        // The server measured is not the client's transport (the rows' impl): nio, learned from its monitor
+        io.nbench.report.MeasuredServer server = new io.nbench.report.MeasuredServer("nio", "framed", "10.0.0.9:7000",
+                io.nbench.report.MeasuredServer.Source.MONITOR);
         CsvReport report = new CsvReport(new PrintWriter(csv), List.of("impl", "size", "rate", "netty.io"), "run-7",
-                "host-a");
+                "host-a", server);
         report.header();
         ObjectNode doc = ResultDocument.MAPPER.createObjectNode();
         doc.put("runId", "run-7");
         doc.put("nbench", Environment.version());
         doc.putObject("environment").put("host", "host-a");
-        doc.set("configuration", ResultDocument.MAPPER.createObjectNode()
+        ObjectNode configuration = ResultDocument.MAPPER.createObjectNode().put("target", "10.0.0.9:7000");
+        configuration.putObject("server").put("transport", "nio").put("protocol", "framed")
+                .put("address", "10.0.0.9:7000").put("source", "monitor");
+        doc.set("configuration", configuration
                 .set("keys", ResultDocument.MAPPER.valueToTree(List.of("impl", "size", "rate", "netty.io"))));
         ArrayNode combinations = doc.putArray("combinations");
 
