@@ -71,10 +71,7 @@ final class ClientCommand implements Callable<Integer> {
     /** The server {@code nbench run} started for this client (no option: run's typed word); null otherwise. */
     io.nbench.client.ClientSpec.Server server;
 
-    /**
-     * Set by {@code nbench run}: hears the typed result and document of this client run, or of each fork (its
-     * rounds are joined into one result per server from these); null otherwise.
-     */
+    /** Set by {@code nbench run}: hears each result and document (joined into one per server); null otherwise. */
     ChildClientListener listener;
 
     /** Set by {@code --forks} in each fork: a file holding its settings ({@link ClientPlanFile}). */

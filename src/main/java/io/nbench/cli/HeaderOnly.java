@@ -33,7 +33,7 @@ final class HeaderOnly extends Writer {
                 line.setLength(0);
                 if (lines > 0 && !l.startsWith("  ")) {
                     done = true;
-                } else if (l.startsWith("  iterations: ")) {
+                } else if (l.startsWith("  iterations: ") || l.startsWith("  plan: ")) {
                     continue; // one round's: run's plan is its own
                 } else if (lines > 0 || !l.isEmpty()) {
                     out.println(l);

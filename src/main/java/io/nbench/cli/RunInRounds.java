@@ -66,7 +66,7 @@ final class RunInRounds {
         Map<RunServer, ServerRounds> measured = new LinkedHashMap<>();
         running.forEach(s -> measured.put(s, new ServerRounds(s.transport())));
         List<RunServer> usable = new ArrayList<>(running);
-        int warm = RunWarmup.run(client, files, running, usable, plan, warmups, out,
+        int warm = RunWarmup.run(client, files, running, usable, plan, warmups, !verbose, out,
                 (s, r, document) -> measured.get(s).warmedUp(r, document));
         worst = ExitCode.first(worst, warm);
         boolean stop = warm == ExitCode.INTERRUPTED || warm == ExitCode.USAGE;
@@ -156,7 +156,12 @@ final class RunInRounds {
             if (joined.combinations().size() > 1) {
                 out.println("Combination: " + c.combination().name());
             }
-            new TextReport(out, c.spec(), false).summary(c.run());
+            TextReport text = new TextReport(out, c.spec(), false);
+            if (verbose) {
+                text.summary(c.run());
+            } else {
+                text.brief(c.run()); // the comparison below has the latencies and CPU
+            }
             c.thresholds().forEach(o -> out.println("Threshold " + (o.passed() ? "passed: " : "BREACHED: ")
                     + o.describe()));
         }

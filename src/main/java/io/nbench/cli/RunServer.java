@@ -93,14 +93,18 @@ final class RunServer implements AutoCloseable {
      */
     static int startAll(List<Transport> chosen, boolean inProcess, Protocol protocol, int responseSize, int ioThreads,
                         Map<String, String> options, List<String> tls, boolean serverStats, List<RunServer> running,
-                        AtomicBoolean stopRequested, PrintWriter out, PrintWriter err) {
+                        AtomicBoolean stopRequested, boolean verbose, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
         for (Transport server : chosen) {
             if (stopRequested.get()) {
                 return ExitCode.first(worst, ExitCode.INTERRUPTED);
             }
-            out.println();
-            out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
+            // A child's banner names it ("nbench server: nio listening on ..."), one line each from the output's
+            // first; an in-JVM server prints none.
+            if (verbose || inProcess) {
+                out.println();
+                out.println("=== server " + server.name() + (inProcess ? " (in this JVM)" : " (child JVM)") + " ===");
+            }
             Map<String, String> own = optionsOf(server, options);
             try {
                 RunServer s = inProcess ? inThisJvm(server, protocol, responseSize, ioThreads, own, err)
@@ -169,23 +173,20 @@ final class RunServer implements AutoCloseable {
     }
 
     /**
-     * Stops every server, printing what each printed as it stopped: all of it when {@code verbose}, else its
-     * transport's settings and its metrics' first line (requests, bytes, errors), named by the server.
+     * Stops every server, printing what each printed as it stopped: all of it (its transport's settings too) when
+     * {@code verbose}, else its metrics' first line (requests, bytes, errors), named by the server.
      */
     static void stopAll(List<RunServer> running, PrintWriter out, boolean verbose) {
         boolean first = true;
         for (RunServer s : running) {
             String metrics = s.stop();
             if (!verbose) {
-                List<String> lines = metrics.lines().filter(l -> l.startsWith("server metrics after")
-                        || l.startsWith("  transport: ")).toList();
+                List<String> lines = metrics.lines().filter(l -> l.startsWith("server metrics after")).toList();
                 if (!lines.isEmpty() && first) {
                     out.println();
                     first = false;
                 }
-                // The metrics' line first, named by the server, then its settings under it.
-                lines.stream().filter(l -> !l.startsWith(" ")).forEach(l -> out.println(s.transport().name() + ": " + l));
-                lines.stream().filter(l -> l.startsWith(" ")).forEach(out::println);
+                lines.forEach(l -> out.println(s.transport().name() + ": " + l));
             } else if (!metrics.isEmpty()) {
                 out.println();
                 out.println("=== server " + s.transport().name() + " stopped ===");

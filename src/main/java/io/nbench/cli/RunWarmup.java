@@ -36,17 +36,33 @@ final class RunWarmup {
      */
     static int run(RunInRounds.Client client, RunFiles files, List<RunServer> running, List<RunServer> usable,
                    ClientSpec plan, int warmups, PrintWriter out, WarmedUp warmedUp) {
+        return run(client, files, running, usable, plan, warmups, false, out, warmedUp);
+    }
+
+    /**
+     * As above; {@code perRound}: a line per warmup round ({@code Warmup 1/2 (not measured): netty 1,523 msg/s, nio
+     * 14,694 msg/s}, run's output without --verbose), else a heading and a line per server and round.
+     */
+    static int run(RunInRounds.Client client, RunFiles files, List<RunServer> running, List<RunServer> usable,
+                   ClientSpec plan, int warmups, boolean perRound, PrintWriter out, WarmedUp warmedUp) {
         if (warmups <= 0) {
             return ExitCode.OK;
         }
         out.println();
-        out.println("=== warmup: the client against every server, " + warmups + " round(s) of 1 iteration, "
-                + "not measured ===");
+        if (!perRound) {
+            out.println("=== warmup: the client against every server, " + warmups + " round(s) of 1 iteration, "
+                    + "not measured ===");
+        }
         out.flush();
         int worst = ExitCode.OK;
-        for (RunRounds.Turn turn : RunRounds.schedule(running.size(), warmups, warmups)) {
+        List<RunRounds.Turn> turns = RunRounds.schedule(running.size(), warmups, warmups);
+        StringBuilder round = new StringBuilder();
+        for (int i = 0; i < turns.size(); i++) {
+            RunRounds.Turn turn = turns.get(i);
+            boolean roundEnds = i == turns.size() - 1 || turns.get(i + 1).round() != turn.round();
             RunServer s = running.get(turn.server());
             if (!usable.contains(s)) {
+                endRound(out, round, roundEnds);
                 continue;
             }
             ClientSpec warm = files.roundFilesOf(s.transport(), -turn.round(), plan).withIterations(0, 1)
@@ -54,10 +70,16 @@ final class RunWarmup {
             // The client's report of a warmup would read as a measurement: one line instead.
             int code = client.run(s, warm, false, new PrintWriter(Writer.nullWriter()), (r, document) -> {
                 warmedUp.ran(s, r, document);
-                out.println("Warmup " + turn.round() + "/" + warmups + ", server " + s.transport().name() + ": "
-                        + throughput(r));
-                out.flush();
+                if (perRound) {
+                    round.append(round.length() == 0 ? "Warmup " + turn.round() + "/" + warmups + " (not measured): "
+                            : ", ").append(s.transport().name()).append(' ').append(throughput(r));
+                } else {
+                    out.println("Warmup " + turn.round() + "/" + warmups + ", server " + s.transport().name() + ": "
+                            + throughput(r));
+                    out.flush();
+                }
             });
+            endRound(out, round, roundEnds);
             if (code == ExitCode.INTERRUPTED || code == ExitCode.USAGE) {
                 return ExitCode.first(worst, code);
             } else if (code == ExitCode.COULD_NOT_RUN) {
@@ -66,6 +88,15 @@ final class RunWarmup {
             }
         }
         return worst;
+    }
+
+    /** A round's line, when the round ends and has one. */
+    private static void endRound(PrintWriter out, StringBuilder round, boolean roundEnds) {
+        if (roundEnds && round.length() > 0) {
+            out.println(round);
+            out.flush();
+            round.setLength(0);
+        }
     }
 
     /** A warmup run's throughput, the client and the server warming up. */

@@ -269,6 +269,38 @@ public final class TextReport implements RunListener {
             out.println("Note: " + Units.count(clamped) + " value(s) beyond the histogram's range (1 hour) were recorded "
                     + "as its maximum.");
         }
+        errorLines(result);
+        out.println(RULE);
+        out.flush();
+    }
+
+    /**
+     * The summary in a few lines, for {@code nbench run} without {@code --verbose}, whose comparison shows the
+     * latencies and CPU: the throughput with its interval, every warning, the errors when there are any.
+     */
+    public void brief(RunResult result) {
+        Summary s = result.summary();
+        warn(RunWarnings.leftOut(s));
+        warn(RunWarnings.stretched(s));
+        if (s.iterations() == 0) {
+            out.println("No measured iteration completed.");
+        } else {
+            out.println(throughput(s.throughput()) + ", in " + Units.mib(s.mibInPerSecond()) + " out "
+                    + Units.mib(s.mibOutPerSecond()) + " MiB/s");
+            warn(RunWarnings.wideInterval(s));
+            warn(RunWarnings.notSteady(s));
+            warn(RunWarnings.disturbed(s));
+            warn(RunWarnings.saturated(s));
+        }
+        if (result.errors().total() > 0 || result.lateResponses() > 0 || result.reconnects() > 0
+                || !result.statuses().isEmpty()) {
+            errorLines(result); // else "Errors: 0", which the result line and each round's line say already
+        }
+        out.flush();
+    }
+
+    /** The errors, late responses and reopened connections; HTTP's statuses; each kind's first error. */
+    private void errorLines(RunResult result) {
         out.println("Errors: " + errors(result.errors(), spec.request().success()) + (result.lateResponses() > 0
                 ? "; late responses (after their timeout) " + Units.count(result.lateResponses()) : "")
                 + (result.reconnects() > 0 ? "; connections reopened " + Units.count(result.reconnects())
@@ -283,8 +315,6 @@ public final class TextReport implements RunListener {
         for (Map.Entry<ErrorKind, String> e : result.firstErrors().entrySet()) {
             out.println("  first " + e.getKey().label() + " error: " + e.getValue());
         }
-        out.println(RULE);
-        out.flush();
     }
 
     private void warn(String warning) {

@@ -132,16 +132,17 @@ class CompareBaselineTest {
         });
         assertEquals(0, compared.get("notCompared").size(), compared.toString());
 
-        // The text: the baseline's figures, then a block per other combination against it, within 120 columns.
+        // The text: a block per other combination against the baseline, its figures beside theirs (120 columns).
         CliTest.Outcome text = compare("--baseline", "impl=netty,netty.allocator=adaptive", sweep.toString());
         assertEquals(ExitCode.OK, text.code(), text.err());
         List<String> lines = text.out().lines().toList();
         AlignedTables.assertFits(lines, 120);
         assertTrue(lines.contains(NETTY_100 + "adaptive"), text.out());
-        assertTrue(lines.contains("A: impl=netty,netty.allocator=adaptive (the baseline)"), text.out());
-        assertTrue(lines.contains("B: netty.allocator=pooled against A"), text.out());
-        assertTrue(lines.contains("C: impl=nio against A"), text.out());
-        assertEquals(6, AlignedTables.tables(lines).size(), "per size: A's table, B's and C's: " + text.out());
+        assertTrue(lines.contains("B: netty.allocator=pooled against A = impl=netty,netty.allocator=adaptive"),
+                text.out());
+        assertTrue(lines.contains("C: impl=nio against A = impl=netty,netty.allocator=adaptive"), text.out());
+        assertEquals(4, AlignedTables.tables(lines).size(), "per size: B's and C's, A's figures in each: " + text.out());
+        assertTrue(text.out().matches("(?s).*\n  metric +A +B +B/A \\[99\\.9% CI\\] +verdict\n.*"), text.out());
     }
 
     @Test
@@ -339,9 +340,8 @@ class CompareBaselineTest {
         }
         for (String name : names(doc)) {
             String block = o.out().substring(o.out().indexOf("\n" + name + "\n"));
-            assertTrue(block.contains("\nA: " + sweep + " (the baseline)\n"), block);
-            assertTrue(block.contains("\nB: " + b + " against A\n"), block);
-            assertTrue(block.contains("\nC: " + c + " against A\n"), block);
+            assertTrue(block.contains("\nB: " + b + " against A = " + sweep + "\n"), block);
+            assertTrue(block.contains("\nC: " + c + " against A = " + sweep + "\n"), block);
         }
     }
 

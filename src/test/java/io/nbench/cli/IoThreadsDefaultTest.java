@@ -67,7 +67,8 @@ class IoThreadsDefaultTest {
     void runsServerAndClientSplitTheMachine(@TempDir Path dir) throws Exception {
         assumeTrue(CORES >= 2, ONE_CORE);
         CliTest.Outcome o = CliTest.run("run", "--servers", "nio", "--impl", "nio", "--threads", "64", "--msgs", "4",
-                "--warmup", "0", "--iterations", "1", "--no-server-stats", "--results-dir", dir.toString());
+                "--warmup", "0", "--iterations", "1", "--no-server-stats", "--results-dir", dir.toString(),
+                "--verbose"); // the server's settings as it stops
         assertEquals(0, o.code(), o.out() + o.err());
         assertEquals("", o.err());
         // The child server's banner, then the client's line: both with half the cores.
@@ -76,7 +77,7 @@ class IoThreadsDefaultTest {
         assertEquals(Map.of("nio", "" + HALF), effective(dir.resolve("nio.json"), Map.of("nio", "io-threads")));
 
         CliTest.Outcome given = CliTest.run("run", "--servers", "nio", "--impl", "nio", "--server-io-threads", "3",
-                "--threads", "1", "--msgs", "4", "--warmup", "0", "--iterations", "1", "--no-server-stats");
+                "--threads", "1", "--msgs", "4", "--warmup", "0", "--iterations", "1", "--no-server-stats", "--verbose");
         assertEquals(0, given.code(), given.out() + given.err());
         assertTrue(given.out().contains(" io-threads=3,"), "the server's, as given: " + given.out());
         assertTrue(given.out().contains(" io-threads=1,"), "the client's, one connection: " + given.out());

@@ -74,7 +74,7 @@ class RunTlsCliTest {
                 Map.of("netty.tls-engine", "openssl"))).available(), "OpenSSL is not available here");
         CliTest.Outcome o = CliTest.run("run", "--tls", "--servers", "netty", "-O", "netty.tls-engine=jdk,openssl",
                 "--threads", "1", "--msgs", "50", "--warmup", "0", "--iterations", "1", "--no-server-stats",
-                "--results-dir", dir.toString());
+                "--results-dir", dir.toString(), "--verbose"); // the server's settings as it stops
         assertEquals(0, o.code(), o.out() + o.err());
         assertEquals("", o.err());
         JsonNode combinations = ResultDocs.valid(ResultDocs.read(dir.resolve("netty.json"))).path("combinations");

@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * The comparison laid out for a terminal of a given width ({@code nbench run}'s): per combination, A's figures,
- * then one block per other file against A, as hyperfine's summary puts each command against the fastest. Each
- * row is a metric with the file's figure, its ratio to A with the 99.9% interval and the verdict; the columns
- * of the metric and the figure are as wide in every block, so A's figures sit above the others'. More files make
+ * The comparison laid out for a terminal of a given width ({@code nbench run}'s): per combination, one block per
+ * other file against A, as hyperfine's summary puts each command against the fastest. Each row is a metric with
+ * A's figure and the file's, its ratio to A with the 99.9% interval and the verdict; on a terminal too narrow
+ * for A's figure beside the other's, A's figures are a block of their own, first, and the columns of the metric
+ * and the figure are as wide in every block, so A's figures sit above the others'. More files make
  * it longer, never wider: a row that would still pass the width (a long verdict) continues on the next line in its
  * own column. {@code compare --baseline} lays out one document's combinations the same way, each against its
  * baseline ({@link Sides}).
@@ -45,9 +46,14 @@ public final class CompareBlocks {
         out.flush();
     }
 
-    /** A's table, one table per other that has the combination, then what the short verdicts mean. */
+    /**
+     * One table per other that has the combination, then what the short verdicts mean. Where every row of those
+     * tables with A's figure beside the other's fits the width, A's figures are a column of each (hyperfine's
+     * "A vs B" at a glance, and half the lines for two files); else A's figures are a table of their own, first.
+     */
     private static void combination(PrintWriter out, Sides sides, Comparison.Block b, int width) {
         List<Table> tables = new ArrayList<>();
+        List<Table> beside = new ArrayList<>();
         List<List<String>> baseline = new ArrayList<>();
         baseline.add(List.of("metric", "A"));
         b.rows().forEach(r -> baseline.add(List.of(r.metric().name(),
@@ -63,27 +69,34 @@ public final class CompareBlocks {
                 continue;
             }
             List<List<String>> rows = new ArrayList<>();
+            List<List<String>> withA = new ArrayList<>();
             rows.add(List.of("metric", x, x + "/A [99.9% CI]", "verdict"));
+            withA.add(List.of("metric", "A", x, x + "/A [99.9% CI]", "verdict"));
             for (Comparison.Row r : b.rows()) {
                 Comparison.Cell c = r.others().get(i);
                 rows.add(List.of(r.metric().name(), CompareTable.value(r.metric(), c.mean()), CompareTable.ratio(c),
                         verdict(c)));
+                withA.add(List.of(r.metric().name(), CompareTable.value(r.metric(), r.baseline()),
+                        CompareTable.value(r.metric(), c.mean()), CompareTable.ratio(c), verdict(c)));
                 if (c.verdict() == Comparison.Verdict.TOO_FEW) {
                     tooFew.add(c.smallerN());
                 }
                 noValue |= c.verdict() == Comparison.Verdict.NO_VALUE;
             }
             tables.add(new Table(x + ": " + sides.other(b, i) + " against A", rows));
+            // No table of A's own names A here: the title does.
+            beside.add(new Table(x + ": " + sides.other(b, i) + " against A = " + sides.baseline(b), withA));
         }
-        int[] shared = widths(tables);
-        for (Table t : tables) {
+        // The metric and the figures as wide in every table; the ratio as its own table needs, so that one
+        // hopeless interval (1.2e+05 [3.4e-300, Infinity]) does not push every other table's verdict along.
+        int figures = fits(beside, width) ? 3 : 2;
+        List<Table> shown = figures == 3 ? beside : tables;
+        int[] shared = widths(shown);
+        for (Table t : shown) {
             out.println();
             wrapped(out, t.title(), width, "    ");
-            // The metric and the figure as wide in every table; the ratio as its own table needs, so that one
-            // hopeless interval (1.2e+05 [3.4e-300, Infinity]) does not push every other table's verdict along.
             int[] widths = widths(List.of(t));
-            widths[0] = shared[0];
-            widths[1] = shared[1];
+            System.arraycopy(shared, 0, widths, 0, figures);
             t.rows().forEach(r -> row(out, r, widths, width));
         }
         if (!missing.isEmpty()) {
@@ -103,9 +116,31 @@ public final class CompareBlocks {
         }
     }
 
+    /** Whether every row of {@code tables} fits {@code width} unbroken, laid out as {@link #row} lays it out. */
+    private static boolean fits(List<Table> tables, int width) {
+        if (tables.isEmpty()) {
+            return false;
+        }
+        int[] shared = widths(tables);
+        for (Table t : tables) {
+            int[] w = widths(List.of(t));
+            System.arraycopy(shared, 0, w, 0, 3);
+            for (List<String> r : t.rows()) {
+                int length = 2;
+                for (int i = 0; i < r.size() - 1; i++) {
+                    length += w[i] + 2;
+                }
+                if (length + Tty.columns(r.get(r.size() - 1)) > width) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** The widest cell of each column over every table, so a column starts at the same place in each. */
     private static int[] widths(List<Table> tables) {
-        int[] w = new int[4];
+        int[] w = new int[5];
         for (Table t : tables) {
             for (List<String> r : t.rows()) {
                 for (int i = 0; i < r.size(); i++) {
