@@ -90,7 +90,7 @@ final class RunInRounds {
                         + " ===");
             } else if (!announced) {
                 out.println();
-                out.println("=== " + roundCount + " round(s), every server in each" + (left.total() > 0 ? ", "
+                out.println("=== " + roundCount + " round(s), every server in each" + (left.total() >= 1_000_000_000L ? ", "
                         + ProgressLine.clock(left.total()) + " of iterations" : "")
                         + " (--verbose: each round's report) ===");
             }

@@ -173,20 +173,27 @@ final class RunServer implements AutoCloseable {
     }
 
     /**
-     * Stops every server, printing what each printed as it stopped: all of it (its transport's settings too) when
-     * {@code verbose}, else its metrics' first line (requests, bytes, errors), named by the server.
+     * Stops every server, printing what each printed as it stopped: all of it when {@code verbose}, else one line
+     * named by the server: its metrics' first line (requests, bytes, errors) and its transport's settings.
      */
     static void stopAll(List<RunServer> running, PrintWriter out, boolean verbose) {
         boolean first = true;
         for (RunServer s : running) {
             String metrics = s.stop();
             if (!verbose) {
-                List<String> lines = metrics.lines().filter(l -> l.startsWith("server metrics after")).toList();
-                if (!lines.isEmpty() && first) {
+                String line = metrics.lines().filter(l -> l.startsWith("server metrics after")).findFirst()
+                        .orElse(null);
+                if (line == null) {
+                    continue;
+                }
+                if (first) {
                     out.println();
                     first = false;
                 }
-                lines.forEach(l -> out.println(s.transport().name() + ": " + l));
+                // Its settings on the same line: what -O gave it is seen to have reached it.
+                String settings = metrics.lines().filter(l -> l.startsWith("  transport: ")).findFirst()
+                        .map(l -> " | " + l.strip()).orElse("");
+                out.println(s.transport().name() + ": " + line + settings);
             } else if (!metrics.isEmpty()) {
                 out.println();
                 out.println("=== server " + s.transport().name() + " stopped ===");
