@@ -134,10 +134,11 @@ class EmptyMeasurementTest {
             assertEquals(ExitCode.NOTHING_MEASURED, json.code(), json.err());
             JsonNode d = ResultDocs.read(json.out());
             String name = d.get("combinations").get(0).get("name").asText();
-            // stdout is the document alone; why, and what to change, is on stderr.
+            // stdout is the document alone; why, and what to change, is on stderr (beside the machine's warnings: a
+            // CI pass once had the hypervisor's steal over 5 % in an iteration).
             assertEquals(List.of("nbench client: threshold not judged [" + name + "]: errors==0 (nothing measured)",
                     "nbench client: NO_DATA [" + name + "]: " + d.get("combinations").get(0).get("reasons").get(0)
-                            .asText()), json.err().lines().toList());
+                            .asText()), io.nbench.testkit.Stderr.withoutWarnings(json.err()).lines().toList());
         }
     }
 
