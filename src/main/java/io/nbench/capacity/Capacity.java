@@ -51,8 +51,9 @@ public record Capacity(String objective, double resolution, double firstGuess, O
          */
         CLIENT_LIMITED,
         /**
-         * The passing rate, measured again before the answer, no longer passed (failed for the server): the
-         * server's capacity changed during the search, and no figure of it stands.
+         * The passing rate, measured again before the answer, no longer passed: failed for the server (the
+         * server's capacity changed during the search), or failed every run on a disturbed machine (the answer
+         * could not be confirmed). No figure stands.
          */
         UNSTABLE
     }

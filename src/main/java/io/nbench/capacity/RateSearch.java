@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  * that reaches no server failure ends {@link Capacity.Outcome#CLIENT_LIMITED}. Once the bracket is as narrow as
  * asked, its passing and failing rates are each measured once more, interleaved (the passing one again until it
  * decides, as any rate): a pass that no longer passes, for the server's cause, ends the search
- * {@link Capacity.Outcome#UNSTABLE}: the server changed under the search.
+ * {@link Capacity.Outcome#UNSTABLE}: the server changed under the search; a pass whose every run fails again for
+ * the machine's or the client's causes ends it unstable too (the answer could not be confirmed), never found.
  */
 public final class RateSearch {
 
@@ -191,7 +192,9 @@ public final class RateSearch {
      * One run of a bracket's end measured again; the passing rate again until it decides, as at any rate. A pass
      * that now fails for the server is, once, taken for the noise of a rate at the very edge (a pass by 0.1 % of
      * the answered rate, a failure by 0.5 %): the answer falls back to the next lower rate that passed, which is
-     * measured again in turn. If that fails too, or there is none, the server changed: unstable.
+     * measured again in turn. If that fails too, or there is none, the server changed: unstable. A pass that
+     * fails again with no run failing for the server was not confirmed (the machine was disturbed throughout):
+     * unstable too, with no fall-back (a lower rate would be measured on the same disturbed machine).
      */
     private void confirm(StepResult result, long atNanos) {
         double rate = confirming.remove();
@@ -205,7 +208,12 @@ public final class RateSearch {
         }
         steps.add(new Capacity.Step(result, decision, atNanos, true));
         if (rate == passed && Boolean.FALSE.equals(decision)
-                && passAgain.stream().anyMatch(r -> r.cause().boundsTheServer())) {
+                && passAgain.stream().noneMatch(r -> r.cause().boundsTheServer())) {
+            // Every run of the answer failed again, none for the server: the machine (or the client) was
+            // disturbed for the whole confirmation. The answer stands unconfirmed, so no figure is given.
+            unstable = true;
+            confirming.clear();
+        } else if (rate == passed && Boolean.FALSE.equals(decision)) {
             double lower = passes.stream().filter(p -> p < passed).mapToDouble(Double::doubleValue).max().orElse(-1);
             if (fellBack || lower < 0) {
                 unstable = true;

@@ -144,7 +144,9 @@ public final class CapacityTable {
 
     /**
      * {@code the server's capacity changed during the search: 423/s passed at 0:05 and failed at 1:40, answered
-     * 52/s}: the first pass at the answer, and its last failing run after the bracket closed.
+     * 52/s}: the first pass at the answer, and its last failing run after the bracket closed; when that run
+     * failed for the machine's or the client's cause, the answer could not be confirmed (the server may not have
+     * changed), and the line says so.
      */
     private static String unstable(Capacity c) {
         Capacity.Step pass = null;
@@ -160,10 +162,16 @@ public final class CapacityTable {
                 fail = s;
             }
         }
-        return "the server's capacity changed during the search: " + rate(c.passed()) + "/s passed at "
-                + clock(pass) + " and failed at " + clock(fail) + ", answered "
+        String answered = ", answered "
                 + (fail == null || Double.isNaN(fail.result().answered()) ? "-" : rate(fail.result().answered()))
                 + "/s";
+        if (fail != null && !fail.result().cause().boundsTheServer()) {
+            return "the answer could not be confirmed: " + rate(c.passed()) + "/s passed at " + clock(pass)
+                    + " and failed again at " + clock(fail) + " (" + fail.result().cause().label() + ")" + answered
+                    + "; run again on a quiet machine";
+        }
+        return "the server's capacity changed during the search: " + rate(c.passed()) + "/s passed at "
+                + clock(pass) + " and failed at " + clock(fail) + answered;
     }
 
     /** {@code 1:40}: minutes and seconds since the search began. */

@@ -104,6 +104,15 @@ class RateSearchTest {
         assertEquals(StepCause.MACHINE_DISTURBED, new StepResult(100, 100, 100, false, false, 0, 50e6, false).cause());
         assertEquals(StepCause.OBJECTIVE_BREACHED, new StepResult(100, 100, 100, false, false, 0, 1e6, false).cause());
         assertEquals(StepCause.MACHINE_DISTURBED, new StepResult(100, 100, 90, true, false, 0, 0, true).cause());
+        // A disturbance explains a failure only when the client's own lateness is half the latency p99 or more:
+        // 6 % steal and a 3 ms send lag beside a p99 of 75 ms is a server that fell behind (issue 36's SIGSTOPped
+        // server, named 'machine disturbed' before), a 20 ms lag beside 75 ms a server's breach; 50 ms beside 60 ms
+        // the machine.
+        assertEquals(StepCause.ANSWERED_SHORT, new StepResult(100, 100, 90, false, false, 0, 3e6, true, 75e6).cause());
+        assertEquals(StepCause.OBJECTIVE_BREACHED,
+                new StepResult(100, 100, 100, false, false, 0, 20e6, false, 75e6).cause());
+        assertEquals(StepCause.MACHINE_DISTURBED,
+                new StepResult(100, 100, 100, false, false, 0, 50e6, false, 60e6).cause());
         assertTrue(StepCause.ANSWERED_SHORT.boundsTheServer() && StepCause.OBJECTIVE_BREACHED.boundsTheServer());
         assertFalse(StepCause.SENT_SHORT.boundsTheServer() || StepCause.IN_FLIGHT_CAP.boundsTheServer()
                 || StepCause.MACHINE_DISTURBED.boundsTheServer());
@@ -157,6 +166,28 @@ class RateSearchTest {
         Capacity.Spread p = c.spreadAt(c.passed());
         assertTrue(p.runs() >= 2 && p.passes() == p.runs(), p.toString());
         assertTrue(c.spreadAt(c.failed()).runs() >= RateSearch.RUNS + 1, c.spreadAt(c.failed()).toString());
+    }
+
+    /**
+     * A pass whose every run fails again on a disturbed machine (none for the server) is not confirmed: unstable,
+     * never found. Before: found, PASS, at a rate that had failed three times out of four (CI, 2026-11-29).
+     */
+    @Test
+    void aPassThatFailsAgainOnlyForTheMachineIsNotConfirmed() {
+        RateSearch search = search(800, 0.02);
+        for (OptionalDouble r = search.next(); r.isPresent(); r = search.next()) {
+            double rate = r.getAsDouble();
+            search.record(search.confirmingTheAnswer()
+                    ? new StepResult(rate, rate, rate, false, false, 0, 0, true, Double.NaN) // steal explains it
+                    : queue(1_000, rate));
+        }
+        Capacity c = search.result();
+        assertEquals(Capacity.Outcome.UNSTABLE, c.outcome(), c.steps().toString());
+        List<Capacity.Step> again = c.steps().stream().filter(Capacity.Step::confirming).toList();
+        assertTrue(again.stream().filter(s -> s.result().target() == c.passed()).count() >= RateSearch.RUNS,
+                again.toString());
+        assertTrue(again.stream().filter(s -> s.result().target() == c.passed())
+                .noneMatch(s -> s.result().cause().boundsTheServer()), again.toString());
     }
 
     /**

@@ -179,7 +179,9 @@ class CapacityCliTest {
      * A server whose capacity falls during the search (issue 36: a stand-in for a leak or a filling cache) does
      * not keep its first figure: once a step has passed, the test stops the server (SIGSTOP) for 70 ms of every
      * 100 ms; the passing rate, measured again before the answer is printed, no longer passes, so the outcome is
-     * unstable, not PASS. Today: the first rate's answer, PASS, exit 0.
+     * unstable, not PASS. Before: the first rate's answer, PASS, exit 0; and (CI, 2026-11-29, a machine with 6 %
+     * steal) PASS at a rate whose three runs measured again all failed, each named 'machine disturbed' by the steal
+     * though the client's send lag was a few ms beside a p99 of 80 ms.
      */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -215,8 +217,11 @@ class CapacityCliTest {
                 assertEquals(ExitCode.UNSTABLE, p.exitValue(), text + err.get());
                 String answer = text.toString().lines().filter(l -> l.startsWith("capacity: ")).findFirst()
                         .orElseThrow();
-                assertTrue(answer.contains("the server's capacity changed during the search: "
-                        + CapacityTable.rate(capacity.get("passed").asDouble()) + "/s passed at "), answer);
+                // The server's cause, or (a CPU hog beside the test stalling the client as long as the server)
+                // the machine's: either way the answer is not confirmed, never PASS.
+                String passed = CapacityTable.rate(capacity.get("passed").asDouble()) + "/s passed at ";
+                assertTrue(answer.contains("the server's capacity changed during the search: " + passed)
+                        || answer.contains("the answer could not be confirmed: " + passed), answer);
             } finally {
                 if (dutyCycle != null) {
                     dutyCycle.interrupt();

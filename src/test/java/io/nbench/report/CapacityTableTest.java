@@ -63,5 +63,12 @@ class CapacityTableTest {
         Capacity c = new Capacity("p99<=10ms", 0.02, 3_000, Capacity.Outcome.UNSTABLE, 423, 529, steps);
         assertEquals("capacity: unstable within p99<=10ms: the server's capacity changed during the search: 423/s "
                 + "passed at 0:05 and failed at 1:40, answered 52.0/s", CapacityTable.answer(c));
+        // Failed again for the machine's cause (steal): not confirmed, no claim that the server changed.
+        List<Capacity.Step> disturbed = List.of(steps.get(0), steps.get(1), new Capacity.Step(
+                new StepResult(423, 423, 371, false, false, 0, 0, true), false, 100_000_000_000L, true));
+        Capacity m = new Capacity("p99<=10ms", 0.02, 3_000, Capacity.Outcome.UNSTABLE, 423, 529, disturbed);
+        assertEquals("capacity: unstable within p99<=10ms: the answer could not be confirmed: 423/s passed at 0:05 "
+                + "and failed again at 1:40 (machine disturbed), answered 371/s; run again on a quiet machine",
+                CapacityTable.answer(m));
     }
 }

@@ -189,7 +189,8 @@ public final class CapacitySearch implements StepSource {
     /**
      * A step as the search reads it: the rates sent and answered (the measured iterations' mean throughput), whether
      * it passed its verdict, whether a figure was close, and what names a failure's cause: the messages that waited
-     * on the in-flight cap, the send lag's p99, steal in any measured iteration.
+     * on the in-flight cap, the send lag's p99, steal in any measured iteration, the latency p99 (which a
+     * disturbance must explain to be the cause).
      */
     static StepResult measured(CombinationResult r) {
         double achieved = Metric.named("rate-achieved").valueOf(r.run());
@@ -210,7 +211,9 @@ public final class CapacitySearch implements StepSource {
         }
         Histogram lag = summary.mergedSendLag();
         double lagP99 = lag == null || lag.getTotalCount() == 0 ? Double.NaN : Percentiles.valueAt(lag, 99);
+        Histogram merged = summary.merged();
+        double latencyP99 = merged.getTotalCount() == 0 ? Double.NaN : Percentiles.valueAt(merged, 99);
         return new StepResult(r.spec().rate(), achieved, answered, r.status() == Status.PASS, near, capWaits, lagP99,
-                steal);
+                steal, latencyP99);
     }
 }

@@ -61,7 +61,7 @@ public final class CapacityComparison {
             case "stopped" -> " (stopped by --max-time)";
             case "interrupted" -> " (interrupted)";
             case "client_limited" -> " (limited by the client: the server's limit was not reached)";
-            case "unstable" -> " (unstable: the server's capacity changed during the search)";
+            case "unstable" -> " (unstable: the answer failed when measured again)";
             default -> ""; // found, or none_passed: the line already says it
         };
     }
