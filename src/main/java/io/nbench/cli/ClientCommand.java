@@ -185,7 +185,8 @@ final class ClientCommand implements Callable<Integer> {
                     ? new OutputContext(output.settings(), out, err, CapacitySearch.keys(plan.keys()),
                             OutputContext.SEARCH, record)
                     : new OutputContext(output.settings(), out, err, plan.keys(), plan.steps().size(), record)
-                            .plannedAfter(listener != null ? listener.plannedAfterNanos() : 0));
+                            .plannedAfter(listener != null ? listener.plannedAfterNanos() : 0)
+                            .rateSweep(sweep.rateSweep != null));
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         } catch (CannotWrite e) {

@@ -8,11 +8,12 @@ import java.util.List;
  * A sweep's combinations in their planned order. A combination INTERRUPTED or ABORTED ends the sweep: the server
  * is gone or the user wants out, and later combinations would fail the same way.
  */
-final class PlannedSteps implements StepSource {
+public final class PlannedSteps implements StepSource {
 
     private final List<ClientPlan.Step> steps;
 
-    PlannedSteps(ClientPlan plan) {
+    /** @param plan its steps, run in their order */
+    public PlannedSteps(ClientPlan plan) {
         this.steps = plan.steps();
     }
 

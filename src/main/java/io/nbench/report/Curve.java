@@ -13,7 +13,9 @@ import java.util.List;
  *
  * <p>The knee is the highest-offered point whose p99 is within {@link #KNEE_FACTOR} times the curve's low-load p99,
  * its lowest p99: every point offered more lies beyond that (a point that measured no latency lies beyond it). None
- * when that is the last point (the curve has not turned up within the rates offered) or no point measured latency.
+ * when that is the last point (the curve has not turned up within the rates offered), when that point was sent short
+ * of its rate (the client's limit came first: a --find-rate curve whose highest low-latency point was "sent short")
+ * or no point measured latency.
  * Why this rule: below a server's capacity an open-loop p99 stays near its low-load value; past it the queue grows
  * for as long as a step runs, so p99 leaves any fixed multiple of it behind. A stall of the machine only raises
  * latency: at a rate below the knee it does not move the knee, at the knee it moves it down one point, and no stall
@@ -44,6 +46,11 @@ public record Curve(List<Point> points, int knee) {
     public record Point(String combination, double offered, double achieved, double answered, double p50, double p99,
                         double p999, long errors, String cause) {
 
+        /** Whether the rate offered was sent, within {@link StepResult#RATE_TOLERANCE}. */
+        public boolean sentInFull() {
+            return achieved >= offered * (1 - StepResult.RATE_TOLERANCE);
+        }
+
         /** The point of a measured step, its rates and cause as {@code step} has them. */
         public static Point of(CombinationResult r, StepResult step) {
             Summary s = r.run().summary();
@@ -72,7 +79,12 @@ public record Curve(List<Point> points, int knee) {
         return of(points);
     }
 
-    /** The knee's index in {@code points}; -1 when none (see the class comment). */
+    /**
+     * The knee's index in {@code points}; -1 when none (see the class comment). The highest point within the
+     * factor must also have been sent at its offered rate (within {@link StepResult#RATE_TOLERANCE}): a step the
+     * client sent short measured its latency at a lower load than it names, so when it is that highest point the
+     * curve did not turn up where the client could reach (none), rather than a knee at a rate never carried.
+     */
     public static int knee(List<Point> points) {
         double floor = lowLoadP99(points);
         if (Double.isNaN(floor)) {
@@ -83,6 +95,9 @@ public record Curve(List<Point> points, int knee) {
             if (points.get(i).p99() <= KNEE_FACTOR * floor) {
                 knee = i;
             }
+        }
+        if (knee >= 0 && !points.get(knee).sentInFull()) {
+            return -1;
         }
         return knee == points.size() - 1 ? -1 : knee;
     }

@@ -113,6 +113,38 @@ class FiguresAgreeTest {
     }
 
     /**
+     * Each step of a curve (--rate-sweep, --find-rate) is a point whose cause the CSV carries on the step's last
+     * measured row, as the document's curve has it; the probe (closed loop) and every other row have none. Before:
+     * no such column (the issue asked for the curve in CSV too).
+     */
+    @Test
+    void curveStepsCarryTheirCauseInCsvAsTheDocumentHasIt() throws Exception {
+        for (List<String> curve : List.of(List.of("--rate-sweep", "200..600/3"),
+                List.of("--find-rate", "--slo", "p99<=5s", "--max-time", "2s"))) {
+            List<String> args = new ArrayList<>(List.of("client", "--port", CliTest.port(Protocol.FRAMED),
+                    "--iteration-time", "200ms", "--warmup", "0", "--iterations", "1", "--format", "csv", "--out",
+                    dir.resolve("c.json").toString()));
+            args.addAll(curve);
+            CliTest.Outcome o = CliTest.run(args.toArray(String[]::new));
+            JsonNode doc = ResultDocs.read(dir.resolve("c.json"));
+            CsvColumns.check(o.out(), doc);
+            JsonNode points = doc.has("curve") ? doc.path("curve") : doc.path("capacity").path("curve");
+            List<List<String>> rows = CsvColumns.records(o.out());
+            int cause = rows.get(0).indexOf("step_cause");
+            List<String> causes = rows.subList(1, rows.size()).stream().map(r -> r.get(cause))
+                    .filter(c -> !c.isEmpty()).toList();
+            List<String> expected = new ArrayList<>();
+            doc.path("combinations").forEach(c -> points.forEach(p -> {
+                if (p.path("combination").asText().equals(c.path("name").asText())) {
+                    expected.add(p.path("cause").asText());
+                }
+            }));
+            assertTrue(points.size() >= (curve.contains("--rate-sweep") ? 3 : 1), doc.toString());
+            assertEquals(expected, causes, curve + ": " + o.out());
+        }
+    }
+
+    /**
      * With TLS and reconnects, the handshake columns too: each against the document's {@code handshakeLatency} and
      * its decoded histogram.
      */

@@ -42,6 +42,10 @@ class CurveTest {
         assertEquals(-1, curve(10, 11, 12).knee());
         assertNull(curve(Double.NaN, Double.NaN).kneePoint());
         assertEquals(200.0, curve(10, 12, Double.NaN).kneePoint().offered(), "nothing answered lies beyond");
+        // The highest low-latency point sent short of its rate (the client's limit, not a server's knee): none.
+        List<Curve.Point> clientLimited = new ArrayList<>(curve(10, 11, 200).points());
+        clientLimited.set(1, new Curve.Point("c1", 200, 150, 150, 1e6, 11e6, 11e6, 0, "sent short"));
+        assertNull(Curve.of(clientLimited).kneePoint(), "a knee at 200/s, never sent: " + Curve.of(clientLimited));
         assertEquals("knee: not reached (p99 is within 3x the curve's lowest, 10,000 µs, up to the highest rate "
                 + "offered)", CurveTable.knee(curve(10, 11, 12)));
         assertEquals("knee: 400/s offered, 400/s achieved, p99 29,000 µs (the highest rate whose p99 is within 3x "

@@ -151,9 +151,24 @@ public final class CsvColumns {
         FIXED.put("server_address", new Column(r -> text(r.doc().path("configuration").path("server").path("address")),
                 r -> r.doc().path("configuration").path("server").isObject()
                         ? r.doc().path("configuration").path("target").asText() : ""));
+        // A curve's step (--find-rate, --rate-sweep): its point's cause, on the row of its last measured iteration.
+        FIXED.put("step_cause", new Column(r -> lastMeasured(r) ? curveCause(r) : "", null));
         // The combination's summary.warnings, joined by " | ", on the row of its last measured iteration only.
         FIXED.put("warnings", new Column(r -> lastMeasured(r) ? String.join(" | ", texts(r.combination()
                 .path("summary").path("warnings"))) : "", null));
+    }
+
+    /** The cause of the curve point (the document's curve or capacity.curve) of the row's combination; "" if none. */
+    private static String curveCause(Row r) {
+        String name = r.combination().path("name").asText();
+        for (JsonNode curve : List.of(r.doc().path("curve"), r.doc().path("capacity").path("curve"))) {
+            for (JsonNode p : curve) {
+                if (p.path("combination").asText().equals(name)) {
+                    return p.path("cause").asText();
+                }
+            }
+        }
+        return "";
     }
 
     private static boolean lastMeasured(Row r) {
@@ -331,6 +346,10 @@ public final class CsvColumns {
         String given = key(r, key);
         if (given.isEmpty()) {
             return "";
+        }
+        if (given.equals(io.nbench.capacity.Capacity.PROBE)) { // a capacity search's probe: the closed loop
+            assertEquals(0.0, r.load().path(loadField).asDouble(), 0.0, "the probe's load." + loadField);
+            return given;
         }
         assertEquals(Double.parseDouble(given), r.load().path(loadField).asDouble(), 0.0,
                 "key " + key + " and load." + loadField);

@@ -192,7 +192,7 @@ public final class CapacitySearch implements StepSource {
      * on the in-flight cap, the send lag's p99, steal in any measured iteration, the latency p99 (which a
      * disturbance must explain to be the cause).
      */
-    static StepResult measured(CombinationResult r) {
+    public static StepResult measured(CombinationResult r) {
         double achieved = Metric.named("rate-achieved").valueOf(r.run());
         boolean near = false;
         for (Threshold.Outcome o : r.thresholds()) {

@@ -1,10 +1,10 @@
 package io.nbench.client.capacity;
 
 import io.nbench.client.ClientPlan;
+import io.nbench.client.PlannedSteps;
 import io.nbench.client.StepSource;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.Curve;
-import io.nbench.report.Status;
 import io.nbench.report.SweepResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,26 +12,21 @@ import java.util.List;
 /**
  * {@code --rate-sweep}: the plan's open-loop steps in order of rate, then the curve of latency against load made of
  * them, each step's rates and cause read as a capacity search reads its steps ({@link CapacitySearch#measured}).
- * A step INTERRUPTED or ABORTED ends the sweep, as a sweep's does.
+ * The steps run as any plan's do ({@link PlannedSteps}: one INTERRUPTED or ABORTED ends the sweep).
  */
 public final class RateSweepSteps implements StepSource {
 
-    private final List<ClientPlan.Step> steps;
+    /** The sweep's rates run as any plan's steps are. */
+    private final PlannedSteps planned;
 
     /** @param plan one combination at each of the sweep's rates, in increasing order */
     public RateSweepSteps(ClientPlan plan) {
-        this.steps = plan.steps();
+        this.planned = new PlannedSteps(plan);
     }
 
     @Override
     public ClientPlan.Step next(List<CombinationResult> done) {
-        if (!done.isEmpty()) {
-            Status last = done.get(done.size() - 1).status();
-            if (last == Status.INTERRUPTED || last == Status.ABORTED) {
-                return null;
-            }
-        }
-        return done.size() < steps.size() ? steps.get(done.size()) : null;
+        return planned.next(done);
     }
 
     @Override

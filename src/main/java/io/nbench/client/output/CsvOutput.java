@@ -1,5 +1,6 @@
 package io.nbench.client.output;
 
+import io.nbench.client.capacity.CapacitySearch;
 import io.nbench.load.RunListener;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.RunWarnings;
@@ -9,9 +10,12 @@ import io.nbench.report.csv.CsvReport;
 final class CsvOutput extends MachineReadableOutput {
 
     private final CsvReport csv;
+    /** Whether each open-loop combination is a point of a curve, whose cause its last row carries. */
+    private final boolean curve;
 
     CsvOutput(OutputContext context) {
         super(context);
+        this.curve = context.curve();
         this.csv = new CsvReport(context.out(), context.keys(), context.record().runId(), context.record().host(),
                 context.record().server());
         if (!context.settings().noHeader()) {
@@ -31,7 +35,9 @@ final class CsvOutput extends MachineReadableOutput {
     @Override
     public void summary(CombinationResult r) {
         if (rows != null) {
-            rows.finish(RunWarnings.of(r.run().summary(), r.run().spec().pacing()));
+            boolean point = curve && r.run().spec().openLoop();
+            rows.finish(point ? CapacitySearch.measured(r).cause().label() : "",
+                    RunWarnings.of(r.run().summary(), r.run().spec().pacing()));
             rows = null;
         }
         super.summary(r);

@@ -106,6 +106,9 @@ public final class CsvReport {
         c.addAll(List.of("bytes_in", "bytes_out", "mib_in_per_s", "mib_out_per_s", "opening_handshakes"));
         // The server measured (the document's configuration.server): its transport empty when not known
         c.addAll(List.of("server_transport", "server_protocol", "server_address"));
+        // With --find-rate or --rate-sweep, each open-loop step is a point of the curve: why it fell short (the
+        // curve point's cause), on its last measured row, as warnings are
+        c.add("step_cause");
         c.add("warnings");
         return c;
     }
@@ -115,10 +118,11 @@ public final class CsvReport {
     }
 
     /**
-     * One combination's rows. The summary's warnings are known only once the combination ends, so the row of
-     * its last measured iteration (the one numbered {@code iterations}, or the partial one a stopped run ends
-     * with) waits for {@link #finish}, which prints it with the warnings in its {@code warnings} cell (joined
-     * by " | "); every other row is printed as its iteration ends, with that cell empty.
+     * One combination's rows. The summary's warnings and a curve step's cause are known only once the
+     * combination ends, so the row of its last measured iteration (the one numbered {@code iterations}, or the
+     * partial one a stopped run ends with) waits for {@link #finish}, which prints it with the cause in its
+     * {@code step_cause} cell and the warnings in its {@code warnings} cell (joined by " | "); every other row is
+     * printed as its iteration ends, with those cells empty.
      */
     public final class Rows implements RunListener {
         private final RunListener printer;
@@ -147,21 +151,25 @@ public final class CsvReport {
 
         private void row(List<String> cells, IterationResult r) {
             if (last != null) { // not the last after all (a row after a partial one: only ever in a test's script)
-                last.add("");
+                last.addAll(List.of("", ""));
                 CsvReport.this.row(last);
                 last = null;
             }
             if (!r.warmup() && (r.index() == iterations || r.partial())) {
                 last = cells;
             } else {
-                cells.add("");
+                cells.addAll(List.of("", ""));
                 CsvReport.this.row(cells);
             }
         }
 
-        /** The combination ended: its last measured row, with {@code warnings}. */
-        public void finish(List<String> warnings) {
+        /**
+         * The combination ended: its last measured row, with {@code stepCause} (empty when the combination is not
+         * a point of a curve) and {@code warnings}.
+         */
+        public void finish(String stepCause, List<String> warnings) {
             if (last != null) {
+                last.add(stepCause);
                 last.add(String.join(" | ", warnings));
                 CsvReport.this.row(last);
                 last = null;

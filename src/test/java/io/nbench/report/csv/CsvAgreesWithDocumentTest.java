@@ -112,7 +112,7 @@ class CsvAgreesWithDocumentTest {
         }
         // The last measured row carries the summary's warnings (one with a comma and a quote: RFC 4180 quoting).
         List<String> warnings = rate > 0 ? List.of("not at steady state: \"rose\" 7.0x, say", "a second one") : List.of();
-        listener.finish(warnings);
+        listener.finish("", warnings); // no curve: no step's cause
         ArrayNode w = c.putObject("summary").putArray("warnings");
         warnings.forEach(w::add);
         return c;
