@@ -58,7 +58,7 @@ final class MinaClient implements ClientTransport {
             ExecutorService io = MinaThreads.pool("nbench-mina-client");
             pools.add(connect);
             pools.add(io);
-            this.processors = new SimpleIoProcessorPool<>(NioProcessor.class, io, config.processors, null);
+            this.processors = new SimpleIoProcessorPool<>(ReadBeforeResetProcessor.class, io, config.processors, null);
             this.connector = new NioSocketConnector(connect, processors);
         }
         try {

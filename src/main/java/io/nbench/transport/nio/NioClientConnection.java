@@ -176,7 +176,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
             lock.unlock();
         }
         if (failure != null) {
-            fail(ErrorKind.WRITE, "write failed: " + failure);
+            failWrite(failure);
             return;
         }
         if (wasWritten) {
@@ -417,7 +417,7 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         }
         if (failure != null) {
             deferred.clear();
-            closeNow(ErrorKind.WRITE, "write failed: " + failure);
+            closeAfterWriteFailure(failure);
         } else {
             reportLoopWritten();
         }
@@ -491,6 +491,32 @@ final class NioClientConnection implements ClientConnection, SelectorLoop.Select
         if (loop.inLoop() || !loop.execute(() -> closeNow(kind, message))) {
             closeNow(kind, message);
         }
+    }
+
+    /**
+     * A write failed (a broken pipe, a reset): from any thread, the loop reads what the peer sent first, then
+     * closes for the failure.
+     */
+    private void failWrite(String failure) {
+        closing = true;
+        if (loop.inLoop() || !loop.execute(() -> closeAfterWriteFailure(failure))) {
+            closeAfterWriteFailure(failure);
+        }
+    }
+
+    /**
+     * Loop thread: reads what the socket still holds, then closes for the write failure. A peer that closes after
+     * answering (nginx after its keepalive_requests, its last response saying Connection: close) draws a reset from
+     * a request pipelined behind that response; the write that meets the reset can come before the read of the
+     * response, which is in the socket's receive queue all the same (the kernel hands out queued data before the
+     * reset). Closing at once lost it, and the requests in flight counted as read errors (nginx with --window 4).
+     * Read first, the response says the close was announced and the engine replaces the connection cleanly.
+     */
+    private void closeAfterWriteFailure(String failure) {
+        while (!closed.get() && readOnce()) {
+            // what the peer sent before the failure
+        }
+        closeNow(ErrorKind.WRITE, "write failed: " + failure);
     }
 
     /** Closes and reports {@code onError} (if {@code kind} is not null) then {@code onClosed}, once. */
