@@ -116,8 +116,9 @@ class MultiHostNetnsTest {
                 assertEquals(Cued.READY, o.readLine(), "a client host's JVM did not get ready");
             }
             // What is left before the instant (parsing, two connections, one 500 ms warmup iteration) takes a warm
-            // JVM well under a second.
-            Instant at = Instant.now().plusSeconds(8);
+            // JVM well under a second; 4 s leave it 3.5 s to parse before the warmup must start (8 s before: 4 s
+            // of every run waited out).
+            Instant at = Instant.now().plusSeconds(4);
             for (Process c : clients) {
                 c.getOutputStream().write((at + "\n").getBytes(StandardCharsets.US_ASCII));
                 c.getOutputStream().close();

@@ -74,7 +74,8 @@ class RunCommandTest {
     /**
      * The progress line's estimate covers run's whole measurement, not the round it is in: 2 servers x 2 rounds of
      * one 1.5 s iteration; the first update (about 1 s into the first round) has that round's 0.5 s and the three
-     * later rounds' 4.5 s left. Before: each round's own, {@code 0:00 left}.
+     * later rounds' 4.5 s left. Before: each round's own, {@code 0:00 left}. The run gives --no-server-stats, whose
+     * effect is checked on it too.
      */
     @Test
     void theProgressLinesEstimateIsWhatIsLeftOfTheWholeRun() {
@@ -88,12 +89,18 @@ class RunCommandTest {
         int left = Integer.parseInt(first.group(1)) * 60 + Integer.parseInt(first.group(2));
         // 4.5 s of later rounds, plus what is left of this one (none if the update came late on a busy machine).
         assertTrue(left >= 4 && left <= 6, "the first update's estimate: " + first.group() + "\n" + o.err());
+        // --no-server-stats turns off the servers' figures that run reads from their monitors by default (see
+        // echoServersWithTheirExecutorsReportTheServersCpu): no server line, no server CPU, no monitor started.
+        assertFalse(o.out().contains("  server: "), o.out());
+        assertFalse(o.out().contains("server CPU"), o.out());
+        assertFalse(o.out().contains("monitor on"), o.out());
     }
 
     /**
      * Echo servers with their frameworks' own executors, the server's CPU read through each child's monitor
      * (on by default): under each iteration, in the result documents, and beside the client's CPU in the
-     * comparison; --no-server-stats turns it off.
+     * comparison (--no-server-stats turning it off is checked on theProgressLinesEstimateIsWhatIsLeftOfTheWholeRun's
+     * run).
      */
     @Test
     void echoServersWithTheirExecutorsReportTheServersCpu(@TempDir Path dir) throws Exception {
@@ -123,13 +130,8 @@ class RunCommandTest {
         assertEquals(0, ProcessHandle.current().children().filter(ProcessHandle::isAlive).count(),
                 "every child server stopped");
         cpuPerMessageAndMeanLatencyAsTheDocumentsGiveThem(dir.resolve("netty.json"), dir.resolve("mina.json"));
-
-        CliTest.Outcome off = CliTest.run("run", "--servers", "nio,blocking", "--no-server-stats", "--threads", "1",
-                "--msgs", "100", "--warmup", "0", "--iterations", "1");
-        assertEquals(0, off.code(), off.out() + off.err());
-        assertFalse(off.out().contains("  server: "), off.out());
-        assertFalse(off.out().contains("server CPU"), off.out());
-        assertFalse(off.out().contains("monitor on"), off.out());
+        // --no-server-stats turning it off: checked on theProgressLinesEstimateIsWhatIsLeftOfTheWholeRun's run,
+        // which gives it (one run of two server JVMs less).
     }
 
     /**

@@ -11,6 +11,7 @@ import io.nbench.testkit.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,28 +77,50 @@ class ServerStatsTest {
         }
     }
 
+    /**
+     * The three clients run at once, each in a JVM of its own: the one pointed at the data port (a framed server
+     * that sends no banner) waits out the monitor client's 10 s answer timeout, which the two others need not queue
+     * behind.
+     */
     @Test
     void aMonitorThatRefusesTheTokenOrCannotBeReachedIsOneLineAndExit1BeforeTheRun(@TempDir Path dir) throws Exception {
         Path token = dir.resolve("token");
         Files.writeString(token, "wrong\n");
-        NbenchProcess.Result refused = NbenchProcess.run(dir, "022", "client", "--impl", "nio", "--port",
+        CompletableFuture<NbenchProcess.Result> unreachableRun = child(dir, "client", "--impl", "nio", "--port",
+                Integer.toString(server.port), "--server-stats", "--monitor-port", Integer.toString(server.port),
+                "--monitor-token-file", token.toString());
+        CompletableFuture<NbenchProcess.Result> refusedRun = child(dir, "client", "--impl", "nio", "--port",
                 Integer.toString(server.port), "--server-stats", "--monitor-port", Integer.toString(server.monitorPort),
                 "--monitor-token-file", token.toString());
+        CompletableFuture<NbenchProcess.Result> usageRun = child(dir, "client", "--server-stats");
+        NbenchProcess.Result refused = refusedRun.get();
         assertEquals(1, refused.exit(), refused.all());
         assertEquals("", refused.out(), "nothing ran");
         assertEquals("nbench client: the monitor at 127.0.0.1:" + server.monitorPort + " refused the token from "
                 + "--monitor-token-file (ERR bad token: connection closed): give the server's token through "
                 + "NBENCH_MONITOR_TOKEN or --monitor-token-file", refused.err().strip());
-        NbenchProcess.Result unreachable = NbenchProcess.run(dir, "022", "client", "--impl", "nio", "--port",
-                Integer.toString(server.port), "--server-stats", "--monitor-port", Integer.toString(server.port),
-                "--monitor-token-file", token.toString());
+        NbenchProcess.Result unreachable = unreachableRun.get();
         assertEquals(1, unreachable.exit(), unreachable.all());
         assertEquals(1, unreachable.err().strip().lines().count(), unreachable.err());
         assertTrue(unreachable.err().startsWith("nbench client: "), unreachable.err());
-        NbenchProcess.Result usage = NbenchProcess.run(dir, "022", "client", "--server-stats");
+        NbenchProcess.Result usage = usageRun.get();
         assertEquals(2, usage.exit(), usage.all());
         assertTrue(usage.err().startsWith("nbench: --server-stats needs --monitor-port"), usage.err());
         assertFalse(usage.out().contains("Iteration"));
+    }
+
+    /** {@code nbench args} in a child JVM, started now on a thread of its own. */
+    private static CompletableFuture<NbenchProcess.Result> child(Path dir, String... args) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return NbenchProcess.run(dir, "022", args);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }, runnable -> new Thread(runnable, "server-stats-child").start());
     }
 
     /**

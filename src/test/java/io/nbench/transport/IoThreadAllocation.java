@@ -36,7 +36,14 @@ public final class IoThreadAllocation {
     /** Messages of the runs compared, per thread and iteration; each run has 1 warmup and 2 measured iterations. */
     private static final long SMALL = 5_000;
     private static final long LARGE = 25_000;
-    private static final long WARMUP = 100_000;
+    /**
+     * The warm-up run's, likewise: 180,000 messages on the I/O threads, each hot method run far past C2's
+     * thresholds, compiled in the foreground. With 20,000 (120,000 messages) every case's measured runs, nio and
+     * netty, at a load average of 10 to 14, were already at the per-run constant (small and large runs at most
+     * 1.3 KiB apart, the bound 12 KiB); the cost of the warm-up is the foreground compilation, not the messages
+     * (netty: 19 s of a 27 s child at 20,000), and 100,000 added some 400,000 messages to each case.
+     */
+    private static final long WARMUP = 30_000;
 
     private IoThreadAllocation() {
     }

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NettyAllocationTest {
 
     /**
-     * Each protocol and each shape once in every commit's run (a JVM and about a million messages a case);
+     * Each protocol and each shape once in every commit's run (a JVM and some 720,000 messages a case);
      * {@code -Pmatrix} adds framed at the small shape.
      */
     static Stream<Arguments> cases() {

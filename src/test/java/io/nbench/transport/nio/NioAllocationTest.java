@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NioAllocationTest {
 
     /**
-     * Each protocol and each driver once in every commit's run (a JVM and about a million messages a case, some
+     * Each protocol and each driver once in every commit's run (a JVM and some 720,000 messages a case, some
      * 15 s each); {@code -Pmatrix} adds the two other pairs.
      */
     static Stream<Arguments> cases() {
