@@ -30,7 +30,7 @@ public final class ExitCode {
     public static final int CLIENT_LIMITED = 7;
     /**
      * {@code --find-rate}: the passing rate, measured again before the answer, no longer passed: the server's
-     * capacity changed during the search.
+     * capacity changed during the search, or every run failed again on a disturbed machine (not confirmed).
      */
     public static final int UNSTABLE = 8;
     /** Interrupted by SIGINT/SIGTERM; the partial result is still printed. */
