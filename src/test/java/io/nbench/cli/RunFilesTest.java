@@ -123,31 +123,31 @@ class RunFilesTest {
         }
     }
 
+    /**
+     * One run of two child-JVM servers gives both files: {@code --hgrm} one file per server and combination, and
+     * {@code --report} one page of every server's results. They were two runs of the same servers (about 10 s of
+     * CI time each, mostly the servers' JVMs); each file's assertions are as they were.
+     */
     @Test
-    void hgrmWritesOneFilePerServerAndCombination() throws IOException {
+    void hgrmWritesOneFilePerServerAndCombinationAndReportIsOnePageOfEveryServersResults() throws Exception {
         // Child-JVM servers, one client transport (netty) for both: the combinations' names alone would collide.
+        Path hgrms = Files.createDirectory(dir.resolve("hgrm"));
+        Path page = dir.resolve("report.html");
         CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "1", "--msgs", "100",
-                "--warmup", "0", "--iterations", "1", "--size", "100,200", "--hgrm",
-                dir.resolve("lat-{combination}.hgrm").toString());
+                "--warmup", "0", "--iterations", "2", "--size", "100,200", "--hgrm",
+                hgrms.resolve("lat-{combination}.hgrm").toString(), "--results-dir", dir.resolve("results").toString(),
+                "--report", page.toString());
         assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
         assertEquals(List.of("lat-server-netty_impl-netty_size-100_threads-1_window-1.hgrm",
                 "lat-server-netty_impl-netty_size-200_threads-1_window-1.hgrm",
                 "lat-server-nio_impl-netty_size-100_threads-1_window-1.hgrm",
-                "lat-server-nio_impl-netty_size-200_threads-1_window-1.hgrm"), list(dir));
+                "lat-server-nio_impl-netty_size-200_threads-1_window-1.hgrm"), list(hgrms));
         CliTest.Outcome one = run("--hgrm", dir.resolve("one.hgrm").toString());
         assertEquals(ExitCode.USAGE, one.code(), one.out() + one.err());
         assertEquals(1, one.err().strip().lines().count(), one.err());
         assertTrue(one.err().contains("put {combination} in it"), one.err());
         assertEquals("", one.out(), "refused before any server starts");
-    }
 
-    @Test
-    void reportIsOnePageOfEveryServersResults() throws Exception {
-        Path page = dir.resolve("report.html");
-        CliTest.Outcome o = CliTest.run("run", "--servers", "netty,nio", "--threads", "1", "--msgs", "100",
-                "--warmup", "0", "--iterations", "2", "--results-dir", dir.resolve("results").toString(), "--report",
-                page.toString());
-        assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("Report: " + page + "\n"), o.out());
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(
                 "<script type=\"application/json\" id=\"nbench-data\">(.*?)</script>", java.util.regex.Pattern.DOTALL)
