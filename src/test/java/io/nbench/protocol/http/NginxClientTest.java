@@ -101,6 +101,7 @@ class NginxClientTest {
         }
         Path conf = dir.resolve("nginx.conf");
         Files.writeString(conf, config);
+        releaseChosenPorts();
         nginx = new ProcessBuilder("nginx", "-c", conf.toString(), "-p", dir.toString()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("nginx.out").toFile()).start();
         awaitListening(port);
@@ -346,10 +347,24 @@ class NginxClientTest {
         return false;
     }
 
+    /**
+     * Ports none of this class's servers has been given yet: a port free once may be handed out again, and two
+     * servers of one nginx on one port share it (the first one answers, the second logs nothing). The sockets
+     * stay open until the class's servers are configured, so the kernel gives each a port of its own.
+     */
+    private static final List<ServerSocket> CHOSEN = new ArrayList<>();
+
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+        ServerSocket s = new ServerSocket(0);
+        CHOSEN.add(s);
+        return s.getLocalPort();
+    }
+
+    private static void releaseChosenPorts() throws IOException {
+        for (ServerSocket s : CHOSEN) {
+            s.close();
         }
+        CHOSEN.clear();
     }
 
     private static void awaitListening(int p) throws InterruptedException {
