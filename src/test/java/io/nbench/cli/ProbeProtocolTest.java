@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ProbeProtocolTest {
 
-    private static final int MSGS = 200;
+    private static final int MSGS = 50;
     private static final List<String> CLIENT_IMPLS = List.of("nio", "netty", "mina", "blocking");
 
     /** The directory whose services file registers the probe. */
@@ -72,7 +72,7 @@ class ProbeProtocolTest {
         String accounts;
         try (ServerProcess server = ServerProcess.start(List.of(registryLine()), Map.of(),
                 args.toArray(new String[0]))) {
-            // 3 iterations (1 warmup) x 200 messages x 2 threads per client transport, checked byte for byte.
+            // 3 iterations (1 warmup) x 50 messages x 2 threads per client transport, checked byte for byte.
             NbenchProcess.Result r = run(dir, "client", "--protocol", "probe", "--port", Integer.toString(server.port),
                     "--impl", String.join(",", CLIENT_IMPLS), "--threads", "2", "--connections", "2", "--window", "4",
                     "--msgs", Integer.toString(MSGS), "--warmup", "1", "--iterations", "2", "--size", "100",

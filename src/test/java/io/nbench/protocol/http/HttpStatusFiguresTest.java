@@ -11,6 +11,7 @@ import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,8 +35,14 @@ class HttpStatusFiguresTest {
     /** The body of each 200 the server answers: 100 KiB, what a transfer rate is about. */
     private static final int RESPONSE_BODY = 100 * 1024;
 
+    /** Shared by the cases: the runs they share are the class's (see {@link #sharedRun}). */
     @TempDir
-    Path dir;
+    static Path dir;
+    /**
+     * The runs two cases make with the same arguments (nio with CSV, nio with text): made once, each case
+     * asserting its own property on it. A child JVM each costs seconds on a busy machine.
+     */
+    private static final Map<List<String>, NbenchProcess.Result> RUNS = new HashMap<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -53,7 +60,18 @@ class HttpStatusFiguresTest {
         return clientOf("nio", more);
     }
 
-    private NbenchProcess.Result clientOf(String impl, String... more) throws Exception {
+    /** {@code client(more)} run once for the class; {@code more} names its own --out file. */
+    private static synchronized NbenchProcess.Result sharedRun(String... more) throws Exception {
+        List<String> key = List.of(more);
+        NbenchProcess.Result r = RUNS.get(key);
+        if (r == null) {
+            r = clientOf("nio", more);
+            RUNS.put(key, r);
+        }
+        return r;
+    }
+
+    private static NbenchProcess.Result clientOf(String impl, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("client", "--impl", impl, "--url", "http://127.0.0.1:"
                 + server.port + "/status", "--threads", "4", "--msgs", "15", "--warmup", "1", "--iterations", "2",
                 "--max-errors", "100%"));
@@ -66,8 +84,8 @@ class HttpStatusFiguresTest {
 
     @Test
     void theCsvStatusCellsAreTheDocumentsAndAddUpToTheRunsAndToTheErrorColumns() throws Exception {
-        NbenchProcess.Result r = client("--format", "csv", "--out", "csv.json");
-        JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("csv.json")));
+        NbenchProcess.Result r = sharedRun("--format", "csv", "--out", "nio-in.json");
+        JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("nio-in.json")));
         CsvColumns.check(r.out(), doc); // each cell against its iteration, the rows' sum against the run's
 
         List<List<String>> records = CsvColumns.records(r.out());
@@ -99,7 +117,8 @@ class HttpStatusFiguresTest {
      */
     @Test
     void mibPerSecCountsTheBodiesSentNoneForAGet() throws Exception {
-        NbenchProcess.Result get = client("--out", "get.json"); // --size on a GET is refused (HttpRequestBodyTest)
+        // --size on a GET is refused (HttpRequestBodyTest)
+        NbenchProcess.Result get = sharedRun("--out", "get.json");
         assertTrue(get.out().contains("MiB/s in: the responses received, out: the requests sent, whole on the wire "
                 + "(status line, headers and body)"), get.out());
         JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve("get.json")));
@@ -138,7 +157,7 @@ class HttpStatusFiguresTest {
         NbenchProcess.Result text = null;
         for (String impl : List.of("nio", "netty")) {
             boolean csv = impl.equals("nio"); // one run writes CSV, the other text: a client JVM less
-            NbenchProcess.Result r = csv ? clientOf(impl, "--format", "csv", "--out", impl + "-in.json")
+            NbenchProcess.Result r = csv ? sharedRun("--format", "csv", "--out", impl + "-in.json")
                     : clientOf(impl, "--out", impl + "-in.json");
             JsonNode doc = ResultDocs.valid(ResultDocs.read(dir.resolve(impl + "-in.json")));
             if (csv) {
@@ -182,8 +201,8 @@ class HttpStatusFiguresTest {
 
     @Test
     void theTextLineSaysTheDocumentsFiguresWhichAreTheIterationsSum() throws Exception {
-        NbenchProcess.Result r = client("--out", "text.json");
-        JsonNode combination = ResultDocs.valid(ResultDocs.read(dir.resolve("text.json"))).path("combinations").path(0);
+        NbenchProcess.Result r = sharedRun("--out", "get.json");
+        JsonNode combination = ResultDocs.valid(ResultDocs.read(dir.resolve("get.json"))).path("combinations").path(0);
         Map<String, Long> iterations = new TreeMap<>();
         for (JsonNode it : combination.path("iterations")) {
             it.path("errors").path("statuses").properties()
