@@ -62,7 +62,7 @@ class CapacityCliTest {
      * closed-loop maximum measured between two searches (its best iteration) is a noisy LOWER estimate: a stall
      * of a busy machine only lowers it (beside stress-ng it measured 388/s while the search rightly passed 396/s).
      * So: each answer is at most the bound, each bracket's failing end is not below the closed-loop maximum, and
-     * the two searches in a row give overlapping brackets. Each answer was measured again at the end (confirmed)
+     * the two searches in a row give brackets that overlap to within the resolution asked. Each answer was measured again at the end (confirmed)
      * and carries the spread of its runs. The objective is the median, 10 x the work: a machine's stalls of
      * hundreds of milliseconds reach a short step's p99 at any rate near the capacity (docs/measurement.md).
      */
@@ -96,7 +96,13 @@ class CapacityCliTest {
                 assertTrue(spread.get("runs").asInt() >= 2, c.toString());
                 assertTrue(spread.get("answeredMin").asDouble() <= spread.get("answeredMax").asDouble(), c.toString());
             }
-            assertTrue(low <= high, "the two brackets do not overlap: " + first + "\n" + second);
+            // Overlapping to within the resolution asked (2 %): the server's capacity itself moves by about that
+            // with the machine (a sleep overshoots by the timer's slack and the scheduler's delay): in CI, alone,
+            // the searches a minute apart gave [388, 394] and [395, 400], each run at 394 answering 386-389/s.
+            // Issue 36's searches were 40 % apart.
+            double resolution = first.get("resolution").asDouble(); // the default, 2 %
+            assertTrue(low <= high * (1 + resolution), "the two brackets do not overlap within "
+                    + resolution * 100 + " %: " + first + "\n" + second);
         }
     }
 
