@@ -64,32 +64,34 @@ public record StepResult(double target, double achieved, double answered, boolea
     }
 
     /**
-     * Whether the machine was disturbed during the step enough to explain its failure: steal, or the client's pacer
-     * stalled (not on its cap), and the client's own lateness is at least half the step's latency p99. Latency is
-     * counted from the intended send times, so it includes the pacer's lateness; a p99 more than twice the send
-     * lag's p99 came from beyond the client, from the server (on a shared machine the disturbance may have slowed
-     * the server too, but the search then fails closed: a lower capacity, never a higher one). A server stopped
-     * 70 ms of every 100 ms on a machine with 6 % steal showed a send lag p99 of 2-4 ms beside a p99 of 75 ms:
-     * the server's failure, not the machine's (issue 36).
+     * Whether the machine was disturbed during the step: steal (the hypervisor took the CPU from client and server
+     * alike: every figure is suspect), or the client's pacer stalled (not on its cap) enough to explain the
+     * latency: its send lag p99 at least half the step's latency p99. Latency is counted from the intended send
+     * times, so it includes the pacer's lateness; a p99 more than twice the send lag's came from beyond the client
+     * (issue 36: a 24 ms lag under a 109-340 ms p99 is not the machine's).
      */
     public boolean machineDisturbed() {
-        boolean disturbed = stealDisturbed || sendLagP99Ns > DISTURBED_SEND_LAG_NS;
-        boolean beyondTheClient = latencyP99Ns > 2 * (Double.isNaN(sendLagP99Ns) ? 0 : sendLagP99Ns);
-        return capWaits == 0 && disturbed && !beyondTheClient;
+        return stealDisturbed || capWaits == 0 && sendLagP99Ns > DISTURBED_SEND_LAG_NS && pacerExplainsLatency();
+    }
+
+    /** The send lag p99 is at least half the latency p99 (or the latency is not known: a model's step). */
+    private boolean pacerExplainsLatency() {
+        return !(latencyP99Ns > 2 * sendLagP99Ns);
     }
 
     /**
-     * Why the step failed ({@link StepCause#NONE} when it passed). The machine first, when its disturbance
-     * explains the step ({@link #machineDisturbed}). Sent short: the client's, when its objectives held (on its
-     * in-flight cap, or not), or when it sent short with no cap wait (its own schedule slipped: the latency
-     * breached includes its lateness); but a breach with cap waits is the server's (its answers were slow enough
-     * to fill the cap). Sent in full: answered short is the server behind; else the server breached the objective.
+     * Why the step failed ({@link StepCause#NONE} when it passed). Steal first (every figure is suspect). Sent
+     * short: the client's, when its objectives held (on its in-flight cap, or not), or when it sent short with no
+     * cap wait (its own schedule slipped: the latency breached includes its lateness); but a breach with cap waits
+     * is the server's (its answers were slow enough to fill the cap). Sent in full: answered short is the server
+     * behind; a breach with the pacer stalled enough to explain it ({@link #machineDisturbed}) is the machine; else
+     * the server breached the objective.
      */
     public StepCause cause() {
         if (passed()) {
             return StepCause.NONE;
         }
-        if (machineDisturbed()) {
+        if (stealDisturbed) {
             return StepCause.MACHINE_DISTURBED;
         }
         if (!sentInFull()) {
@@ -98,6 +100,9 @@ public record StepResult(double target, double achieved, double answered, boolea
             }
             return StepCause.SENT_SHORT;
         }
-        return answeredInFull() ? StepCause.OBJECTIVE_BREACHED : StepCause.ANSWERED_SHORT;
+        if (!answeredInFull()) {
+            return StepCause.ANSWERED_SHORT;
+        }
+        return machineDisturbed() ? StepCause.MACHINE_DISTURBED : StepCause.OBJECTIVE_BREACHED;
     }
 }
