@@ -80,10 +80,14 @@ class HttpInteropTest {
         long[] server = served(metrics);
         // wrk stops at its deadline by closing its connections, a request still in flight on each at most: on the
         // pool its answer may not have been written yet, and the server counts it dropped on close (seen in CI on
-        // a loaded machine: 11,735 received, 11,734 answered, 1 dropped on close). ab waits for every answer.
-        assertEquals(server[0], server[1] + server[4], "received = answered + dropped on close: " + metrics);
-        assertEquals(0, server[2] + server[3], "none rejected or dropped at shutdown: " + metrics);
-        assertTrue(server[4] <= WRK_CONNECTIONS, "at most one request in flight per wrk connection: " + metrics);
+        // a loaded machine: 11,735 received, 11,734 answered, 1 dropped on close), or dropped at shutdown when the
+        // stop came before the server saw that close (the test stops it as soon as wrk exits: 10,427 received,
+        // 10,420 answered, 6 dropped on close, 1 at shutdown). ab waits for every answer.
+        long unanswered = server[3] + server[4];
+        assertEquals(server[0], server[1] + unanswered, "received = answered + dropped on close or at shutdown: "
+                + metrics);
+        assertEquals(0, server[2], "none rejected: " + metrics);
+        assertTrue(unanswered <= WRK_CONNECTIONS, "at most one request in flight per wrk connection: " + metrics);
         long wrkOnServer = server[1] - 2 * REQUESTS;
         assertTrue(wrkOnServer >= wrk && wrkOnServer <= wrk + WRK_CONNECTIONS, "wrk completed " + wrk
                 + " requests, the server answered " + wrkOnServer + " of its: " + metrics);
