@@ -340,22 +340,6 @@ class HttpClientPeerTest {
 
     /** Answers every request head on every connection with {@code reply}, until the socket is closed. */
     private static void answerEachHead(ServerSocket server, byte[] reply) {
-        while (!server.isClosed()) {
-            try (Socket s = server.accept()) {
-                InputStream in = s.getInputStream();
-                int seen = 0;
-                int b;
-                while ((b = in.read()) >= 0) {
-                    seen = b == '\n' ? seen + 1 : b == '\r' ? seen : 0;
-                    if (seen == 2) {
-                        s.getOutputStream().write(reply);
-                        s.getOutputStream().flush();
-                        seen = 0;
-                    }
-                }
-            } catch (IOException closed) {
-                // the client went away, or the test ended: accept the next or stop
-            }
-        }
+        answerEachHeadInTurn(server, new byte[][] {reply});
     }
 }
