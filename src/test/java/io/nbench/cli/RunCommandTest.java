@@ -40,8 +40,10 @@ class RunCommandTest {
                 "a round's plan is not run's: " + o.out());
         // Two servers in 2 rounds, no warmup: 52 lines here, 3 of them the comparison's note on N=2 (the defaults,
         // 5 rounds after 2 warmup rounds, print 8 lines more and not the note: 59 of the "under 60"; 355
-        // lines before).
-        assertTrue(o.out().lines().count() <= 54, o.out().lines().count() + " lines:\n" + o.out());
+        // lines before). The machine's warnings (an interval too wide, iterations DISTURBED by steal) come on a
+        // noisy machine only and are not counted: the CI run that printed 56 lines had two of them per server.
+        long counted = o.out().lines().filter(l -> !l.startsWith("Warning: ")).count();
+        assertTrue(counted <= 52, counted + " lines besides the machine's warnings:\n" + o.out());
         for (String server : List.of("netty", "nio")) {
             JsonNode iterations = ResultDocs.read(dir.resolve(server + ".json")).path("combinations").path(0)
                     .path("iterations");
