@@ -56,6 +56,13 @@ class ResultInputTest {
         return (ObjectNode) combination.path("iterations").get(i);
     }
 
+    /** {@code it} as an iteration of {@code messages} latencies of 50 µs each, its figures agreeing. */
+    private static void holding(ObjectNode it, long messages) {
+        Histogram h = new Histogram(3);
+        h.recordValueWithCount(50_000, messages);
+        ResultDocs.consistent(it, 1e10, h); // a rate whose wall time (messages / rate) fits a long
+    }
+
     /** One line on stderr, nothing on stdout, exit 1. */
     private static String refused(CliTest.Outcome o) {
         assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.out() + o.err());
@@ -90,6 +97,35 @@ class ResultInputTest {
     }
 
     /**
+     * Figures nbench writes from one another must agree when read back (issue 41): an iteration's histogram holds
+     * one latency per message, and msgPerSec is messages / wallNs. Before, compare printed a histogram of 100
+     * latencies as an iteration of 200 messages, and a msgPerSec of 1.79e308 as 9,223,372,036,854,775,807 msg/s.
+     */
+    @Test
+    void figuresThatDisagreeWithEachOtherAreRefusedNamingTheField() throws IOException {
+        JsonNode first = ResultDocs.read(real).path("combinations").get(0).path("iterations").get(1);
+        long messages = first.path("messages").asLong();
+        assertEquals(messages, HistogramCodec.decode(first.path("histogram").asText()).getTotalCount(), "as written");
+
+        Path fewer = edited("fewer.json", c -> iteration(c, 1).put("messages", messages / 2));
+        String line = refused(CliTest.run("compare", real.toString(), fewer.toString()));
+        assertEquals("nbench compare: " + fewer + ": combinations[0].iterations[1].histogram: holds " + messages
+                + " latencies where messages says " + messages / 2 + ": a damaged or edited document? use the files "
+                + "nbench wrote", line);
+
+        Path fast = edited("fast.json", c -> iteration(c, 2).put("msgPerSec", 1.79e308));
+        line = refused(CliTest.run("compare", real.toString(), fast.toString()));
+        assertTrue(line.startsWith("nbench compare: " + fast + ": combinations[0].iterations[2].msgPerSec: 1.79e+308 "
+                + "is not messages / wallNs (" + messages + " in "), line);
+
+        // The merge reads the warmup iteration too.
+        Path warmup = edited("warmup.json", c -> iteration(c, 0).put("messages", messages + 1));
+        line = refused(CliTest.run("report", real.toString(), warmup.toString(), "--merge"));
+        assertTrue(line.startsWith("nbench report: " + warmup + ": combinations[0].iterations[0].histogram: holds "),
+                line);
+    }
+
+    /**
      * A field this nbench does not know (added by a newer nbench-result/1 writer) is ignored, not refused: the
      * schema is closed for what nbench writes (ResultSchemaTest), but a reader that refused additions would
      * make every new field a break between versions. Known fields stay bounded beside an unknown one.
@@ -116,7 +152,7 @@ class ResultInputTest {
     void countsWhoseSumIsBeyondALongAreRefusedNotWrapped() throws IOException {
         long near = Long.MAX_VALUE - 100;
         Path big = edited("near-max.json", c -> {
-            iteration(c, 1).put("messages", near);
+            holding(iteration(c, 1), near);
             ((ObjectNode) c.path("summary")).put("messages", near);
         });
         Path again = Files.copy(big, dir.resolve("near-max-again.json"));
@@ -127,8 +163,8 @@ class ResultInputTest {
 
         // Each iteration's sum fits, but the summary adds the measured iterations up: refused as well.
         Path two = edited("near-max-two.json", c -> {
-            iteration(c, 1).put("messages", near / 2);
-            iteration(c, 2).put("messages", near / 2 + 200);
+            holding(iteration(c, 1), near / 2);
+            holding(iteration(c, 2), near / 2 + 200);
         });
         line = refused(CliTest.run("report", two.toString(), real.toString(), "--merge"));
         assertTrue(line.startsWith("nbench report: " + two + ": combinations[0].iterations[2].messages: "), line);
@@ -142,7 +178,7 @@ class ResultInputTest {
         wide.recordValueWithCount(50_000, 97);
         Path other = edited("wide.json", c -> {
             for (JsonNode it : c.path("iterations")) {
-                ((ObjectNode) it).put("histogram", HistogramCodec.encode(wide));
+                ResultDocs.consistent((ObjectNode) it, 1000.0, wide);
             }
         });
         Path merged = dir.resolve("merged-wide.json");

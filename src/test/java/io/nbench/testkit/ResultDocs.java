@@ -86,6 +86,25 @@ public final class ResultDocs {
         return read(file.toFile());
     }
 
+    /** Latencies in each iteration {@link #withMeasured} writes: enough that the wall time it derives from a rate
+     * (a whole number of ns) gives that rate back to well within the readers' check. */
+    private static final long MESSAGES = 1_000_000;
+
+    /**
+     * {@code it} given {@code histogram}, its count as {@code messages}, that throughput as {@code msgPerSec} and the
+     * wall time they imply: figures the readers check against one another (compare and merge refuse a document
+     * whose histogram count is not its messages, or whose rate is not messages / wallNs).
+     */
+    public static void consistent(ObjectNode it, double msgPerSec, Histogram histogram) {
+        long messages = histogram.getTotalCount();
+        it.put("messages", messages);
+        if (msgPerSec > 0) {
+            it.put("wallNs", Math.round(messages * 1e9 / msgPerSec));
+        }
+        it.put("msgPerSec", msgPerSec);
+        it.put("histogram", HistogramCodec.encode(histogram));
+    }
+
     /**
      * {@code real} (a document nbench wrote) with its first combination's measured iterations replaced by one
      * per value: that throughput, and a latency histogram holding {@code latencyNs[i]} ten times; the warmup
@@ -110,11 +129,10 @@ public final class ResultDocs {
         int warmups = its.size();
         for (int i = 0; i < msgPerSec.length; i++) {
             Histogram h = LatencyHistograms.newHistogram();
-            h.recordValueWithCount(latencyNs[i], 10);
+            h.recordValueWithCount(latencyNs[i], MESSAGES);
             ObjectNode it = template.deepCopy();
             it.put("index", warmups + i + 1);
-            it.put("msgPerSec", msgPerSec[i]);
-            it.put("histogram", HistogramCodec.encode(h));
+            consistent(it, msgPerSec[i], h);
             its.add(it);
         }
         return doc;

@@ -128,7 +128,7 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                 IterationDoc it = iterations.get(i);
                 String at = "combinations[" + c + "].iterations[" + i + "].";
                 if (it.warmup()) { // of() decodes the measured ones
-                    histogram(path, at + "histogram", it.histogram());
+                    IterationFiguresCheck.check(path, at, it, histogram(path, at + "histogram", it.histogram()));
                 }
                 if (it.openLoop() != null) {
                     histogram(path, at + "openLoop.uncorrectedHistogram", it.openLoop().uncorrectedHistogram());
@@ -175,8 +175,9 @@ public record ResultFile(Path path, List<CombinationData> combinations) {
                 if (it.warmup() || ShortIterations.leftOut(it.partial(), it.wallNs(), c.load().iterationNanos())) {
                     continue; // as the document's summary: no warmup, no iteration cut too short to be a sample
                 }
-                String field = "combinations[" + ci + "].iterations[" + i + "].histogram";
-                Histogram latency = histogram(path, field, it.histogram());
+                String at = "combinations[" + ci + "].iterations[" + i + "].";
+                Histogram latency = histogram(path, at + "histogram", it.histogram());
+                IterationFiguresCheck.check(path, at, it, latency);
                 double clientCpu = it.resources() == null ? Double.NaN : orNaN(it.resources().cpuPercent());
                 ServerStatsDoc.Iteration s = server.get(it.index());
                 double serverCpu = s == null ? Double.NaN : orNaN(s.cpuPercent());

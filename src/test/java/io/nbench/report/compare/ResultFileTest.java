@@ -30,8 +30,9 @@ class ResultFileTest {
         Path f = Files.writeString(dir.resolve("r.json"), "{\"schema\": \"" + ResultDocument.SCHEMA + "\", \"combinations\": ["
                 + "{\"name\": \"impl=netty,size=1\", \"keys\": {\"impl\": \"netty\", \"size\": 1}, \"iterations\": ["
                 + "{\"warmup\": true, \"msgPerSec\": 1, \"histogram\": \"" + histogram + "\"},"
-                + "{\"warmup\": false, \"msgPerSec\": 250.5, \"histogram\": \"" + histogram + "\"},"
-                + "{\"msgPerSec\": 300, \"histogram\": \"" + histogram + "\"}]},"
+                + "{\"warmup\": false, \"messages\": 1, \"wallNs\": 3992016, \"msgPerSec\": 250.5, \"histogram\": \""
+                + histogram + "\"},"
+                + "{\"messages\": 1, \"wallNs\": 3333333, \"msgPerSec\": 300, \"histogram\": \"" + histogram + "\"}]},"
                 + "{\"name\": \"impl=mina\", \"keys\": {\"impl\": \"mina\"}, \"iterations\": []}]}");
         // The fields compare reads, not a whole document: read with of(), which the schema-checking read() calls.
         ResultFile r = ResultFile.of(f, ResultDocReader.document(ResultDocument.MAPPER.readTree(f.toFile())));
