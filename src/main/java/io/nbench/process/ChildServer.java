@@ -57,6 +57,9 @@ public final class ChildServer implements AutoCloseable {
     }
 
     /** Starts {@code nbench server ARGS --ready-line} and waits (at most 30 s) until it listens. */
+    /** How long a started child may stay silent before it is taken for hung. */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
     public static ChildServer start(List<String> serverArgs) throws IOException {
         return start(serverArgs, java.util.Map.of());
     }
@@ -94,11 +97,15 @@ public final class ChildServer implements AutoCloseable {
         });
         String[] lines;
         try {
-            lines = first.get(30, TimeUnit.SECONDS);
+            // A child that dies says so at once (end of its output); this bounds only one alive and silent. A JVM
+            // starting netty with a TLS certificate took over 30 s on a 2-core CI machine at load 16, so the bound
+            // is far above any start seen rather than near one.
+            lines = first.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             p.destroyForcibly();
             ChildProcesses.forget(killer);
-            throw new IOException("the server did not report its port within 30 s");
+            throw new IOException("the server did not report its port within " + START_TIMEOUT.toSeconds()
+                    + " s (still starting: is the machine overloaded?)");
         }
         Optional<InetSocketAddress> bound = ReadyLine.parse(lines[0]);
         if (bound.isEmpty() || lines[1] == null) {
