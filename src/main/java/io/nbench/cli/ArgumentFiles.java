@@ -2,18 +2,25 @@ package io.nbench.cli;
 
 import io.nbench.cli.OptionOccurrences.Arg;
 import io.nbench.cli.OptionOccurrences.Group;
+import io.nbench.files.BoundedFile;
 import java.io.File;
+import java.io.IOException;
+import java.io.StreamTokenizer;
+import java.io.StringReader;
+import java.nio.charset.Charset;
+import java.nio.file.Path;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
@@ -28,8 +35,8 @@ import picocli.CommandLine.ParameterException;
  *       single-value option given twice is a usage error (overwritten options are not allowed).</li>
  * </ul>
  * picocli expands @-files in place, so the origin of each argument is lost before its parser sees them:
- * this class has picocli's own reader expand each argument (same syntax: quotes, {@code #} comments,
- * nested @-files, {@code @@} for a literal {@code @}), applies the rule on the options picocli's model
+ * this class expands each argument in picocli's syntax (quotes, {@code #} comments, nested @-files,
+ * {@code @@} for a literal {@code @}), each file read bounded, applies the rule on the options picocli's model
  * declares ({@link OptionOccurrences}), and hands picocli a plain argument list with @-file expansion off.
  */
 final class ArgumentFiles {
@@ -42,6 +49,9 @@ final class ArgumentFiles {
     @Target(ElementType.FIELD)
     @interface CommaList {
     }
+
+    /** The most read of one @-file: a scenario's options are a few hundred bytes. */
+    static final int MAX_BYTES = 1 << 20;
 
     private ArgumentFiles() {
     }
@@ -75,46 +85,81 @@ final class ArgumentFiles {
 
     /**
      * Every argument as picocli reads it, with its source: an @-file's arguments (quotes, {@code #} comments,
-     * nested @-files) and {@code @@} for a literal {@code @} are picocli's own. One thing picocli lacks: it
-     * passes an @-file it cannot read on as a literal argument, which would surface as a baffling unknown
-     * argument of some command; here it is a usage error naming the file and why it cannot be read.
+     * nested @-files) and {@code @@} for a literal {@code @} are picocli's own syntax. Two things picocli lacks:
+     * it passes an @-file it cannot read on as a literal argument, which would surface as a baffling unknown
+     * argument of some command; here it is a usage error naming the file and why it cannot be read. And it
+     * reads a file whole, however large ({@code @/dev/zero} spun for ever, a NUL being whitespace to it): here
+     * each file is read bounded ({@link #MAX_BYTES}).
      */
     private static List<Arg> expand(CommandLine root, String[] args) {
-        CommandLine reader = picocliReader();
         List<Arg> out = new ArrayList<>();
         int files = 0;
         for (String a : args) {
-            boolean atFile = a.length() > 1 && a.startsWith("@") && !a.startsWith("@@");
-            if (atFile) {
-                String name = a.substring(1);
-                File f = new File(name);
-                if (!f.canRead()) {
-                    throw new ParameterException(root, "cannot read @-file " + name + ": "
-                            + (f.exists() ? "permission denied" : "no such file")
-                            + " (an argument that starts with @ but is not a file is written @@)");
-                }
-                files++;
-            }
-            for (String t : reader.parseArgs(a).expandedArgs()) {
-                out.add(new Arg(t, atFile ? files : 0));
-            }
+            add(root, a, isAtFile(a) ? ++files : 0, out, new HashSet<>());
         }
         return out;
     }
 
-    /** A command that takes any argument, for picocli's @-file reader alone. */
-    private static CommandLine picocliReader() {
-        CommandSpec any = CommandSpec.create();
-        any.addUnmatchedArgsBinding(CommandLine.Model.UnmatchedArgsBinding.forStringArrayConsumer(
-                new CommandLine.Model.ISetter() {
-                    @Override
-                    public <T> T set(T value) {
-                        return null;
-                    }
-                }));
-        CommandLine reader = new CommandLine(any);
-        reader.setUnmatchedArgumentsAllowed(true);
-        return reader;
+    /** picocli's test: {@code @} alone is an argument, {@code @@x} is the argument {@code @x}. */
+    private static boolean isAtFile(String arg) {
+        return arg.length() > 1 && arg.startsWith("@") && !arg.startsWith("@@");
+    }
+
+    /**
+     * {@code arg}, or the arguments of the @-file it names, nested files expanded; a file met again in the same
+     * argument's expansion is skipped, as picocli skips it (a file that names itself ends).
+     */
+    private static void add(CommandLine root, String arg, int source, List<Arg> out, Set<String> visited) {
+        if (!isAtFile(arg)) {
+            out.add(new Arg(arg.startsWith("@@") ? arg.substring(1) : arg, source));
+            return;
+        }
+        String name = arg.substring(1);
+        File f = new File(name);
+        if (!f.canRead()) {
+            throw new ParameterException(root, "cannot read @-file " + name + ": "
+                    + (f.exists() ? "permission denied" : "no such file")
+                    + " (an argument that starts with @ but is not a file is written @@)");
+        }
+        if (!visited.add(f.getAbsolutePath())) {
+            return;
+        }
+        for (String token : tokens(root, name)) {
+            add(root, token, source, out, visited);
+        }
+    }
+
+    /**
+     * The arguments of one @-file, split as picocli splits them (its {@code expandValidArgumentFile}: the same
+     * tokenizer settings, the platform's charset as its FileReader has it), from at most {@link #MAX_BYTES}.
+     */
+    private static List<String> tokens(CommandLine root, String name) {
+        String text;
+        try {
+            text = new String(BoundedFile.read(Path.of(name), MAX_BYTES), Charset.defaultCharset());
+        } catch (BoundedFile.TooLarge e) {
+            throw new ParameterException(root, "@-file " + name + " " + e.beyond("nbench reads of an @-file")
+                    + ": give a file of nbench options");
+        } catch (IOException e) {
+            throw new ParameterException(root, "cannot read @-file " + name + ": "
+                    + Converters.oneLine(String.valueOf(e.getMessage())));
+        }
+        StreamTokenizer tok = new StreamTokenizer(new StringReader(text));
+        tok.resetSyntax();
+        tok.wordChars(' ', 255);
+        tok.whitespaceChars(0, ' ');
+        tok.quoteChar('"');
+        tok.quoteChar('\'');
+        tok.commentChar('#');
+        List<String> tokens = new ArrayList<>();
+        try {
+            while (tok.nextToken() != StreamTokenizer.TT_EOF) {
+                tokens.add(tok.sval);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("a StringReader does not fail", e);
+        }
+        return tokens;
     }
 
     /**

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.nbench.client.ClientSpec;
+import io.nbench.files.BoundedFile;
 import io.nbench.client.MaxErrors;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.threshold.Threshold;
@@ -43,6 +44,9 @@ final class ClientPlanFile {
         }
     }
 
+    /** The most read of a plan: a client's settings are a few KiB (a body is named by its path, not held). */
+    static final int MAX_BYTES = 16 << 20;
+
     static final ObjectMapper JSON = new ObjectMapper().registerModule(new SimpleModule("nbench-plan")
             .addSerializer(Duration.class, asText(Duration.class, Duration::toString))
             .addSerializer(Instant.class, asText(Instant.class, Instant::toString))
@@ -71,7 +75,9 @@ final class ClientPlanFile {
     static ClientSpec read(Path file) throws Unreadable {
         JsonNode root;
         try {
-            root = JSON.readTree(Files.readString(file));
+            root = JSON.readTree(BoundedFile.read(file, MAX_BYTES));
+        } catch (BoundedFile.TooLarge e) {
+            throw new Unreadable("the plan " + file + " " + e.beyond("nbench reads of a client plan"));
         } catch (IOException e) {
             throw new Unreadable("cannot read the plan " + file + ": " + Converters.oneLine(e.getMessage()));
         }

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.files.BoundedFile;
 import io.nbench.protocol.http.HttpClientCodec;
 import io.nbench.server.ServerPlan;
 import java.io.IOException;
@@ -67,11 +68,15 @@ final class RequestBody {
             if (Files.isDirectory(file)) {
                 throw unreadable(spec, file, "a directory");
             }
-            long size = Files.size(file);
-            if (size > MAX) { // before reading: a large file is refused without its bytes in memory
-                throw tooLarge(spec, "--body-file " + file + " holds", size, "a smaller file");
+            // At most MAX bytes and one more: a large file is refused before it is read, a pipe or a device
+            // (/dev/zero, whose size says 0) once past the limit.
+            return BoundedFile.read(file, MAX);
+        } catch (BoundedFile.TooLarge e) {
+            if (e.size() >= 0) {
+                throw tooLarge(spec, "--body-file " + file + " holds", e.size(), "a smaller file");
             }
-            return Files.readAllBytes(file);
+            throw usage(spec, "--body-file " + file + " " + e.beyond("a request body may have (nbench server's "
+                    + "default --max-frame)") + ": give a smaller file");
         } catch (NoSuchFileException e) {
             throw unreadable(spec, file, "no such file");
         } catch (AccessDeniedException e) {

@@ -1,5 +1,6 @@
 package io.nbench.monitor;
 
+import io.nbench.files.BoundedFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,6 +26,8 @@ public final class MonitorToken {
     public static final String ENV = "NBENCH_MONITOR_TOKEN";
     /** Leaves room for "auth " within the monitor's line limit. */
     static final int MAX_LENGTH = 256;
+    /** The most read of a token file: its first line is the token, the rest is ignored but read. */
+    static final int MAX_FILE_BYTES = 64 << 10;
 
     private final String value;
     private final String source;
@@ -48,7 +51,10 @@ public final class MonitorToken {
         if (file != null) {
             String text;
             try {
-                text = Files.readString(file, StandardCharsets.UTF_8);
+                text = new String(BoundedFile.read(file, MAX_FILE_BYTES), StandardCharsets.UTF_8);
+            } catch (BoundedFile.TooLarge e) {
+                throw new Invalid("--monitor-token-file " + file + " " + e.beyond("nbench reads of a token file")
+                        + ": give a file holding the token on its first line");
             } catch (NoSuchFileException e) {
                 throw new Invalid("--monitor-token-file " + file + " does not exist: write the token into it "
                         + "(e.g. head -c 24 /dev/urandom | base64 > " + file + ")");

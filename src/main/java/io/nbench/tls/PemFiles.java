@@ -1,8 +1,10 @@
 package io.nbench.tls;
 
+import io.nbench.files.BoundedFile;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.cert.CertificateException;
@@ -24,6 +26,12 @@ import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
  * would need its passphrase on the command line). Problems are {@link InvalidTls}, naming the file and the fix.
  */
 public final class PemFiles {
+
+    /**
+     * The most read of one file: a key or a certificate chain is a few KiB, the bundle of every public CA a
+     * distribution ships (/etc/ssl/certs/ca-certificates.crt) about 220 KiB.
+     */
+    static final int MAX_BYTES = 1 << 20;
 
     private PemFiles() {
     }
@@ -80,7 +88,11 @@ public final class PemFiles {
 
     private static Reader open(String option, Path file) {
         try {
-            return Files.newBufferedReader(file, java.nio.charset.StandardCharsets.US_ASCII);
+            return new InputStreamReader(new java.io.ByteArrayInputStream(BoundedFile.read(file, MAX_BYTES)),
+                    StandardCharsets.US_ASCII);
+        } catch (BoundedFile.TooLarge e) {
+            throw new InvalidTls(option + " " + file + " " + e.beyond("nbench reads of a PEM file")
+                    + ": give the PEM file openssl writes");
         } catch (IOException e) {
             throw new InvalidTls(option + " " + file + " cannot be read (" + e.getClass().getSimpleName() + ": "
                     + e.getMessage() + "): give a readable PEM file");

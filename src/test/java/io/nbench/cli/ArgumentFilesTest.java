@@ -231,7 +231,7 @@ class ArgumentFilesTest {
     }
 
     /**
-     * picocli's own @-file syntax, which nbench's rule reads through picocli's reader: comments, quoted values,
+     * picocli's own @-file syntax, which nbench's rule reads as picocli does: comments, quoted values,
      * a nested @-file (its options of the file's source: the command line still replaces them) and {@code @@}
      * for an argument that starts with {@code @}.
      */
