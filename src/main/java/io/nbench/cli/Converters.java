@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -38,6 +40,27 @@ final class Converters {
             }
         }
         return b == null ? message : b.toString();
+    }
+
+    /**
+     * A host name or IP address, without a port: {@code 127.0.0.1:7007} (or {@code [::1]:7007}) is a usage error
+     * saying where the port goes, where it used to be looked up as a host name and fail as an unknown host, exit 1.
+     * An IPv6 address without brackets has more than one colon and passes.
+     */
+    static final class Host implements ITypeConverter<String> {
+        private static final Pattern WITH_PORT = Pattern.compile("(\\[[^\\]]*\\]|[^:\\[\\]]*):(\\d*)");
+
+        @Override
+        public String convert(String value) {
+            Matcher m = WITH_PORT.matcher(value);
+            if (m.matches()) {
+                String host = m.group(1).startsWith("[") ? m.group(1).substring(1, m.group(1).length() - 1) : m.group(1);
+                throw new TypeConversionException(oneLine("'" + value + "' holds a port: a host takes none; give "
+                        + "--host " + (host.isEmpty() ? "127.0.0.1" : host)
+                        + (m.group(2).isEmpty() ? "" : " --port " + m.group(2))));
+            }
+            return value;
+        }
     }
 
     static final class Size implements ITypeConverter<Integer> {

@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 /** The client's load options: target, threads, connections, messages, iterations, timing. */
 final class LoadOptions {
 
-    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", description = "Server host (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1", converter = Converters.Host.class,
+            description = "Server host (default: ${DEFAULT-VALUE}).")
     String host;
 
     @Option(names = {"-t", "--threads"}, paramLabel = "N", defaultValue = "4", split = ",",

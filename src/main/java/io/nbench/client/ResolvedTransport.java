@@ -19,7 +19,8 @@ public record ResolvedTransport(Transport transport, OptionValues options) {
      *
      * @param allowInJvm whether a transport without a network server or client may be used (the caller runs
      *                   its server in this JVM)
-     * @throws IllegalArgumentException an unknown transport, option key or value; the message names it
+     * @throws IllegalArgumentException an unknown transport, option key or value, or an in-JVM transport where a
+     *                                  network one is needed; the message names it
      */
     public static ResolvedTransport resolve(TransportRegistry registry, String name, Map<String, String> given,
                                             boolean allowInJvm) throws CouldNotRun {
@@ -30,8 +31,8 @@ public record ResolvedTransport(Transport transport, OptionValues options) {
             throw new CouldNotRun("transport " + transport.name() + " is not available here: " + a.reason()
                     + " (nbench list shows what is)");
         }
-        if (transport.inJvm() && !allowInJvm) {
-            throw new CouldNotRun("transport " + transport.name() + " runs inside one JVM only; it has no network "
+        if (transport.inJvm() && !allowInJvm) { // never works on this command, on any machine: a usage error
+            throw new IllegalArgumentException("transport " + transport.name() + " runs inside one JVM only; it has no network "
                     + "server or client (use it through the in-process tests or nbench run --in-process)");
         }
         return new ResolvedTransport(transport, options);

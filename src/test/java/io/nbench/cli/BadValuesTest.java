@@ -141,6 +141,17 @@ class BadValuesTest {
             + "them out (see 'nbench client --help')",
         "console --monitor-port 0"
             + "| --monitor-port 0 is not a TCP port: use 1 to 65535 (see 'nbench console --help')",
+        // A port inside --host was looked up as a host name: 'unknown host', exit 1 (issue 41).
+        "client --host 127.0.0.1:7007 --msgs 10"
+            + "| Invalid value for option '--host': '127.0.0.1:7007' holds a port: a host takes none; give "
+            + "--host 127.0.0.1 --port 7007 (see 'nbench client --help')",
+        "client --host [::1]:7007 --msgs 10"
+            + "| Invalid value for option '--host': '[::1]:7007' holds a port: a host takes none; give "
+            + "--host ::1 --port 7007 (see 'nbench client --help')",
+        // An in-JVM transport can never serve or reach a network peer: a usage error, not exit 1 (issue 41).
+        "server --impl netty-local"
+            + "| transport netty-local runs inside one JVM only; it has no network server or client (use it through "
+            + "the in-process tests or nbench run --in-process) (see 'nbench server --help')",
         "console"
             + "| nbench console needs --monitor-port: the port the server was started with (nbench server "
             + "--monitor-port N) (see 'nbench console --help')",
