@@ -128,7 +128,12 @@ class ServerSocketOptionsTest {
                 Thread.sleep(50);
             }
             CliTest.Outcome o = client.get(NbenchProcess.HANG_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
-            assertEquals(0, o.code(), o.out() + o.err());
+            // The pace only keeps the connection open; a starved machine missing it (CI at load 16: 9 of 10 msg/s,
+            // FAIL, exit 4) says nothing of keepalive. Any other failure does.
+            boolean onlyTheRateMissed = o.code() == ExitCode.FAILED
+                    && o.out().contains("\nResult: FAIL: target rate missed by more than 1% in 1 iteration(s)")
+                    && o.out().contains("\nErrors: 0\n");
+            assertTrue(o.code() == ExitCode.OK || onlyTheRateMissed, o.out() + o.err());
             assertTrue(o.out().lines().anyMatch(l -> l.startsWith("  transport: ") && l.matches(".* keepalive=true(,.*)?")),
                     o.out());
             assertTrue(connection.contains("timer:(keepalive"), name + ": the client's connection: " + connection);
