@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
 /**
@@ -35,6 +36,16 @@ public record TlsChoice(List<String> protocols, List<String> ciphers) {
                         + String.join(", ", known) + " (default " + DEFAULT_PROTOCOLS_TEXT + ")");
             }
         }
+        // Supported is not usable: the JDK's security properties disable old versions (TLS 1.0 and 1.1 since
+        // 8u291), and an engine offering only those fails every handshake. The enabled ones are what a server
+        // engine starts with: the supported ones less the disabled.
+        List<String> enabled = enabledByDefault();
+        for (String p : protocols) {
+            if (!enabled.contains(p)) {
+                throw new InvalidTls("--tls-protocols " + p + " is disabled in this JDK (jdk.tls.disabledAlgorithms in "
+                        + "its java.security): use " + String.join(", ", enabled) + ", or enable it there to measure it");
+            }
+        }
         List<String> suites = Arrays.asList(supported.getCipherSuites());
         for (String c : ciphers) {
             if (!suites.contains(c)) {
@@ -47,6 +58,16 @@ public record TlsChoice(List<String> protocols, List<String> ciphers) {
 
     public static TlsChoice defaults() {
         return new TlsChoice(DEFAULT_PROTOCOLS, List.of());
+    }
+
+    private static List<String> enabledByDefault() {
+        try {
+            SSLEngine engine = SSLContext.getDefault().createSSLEngine();
+            engine.setUseClientMode(false);
+            return Arrays.asList(engine.getEnabledProtocols());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JDK has no TLS", e);
+        }
     }
 
     private static SSLParameters supported() {

@@ -350,6 +350,15 @@ class TlsCliTest {
                 .startsWith("nbench: --tls-insecure needs --tls"));
         assertTrue(oneLine(client("netty", 1, "--tls", "--tls-protocols", "TLSv1.4", "--tls-insecure"), ExitCode.USAGE)
                 .startsWith("nbench: --tls-protocols TLSv1.4 is not a protocol this JDK supports: use "));
+        // Supported, but disabled by the JDK's security properties: the server used to start, advertise it and fail
+        // every handshake (issue 41). The JDK here disables TLS 1.1 (jdk.tls.disabledAlgorithms), as every JDK
+        // since 8u291 does.
+        assertEquals("nbench: --tls-protocols TLSv1.1 is disabled in this JDK (jdk.tls.disabledAlgorithms in its "
+                + "java.security): use TLSv1.3, TLSv1.2, or enable it there to measure it (see 'nbench server --help')",
+                oneLine(CliTest.run("server", "--port", "0", "--tls", "--tls-protocols", "TLSv1.3,TLSv1.1",
+                        "--duration", "1s"), ExitCode.USAGE));
+        assertTrue(oneLine(client("netty", 1, "--tls", "--tls-protocols", "TLSv1.1", "--tls-insecure"), ExitCode.USAGE)
+                .startsWith("nbench: --tls-protocols TLSv1.1 is disabled in this JDK "));
         assertTrue(oneLine(CliTest.run("server", "--port", "0", "--tls", "--tls-cert", "nosuch.pem", "--tls-key",
                 "nosuch.key"), ExitCode.USAGE).startsWith("nbench: --tls-cert nosuch.pem cannot be read"));
     }
