@@ -61,8 +61,8 @@ public interface Protocol {
 
     /**
      * Whether its messages are HTTP/1.1's (RFC 9112): a server transport with an HTTP codec of its own (netty's
-     * HttpServerCodec) serves it with that, as its users write an HTTP server, instead of running
-     * {@link #newServerCodec}.
+     * HttpRequestDecoder and HttpResponseEncoder) serves it with that, as its users write an HTTP server,
+     * instead of running {@link #newServerCodec}.
      */
     default boolean httpMessages() {
         return false;

@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -98,6 +99,23 @@ public abstract class HttpServerContract {
             for (int n; (n = s.getInputStream().read(b)) >= 0; ) {
                 all.write(b, 0, n);
             }
+        } catch (SocketException e) {
+            // reset: closed
+        }
+        return all.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** Everything until the server closes the connection, or what came before the socket's read timeout. */
+    private static String answerOrTimeout(Socket s) throws IOException {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        byte[] b = new byte[4096];
+        try {
+            for (int n; (n = s.getInputStream().read(b)) >= 0; ) {
+                all.write(b, 0, n);
+            }
+        } catch (SocketTimeoutException e) {
+            return all.toString(StandardCharsets.ISO_8859_1) + "(connection still open after " + s.getSoTimeout()
+                    + " ms)";
         } catch (SocketException e) {
             // reset: closed
         }
@@ -200,6 +218,51 @@ public abstract class HttpServerContract {
         }
         assertTrue(events.protocolErrors.tryAcquire(10, TimeUnit.SECONDS), "protocol error counted");
         awaitServed(1);
+    }
+
+    /**
+     * What is not HTTP/1.1 or HTTP/1.0 is refused alike on every transport (docs/protocol.md), after the response
+     * to a request before it on the connection: a header line folded onto the next (obs-fold, RFC 9112 5.2: a line
+     * starting with a space or a tab) 400, another version 505, and so is HTTP/2's connection preface (RFC 9113
+     * 3.4), whose first line reads as a request of version HTTP/2.0. Each answer has {@code Connection: close}
+     * and a one-line body, the connection closes, a protocol error is counted and the answer's bytes are the
+     * server's (refusalAnswered); the refused request is not counted served.
+     */
+    @ParameterizedTest(name = "pooled {0}")
+    @ValueSource(booleans = {false, true})
+    void refusesFoldedLinesAndOtherVersions(boolean pooled) throws Exception {
+        InetSocketAddress a = start(pooled);
+        String[][] cases = {
+            {"GET / HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n b\r\n\r\n", "400 Bad Request"},
+            {"GET / HTTP/1.1\r\nX-Folded: a\r\n\tb\r\nHost: x\r\n\r\n", "400 Bad Request"},
+            {"GET / HTTP/2.0\r\nHost: x\r\n\r\n", "505 HTTP Version Not Supported"},
+            {"GET / HTTP/1.2\r\nHost: x\r\n\r\n", "505 HTTP Version Not Supported"},
+            {"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "505 HTTP Version Not Supported"},
+        };
+        long refused = 0;
+        for (String[] c : cases) {
+            String answer;
+            try (Socket s = ServerContract.connect(a)) {
+                exchange(s, "GET / HTTP/1.1\r\n\r\n", OK_BODY);
+                send(s, c[0]);
+                answer = answerOrTimeout(s);
+            }
+            String request = c[0].replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t");
+            assertTrue(answer.startsWith("HTTP/1.1 " + c[1] + "\r\n"), request + " answered " + answer);
+            assertTrue(answer.contains("\r\nConnection: close\r\n"), answer);
+            String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+            assertTrue(!body.isEmpty() && body.indexOf('\n') == body.length() - 1, body);
+            assertTrue(answer.contains("\r\nContent-Length: " + body.length() + "\r\n"), answer);
+            assertTrue(events.protocolErrors.tryAcquire(10, TimeUnit.SECONDS), request + ": protocol error counted");
+            assertTrue(events.lastError.endsWith("; answered " + c[1].substring(0, 3)), events.lastError);
+            refused += answer.length();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (events.refusalBytes.get() < refused && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(refused, events.refusalBytes.get(), request + ": the answer's bytes counted");
+        }
+        awaitServed(cases.length);
     }
 
     /**

@@ -299,6 +299,14 @@ public final class TransportTesting {
             protocolErrors.release();
         }
 
+        /** The bytes of the answers to refused requests (400, 505, ...), counted in the server's bytes out. */
+        public final java.util.concurrent.atomic.AtomicLong refusalBytes = new java.util.concurrent.atomic.AtomicLong();
+
+        @Override
+        public void refusalAnswered(int responseBytes) {
+            refusalBytes.addAndGet(responseBytes);
+        }
+
         /** The threads the echo handler ran on. */
         public final java.util.Set<String> echoThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
 

@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * {@code --response-size} bytes, in request order (pipelining), and the connection kept open unless the
  * request says otherwise ({@code Connection: close}, or HTTP/1.0 without {@code Connection: keep-alive}).
  * A malformed request is answered {@code 400}, a body over {@code --max-frame} {@code 413}, a request line and
- * header section over {@link #MAX_HEAD} bytes {@code 431}, a version other than 1.x {@code 505}: each with a
+ * header section over {@link #MAX_HEAD} bytes {@code 431}, a version other than 1.1 and 1.0 {@code 505}: each with a
  * one-line body, then the connection closes ({@link #PROTOCOL_ERROR}).
  *
  * <p>A byte-at-a-time state machine that consumes all of its input on every call, keeping its state between
@@ -32,6 +32,8 @@ public final class HttpRequestParser implements ServerCodec {
     public static final String BODY_TOO_LARGE = "413 Content Too Large";
     /** What a malformed request is answered. */
     public static final String MALFORMED = "400 Bad Request";
+    /** What a version other than HTTP/1.1 and HTTP/1.0 is answered (HTTP/2's connection preface too). */
+    public static final String VERSION_NOT_SUPPORTED = "505 HTTP Version Not Supported";
     /** The largest chunk extension, which a peer could otherwise trickle without end. */
     static final int MAX_CHUNK_EXTENSION = 4096;
 
@@ -311,13 +313,17 @@ public final class HttpRequestParser implements ServerCodec {
         if (versionLength < HTTP_1.length) {
             if (c != HTTP_1[versionLength]) {
                 if (versionLength == 5 && c >= '0' && c <= '9') {
-                    fail("505 HTTP Version Not Supported", "HTTP/" + (char) c + " is not supported: use HTTP/1.1");
+                    fail(VERSION_NOT_SUPPORTED, "HTTP/" + (char) c + " is not supported: use HTTP/1.1");
                 } else {
                     bad("the request line does not end with HTTP/1.1 or HTTP/1.0");
                 }
                 return;
             }
         } else if (versionLength == HTTP_1.length) {
+            if (c >= '2' && c <= '9') { // a minor version this server does not speak, as Netty's server answers it
+                fail(VERSION_NOT_SUPPORTED, "HTTP/1." + (char) c + " is not supported: use HTTP/1.1");
+                return;
+            }
             if (c != '0' && c != '1') {
                 bad("the request line does not end with HTTP/1.1 or HTTP/1.0");
                 return;

@@ -19,7 +19,9 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
@@ -29,14 +31,16 @@ import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The http protocol on Netty as a Netty user writes an HTTP server: Netty's {@link HttpServerCodec} decodes
- * requests and encodes {@link FullHttpResponse}s, this handler answers them as the shared parser does
- * ({@link HttpRequestParser}: 200 with {@code --response-size} bytes, keep-alive and {@code Connection: close}
- * per RFC 9112, 400 for what Netty's decoder refuses, 413 for a body over {@code --max-frame}, 431 for a head
- * over 64 KiB, each closing) and hands each request to the connection's {@link RequestPipeline}, so the
- * business runtime and the counts are the other transports'. Bodies are counted and dropped as they arrive,
- * never aggregated. Bytes in are counted before the codec ({@link #bytesIn}) and credited to the next request
- * completed, so the total is exact (with pipelining one request may carry the next one's first bytes).
+ * The http protocol on Netty as a Netty user writes an HTTP server: Netty's {@link HttpRequestDecoder} (as
+ * {@link StrictRequestDecoder}) decodes requests and its {@link HttpResponseEncoder} encodes
+ * {@link FullHttpResponse}s, this handler answers them as the shared parser does ({@link HttpRequestParser}:
+ * 200 with {@code --response-size} bytes, keep-alive and {@code Connection: close} per RFC 9112, 400 for what
+ * the decoder refuses, 505 for a version other than HTTP/1.1 and HTTP/1.0, 413 for a body over
+ * {@code --max-frame}, 431 for a head over 64 KiB, each closing) and hands each request to the connection's
+ * {@link RequestPipeline}, so the business runtime and the counts are the other transports'. Bodies are
+ * counted and dropped as they arrive, never aggregated. Bytes in are counted before the codec
+ * ({@link #bytesIn}) and credited to the next request completed, so the total is exact (with pipelining one
+ * request may carry the next one's first bytes).
  */
 final class HttpServerHandler extends ChannelInboundHandlerAdapter {
 
@@ -56,16 +60,20 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * The decoder's limits: a request line and a header section up to the shared parser's, and no limit of its
-     * own on the requests pipelined ahead of their responses. Netty 4.2.18's codec fails the connection past 128
-     * (its default {@code maxPipelineDepth}), counted from requests it decoded to responses it encoded: a client
-     * pipelining 499 requests in one write got 75 answers and a reset (and the server counted 500 answered).
-     * What a peer can make the server hold stays bounded as on the other transports: reading pauses while the
-     * channel is unwritable, and the pool's queue bounds what waits there.
+     * Netty's request decoder and response encoder, as {@link HttpServerCodec} combines them, the decoder
+     * refusing folded header lines ({@link StrictRequestDecoder}: HttpServerCodec takes no decoder of the user's).
+     * What the codec adds is not needed here: the methods it queues for the encoder only matter to responses
+     * with a body to a HEAD or CONNECT (this handler's HEAD response has none), and its {@code maxPipelineDepth}
+     * was turned off (Netty 4.2.18 failed the connection past 128 requests decoded ahead of their responses: a
+     * client pipelining 499 requests in one write got 75 answers and a reset). The decoder's limits: a request
+     * line and a header section up to the shared parser's. What a peer can make the server hold stays bounded
+     * as on the other transports: reading pauses while the channel is unwritable, and the pool's queue bounds
+     * what waits there.
      */
-    static HttpServerCodec codec() {
-        return new HttpServerCodec(new HttpDecoderConfig().setMaxInitialLineLength(HttpRequestParser.MAX_HEAD)
-                .setMaxHeaderSize(HttpRequestParser.MAX_HEAD), Integer.MAX_VALUE);
+    static ChannelHandler[] codec() {
+        return new ChannelHandler[] {new StrictRequestDecoder(new HttpDecoderConfig()
+                .setMaxInitialLineLength(HttpRequestParser.MAX_HEAD).setMaxHeaderSize(HttpRequestParser.MAX_HEAD)),
+            new HttpResponseEncoder()};
     }
 
     private final Replies replies;
@@ -143,8 +151,13 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
         if (refusedByDecoder(ctx, request.decoderResult())) {
             return;
         }
+        HttpVersion version = request.protocolVersion();
+        http10 = version.equals(HttpVersion.HTTP_1_0);
+        if (!http10 && !version.equals(HttpVersion.HTTP_1_1)) {
+            refuseVersion(ctx, version);
+            return;
+        }
         keepAlive = HttpUtil.isKeepAlive(request);
-        http10 = request.protocolVersion().equals(HttpVersion.HTTP_1_0);
         head = request.method().equals(HttpMethod.HEAD);
         body = 0;
         long declared = HttpUtil.getContentLength(request, -1L);
@@ -190,6 +203,22 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A version Netty's decoder took (any {@code NAME/major.minor}) but the shared parser refuses: HTTP/2.0 (also
+     * the first line of HTTP/2's connection preface, {@code PRI * HTTP/2.0}), HTTP/1.2 or another HTTP version
+     * 505, what is not HTTP 400, as the shared parser answers them.
+     */
+    private void refuseVersion(ChannelHandlerContext ctx, HttpVersion version) {
+        if (version.protocolName().equals("HTTP") && (version.majorVersion() != 1 || version.minorVersion() < 10)) {
+            // Named as the shared parser names it: HTTP/2, HTTP/1.2.
+            String named = version.majorVersion() == 1 ? version.text() : "HTTP/" + version.majorVersion();
+            refuse(ctx, HttpRequestParser.VERSION_NOT_SUPPORTED, named + " is not supported: use HTTP/1.1");
+        } else {
+            refuse(ctx, HttpRequestParser.MALFORMED,
+                    "malformed HTTP request: the request line does not end with HTTP/1.1 or HTTP/1.0");
+        }
+    }
+
     /** What Netty's decoder could not parse: 400, or 431 for a line or header section over the limit. */
     private boolean refusedByDecoder(ChannelHandlerContext ctx, DecoderResult result) {
         if (!result.isFailure()) {
@@ -214,9 +243,10 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
         ended = true;
         requests.close();
         events.protocolError(String.valueOf(ctx.channel().remoteAddress()), HttpRequestParser.logLine(status, why));
-        ctx.writeAndFlush(text(status, HttpResponses.oneLine(why), true)).addListener(ChannelFutureListener.CLOSE);
-        // The encoder writes the bytes the shared parser would (as for the 503 above).
+        // The encoder writes the bytes the shared parser would (as for the 503 above); counted before they leave,
+        // as the shared parser counts them.
         events.refusalAnswered(HttpResponses.error(status, why).length);
+        ctx.writeAndFlush(text(status, HttpResponses.oneLine(why), true)).addListener(ChannelFutureListener.CLOSE);
     }
 
     /** A response of {@code status} ("503 Service Unavailable") with a text body, as the shared parser writes it. */

@@ -126,11 +126,13 @@ final class NettyServer implements RunningServer {
                             // a write from the executor counts as pending at once, before the event loop runs it.
                             ch.pipeline().addLast(executor, new EchoServerHandler(events, idle));
                         } else if (protocol.httpMessages()) {
-                            // HTTP as Netty users serve it: Netty's HttpServerCodec (not the shared parser), the
+                            // HTTP as Netty users serve it: Netty's request decoder and response encoder (not the
+                            // shared parser; the decoder refusing folded header lines, as the shared parser), the
                             // request pipeline behind it as for every protocol.
                             HttpServerHandler handler = new HttpServerHandler(replies, settings.maxFrame(), events,
                                     idle, settings.runtime());
-                            ch.pipeline().addLast(handler.bytesIn(), HttpServerHandler.codec(), handler);
+                            ch.pipeline().addLast(handler.bytesIn()).addLast(HttpServerHandler.codec())
+                                    .addLast(handler);
                         } else if (!protocol.framedLayout()) {
                             ch.pipeline().addLast(new CodecServerDecoder(protocol, settings.codec(), events, idle,
                                     settings.runtime()));
