@@ -229,13 +229,17 @@ class ServerStatsTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws java.io.IOException {
             closing = true;
             for (java.net.Socket s : sockets) {
                 s.close();
             }
-            for (Thread t : threads) {
-                t.join(30_000);
+            try {
+                for (Thread t : threads) {
+                    t.join(30_000);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -176,7 +176,7 @@ public final class ResultDocReader {
             return null;
         }
         Map<String, IterationDoc.ConnectLatency> m = new java.util.LinkedHashMap<>();
-        n.fields().forEachRemaining(e -> m.put(e.getKey(), connectLatency(e.getValue())));
+        n.properties().forEach(e -> m.put(e.getKey(), connectLatency(e.getValue())));
         return m;
     }
 
