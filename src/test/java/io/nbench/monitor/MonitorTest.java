@@ -121,46 +121,54 @@ class MonitorTest {
     }
 
     @Test
-    void atMostFourConnectionsAreServedAtOnce() throws Exception {
+    void atMostFourSessionsAreServedAtOnce() throws Exception {
         List<Peer> open = new ArrayList<>();
         try {
-            // The server is shared: a connection an earlier test closed gives its slot back a moment after
-            // (on its own thread), so take the four slots again until all are free at once.
+            // The server is shared: a session an earlier test closed gives its place back a moment after (on its
+            // own thread), so take the four again until all four are in at once.
             long freeBy = System.nanoTime() + 30_000_000_000L;
             while (true) {
                 for (int i = 0; i < MonitorServer.MAX_CONNECTIONS; i++) {
                     open.add(new Peer(server.monitorPort));
                 }
-                if (open.stream().allMatch(p -> MonitorProtocol.BANNER.equals(p.banner))) {
+                List<String> answers = new ArrayList<>();
+                for (Peer p : open) {
+                    answers.add(p.ask("auth " + TOKEN));
+                }
+                if (answers.stream().allMatch("OK"::equals)) {
                     break;
                 }
                 for (Peer p : open) {
                     p.close();
                 }
                 open.clear();
-                assertTrue(System.nanoTime() < freeBy, "the monitor's four slots never came free");
+                assertTrue(System.nanoTime() < freeBy, "the monitor's four sessions never came free: " + answers);
                 Thread.sleep(20);
             }
+            // A fifth connection waits to authenticate as any other (the waiting room is apart from the sessions);
+            // with the token, it is told there is no session free, and closed.
             try (Peer fifth = new Peer(server.monitorPort)) {
-                assertEquals("ERR too many monitor connections (4 at most): close one first", fifth.banner);
+                assertEquals(MonitorProtocol.BANNER, fifth.banner);
+                assertEquals("ERR too many monitor connections (4 sessions at most): close one first",
+                        fifth.ask("auth " + TOKEN));
                 assertNull(fifth.in.readLine());
             }
-            assertTrue(open.get(0).ask("quit").startsWith("ERR auth required"));
+            assertEquals("BYE", open.get(0).ask("quit"));
             assertNull(open.get(0).in.readLine());
         } finally {
             for (Peer p : open) {
                 p.close();
             }
         }
-        // The slots come back as connections close (their threads release them a moment after): await one.
+        // The sessions come back as connections close (their threads release them a moment after): await one.
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (true) {
             try (Peer again = new Peer(server.monitorPort)) {
-                if (MonitorProtocol.BANNER.equals(again.banner)) {
+                if ("OK".equals(again.ask("auth " + TOKEN))) {
                     break;
                 }
             }
-            assertTrue(System.nanoTime() < deadline, "no slot came back");
+            assertTrue(System.nanoTime() < deadline, "no session came back");
             java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // a retry, not a measurement
         }
     }

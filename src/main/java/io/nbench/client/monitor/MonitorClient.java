@@ -52,11 +52,8 @@ public final class MonitorClient implements AutoCloseable {
             s.setTcpNoDelay(true);
             MonitorClient c = new MonitorClient(s, where);
             String banner = c.line();
-            if (banner != null && banner.startsWith(MonitorProtocol.BUSY)) {
-                throw new Failure("the monitor at " + where + " is busy: it serves " + MonitorProtocol.MAX_CONNECTIONS
-                        + " connections at once and all are taken (it answered '" + shorten(banner) + "'): close a "
-                        + "console or client connected to it, or try again (one that does not authenticate is closed "
-                        + "within " + Durations.format(MonitorProtocol.AUTH_DEADLINE) + ")");
+            if (banner != null && banner.startsWith(MonitorProtocol.BUSY)) { // a monitor that refused at connect (before the waiting room)
+                throw busy(where, banner);
             }
             if (banner == null || !banner.startsWith("nbench monitor")) {
                 throw new Failure("no nbench monitor at " + where + " (it answered '" + shorten(banner)
@@ -64,6 +61,9 @@ public final class MonitorClient implements AutoCloseable {
             }
             c.send("auth " + token.reveal());
             String answer = c.line();
+            if (answer != null && answer.startsWith(MonitorProtocol.BUSY)) { // the token was right: no session free
+                throw busy(where, answer);
+            }
             if (answer == null || !answer.equals("OK")) {
                 throw new Failure("the monitor at " + where + " refused the token from " + token.source()
                         + " (" + shorten(answer) + "): give the server's token through " + MonitorToken.ENV
@@ -88,6 +88,12 @@ public final class MonitorClient implements AutoCloseable {
             close(s);
             throw new Failure("cannot talk to the monitor at " + where + ": " + e.getMessage());
         }
+    }
+
+    private static Failure busy(String where, String answer) {
+        return new Failure("the monitor at " + where + " is busy: it serves " + MonitorProtocol.MAX_CONNECTIONS
+                + " sessions at once and all are taken (it answered '" + shorten(answer) + "'): close a console or "
+                + "client connected to it, or try again");
     }
 
     /**

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The server's monitor port: a line protocol ({@link MonitorProtocol}) usable with {@code nc}. Plain JDK
- * sockets on daemon threads of its own, never the benchmark's I/O threads, and at most
- * {@value #MAX_CONNECTIONS} connections at once (one thread each), each closed after an idle time.
+ * sockets on daemon threads of its own, never the benchmark's I/O threads: at most {@value #MAX_CONNECTIONS}
+ * authenticated sessions and {@value #MAX_WAITING} connections waiting to authenticate ({@link WaitingRoom}), one
+ * thread each, each closed after an idle time.
  *
  * <p>Authentication: the banner, then {@code auth TOKEN} must come first; any other command is answered
  * {@code ERR auth required} and the connection closed. A wrong token is answered only after
@@ -32,9 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * to a few tries per second. The token is compared in constant time and never written anywhere.
  *
  * <p>A connection must authenticate within {@link #AUTH_DEADLINE} of connecting, however it keeps itself
- * busy (empty lines, a line trickled a byte at a time): without that, four peers without the token could
- * hold every slot for as long as they liked and lock out the operator and {@code --server-stats}. Each
- * one closed for it is counted and logged at the server's rate limit.
+ * busy (empty lines, a line trickled a byte at a time), and it never takes a session's place while it waits:
+ * four peers without the token reconnecting as soon as they were closed used to hold every slot and lock out
+ * the operator and {@code --server-stats}. Each one closed for it is counted and logged at the server's rate
+ * limit.
  */
 public final class MonitorServer implements AutoCloseable {
 
@@ -42,6 +44,13 @@ public final class MonitorServer implements AutoCloseable {
     public static final Duration BAD_TOKEN_DELAY = Duration.ofSeconds(1);
     public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(10);
     public static final Duration AUTH_DEADLINE = MonitorProtocol.AUTH_DEADLINE;
+    /**
+     * Connections waiting to authenticate (one thread each, blocked in a read): many times the sessions, so that
+     * peers without the token have to outnumber this, not merely reconnect, to keep a client with it out.
+     */
+    public static final int MAX_WAITING = 32;
+    /** Of those, from one address: one host cannot fill the waiting room alone. */
+    public static final int MAX_WAITING_PER_ADDRESS = 8;
 
     private final ServerSocket socket;
     private final MonitorToken token;
@@ -51,7 +60,9 @@ public final class MonitorServer implements AutoCloseable {
     private final int idleMillis;
     private final Duration authDeadline;
     private final AtomicLong unauthenticatedClosed = new AtomicLong();
-    private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
+    /** Authenticated sessions: {@link #MAX_CONNECTIONS} at most, one thread each. */
+    private final Semaphore sessions = new Semaphore(MAX_CONNECTIONS);
+    private final WaitingRoom waiting = new WaitingRoom(MAX_WAITING, MAX_WAITING_PER_ADDRESS);
     private final Thread acceptor;
     private volatile boolean closed;
 
@@ -122,22 +133,21 @@ public final class MonitorServer implements AutoCloseable {
                 pause(); // e.g. out of descriptors: the benchmark's own ports matter more; try again shortly
                 continue;
             }
-            if (!slots.tryAcquire()) {
-                try (c) {
-                    write(c.getOutputStream(), MonitorProtocol.BUSY + " (" + MAX_CONNECTIONS
-                            + " at most): close one first");
-                } catch (IOException e) {
-                    // the peer is gone already: nothing to tell it
-                }
-                continue;
+            Socket displaced = waiting.enter(c);
+            if (displaced != null) {
+                metrics.trouble("monitor-displaced", "monitor: closed a connection from "
+                        + displaced.getInetAddress().getHostAddress() + ":" + displaced.getPort() + " waiting to "
+                        + "authenticate, for a newer one (" + MAX_WAITING + " may wait, " + MAX_WAITING_PER_ADDRESS
+                        + " from one address; " + unauthenticatedClosed.incrementAndGet() + " closed unauthenticated "
+                        + "so far); only clients with the token should reach --monitor-bind");
             }
             daemon(() -> {
                 try (c) {
                     serve(c);
                 } catch (IOException e) {
-                    // the peer went away or timed out: its connection is simply over
+                    // the peer went away, timed out or was displaced: its connection is simply over
                 } finally {
-                    slots.release();
+                    waiting.leave(c);
                 }
             }, "nbench-monitor-" + c.getPort()).start();
         }
@@ -157,7 +167,69 @@ public final class MonitorServer implements AutoCloseable {
         InputStream in = new BufferedInputStream(reads);
         OutputStream out = c.getOutputStream();
         write(out, MonitorProtocol.BANNER);
-        boolean authenticated = false;
+        if (!authenticated(c, reads, in, out) || !waiting.leave(c)) {
+            return; // refused, timed out, gone, or displaced by a newer connection while it authenticated
+        }
+        if (!sessions.tryAcquire()) {
+            write(out, MonitorProtocol.BUSY + " (" + MAX_CONNECTIONS + " sessions at most): close one first");
+            return;
+        }
+        try {
+            reads.authenticated();
+            write(out, "OK");
+            commands(in, out);
+        } finally {
+            sessions.release();
+        }
+    }
+
+    /** Until {@code auth TOKEN} with the right token (true), or the connection is refused or over (false). */
+    private boolean authenticated(Socket c, UntilDeadline reads, InputStream in, OutputStream out) throws IOException {
+        while (true) {
+            String line;
+            try {
+                line = MonitorProtocol.readLine(in, MonitorProtocol.MAX_LINE);
+            } catch (MonitorProtocol.LineTooLong e) {
+                write(out, "ERR " + e.getMessage());
+                return false;
+            } catch (SocketTimeoutException e) {
+                if (reads.expired()) {
+                    write(out, "ERR no 'auth TOKEN' within " + Durations.format(authDeadline) + ": connection closed");
+                    metrics.trouble("monitor-auth", "monitor: closed a connection from "
+                            + c.getInetAddress().getHostAddress() + ":" + c.getPort() + " that did not authenticate "
+                            + "within " + Durations.format(authDeadline) + " (" + unauthenticatedClosed.incrementAndGet()
+                            + " so far); only clients with the token should reach --monitor-bind");
+                } else {
+                    write(out, "ERR idle for " + Durations.format(Duration.ofMillis(idleMillis)) + ": connection closed");
+                }
+                return false;
+            }
+            if (line == null) {
+                return false;
+            }
+            String[] words = line.strip().split("\\s+");
+            if (words[0].isEmpty()) {
+                continue;
+            }
+            if (!words[0].toLowerCase(Locale.ROOT).equals("auth")) {
+                write(out, "ERR auth required: send 'auth TOKEN' first");
+                return false;
+            }
+            if (words.length == 2 && token.matches(words[1])) {
+                return true;
+            }
+            try {
+                Thread.sleep(BAD_TOKEN_DELAY.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            write(out, "ERR bad token: connection closed");
+            return false;
+        }
+    }
+
+    /** An authenticated session's commands, until quit, the peer's close or its idle time. */
+    private void commands(InputStream in, OutputStream out) throws IOException {
         while (true) {
             String line;
             try {
@@ -166,14 +238,6 @@ public final class MonitorServer implements AutoCloseable {
                 write(out, "ERR " + e.getMessage());
                 return;
             } catch (SocketTimeoutException e) {
-                if (!authenticated && reads.expired()) {
-                    write(out, "ERR no 'auth TOKEN' within " + Durations.format(authDeadline) + ": connection closed");
-                    metrics.trouble("monitor-auth", "monitor: closed a connection from "
-                            + c.getInetAddress().getHostAddress() + ":" + c.getPort() + " that did not authenticate "
-                            + "within " + Durations.format(authDeadline) + " (" + unauthenticatedClosed.incrementAndGet()
-                            + " so far); only clients with the token should reach --monitor-bind");
-                    return;
-                }
                 write(out, "ERR idle for " + Durations.format(Duration.ofMillis(idleMillis)) + ": connection closed");
                 return;
             }
@@ -185,25 +249,6 @@ public final class MonitorServer implements AutoCloseable {
                 continue;
             }
             String command = words[0].toLowerCase(Locale.ROOT);
-            if (!authenticated) {
-                if (!command.equals("auth")) {
-                    write(out, "ERR auth required: send 'auth TOKEN' first");
-                    return;
-                }
-                if (words.length == 2 && token.matches(words[1])) {
-                    authenticated = true;
-                    reads.authenticated();
-                    write(out, "OK");
-                    continue;
-                }
-                try {
-                    Thread.sleep(BAD_TOKEN_DELAY.toMillis());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                write(out, "ERR bad token: connection closed");
-                return;
-            }
             String rest = line.strip().substring(words[0].length()).strip().toLowerCase(Locale.ROOT);
             switch (command + (rest.isEmpty() ? "" : " " + rest)) {
                 case "metrics" -> write(out, MetricsText.report(metrics.snapshot(), true,
