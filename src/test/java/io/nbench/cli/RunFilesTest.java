@@ -337,10 +337,9 @@ class RunFilesTest {
                 try {
                     c.onExit().get(20, TimeUnit.SECONDS);
                 } catch (java.util.concurrent.TimeoutException e) {
-                    String args = String.join(" ", c.info().arguments().orElse(new String[0]));
-                    throw new AssertionError("child " + c.pid() + " (nbench "
-                            + args.substring(args.indexOf("io.nbench.cli.Main") + 19) + ") still runs 20 s after its "
-                            + "run was killed; " + tmp + " holds " + list(tmp));
+                    throw new AssertionError("child " + c.pid() + " of run (now of PID "
+                            + c.parent().map(ProcessHandle::pid).orElse(-1L) + ") still runs 20 s after its run was "
+                            + "killed; " + tmp + " holds " + list(tmp));
                 }
             }
             assertEquals(List.of(), list(tmp), "no nbench-run directory (token files) nor nbench-forks left");
