@@ -198,7 +198,8 @@ final class ForkRunner {
         Thread killer = null;
         try {
             ChildClient.write(fork, planFile);
-            p = new ProcessBuilder(ChildJvm.command(true, List.of("client", "--plan", planFile.toString()))).start();
+            // The fork removes the plan files' directory if this JVM is killed (its stdin: see EndWithParent).
+            p = ChildJvm.builder(true, List.of("client", "--plan", planFile.toString()), planFile.getParent()).start();
             killer = ChildProcesses.stopWhenThisJvmEnds(p, Duration.ZERO, FORK_GRACE, "nbench-fork-stop");
             if (killer == null) {
                 return ExitCode.INTERRUPTED; // this JVM is ending; the fork has been stopped

@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
+import io.nbench.process.EndWithParent;
 import java.io.PrintWriter;
 import java.util.Collection;
 import java.util.List;
@@ -13,6 +14,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        EndWithParent.watchIfAsked(); // a child JVM of nbench (run's server, a fork) ends with its parent
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 

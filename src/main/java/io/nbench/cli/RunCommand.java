@@ -171,7 +171,7 @@ final class RunCommand implements Callable<Integer> {
         try {
             int worst = RunServer.startAll(chosen, inProcess, client.transport.protocol, responseSize, serverIoThreads,
                     client.transport.transportOptions, client.tls.common.serverArguments(), serverStats, running,
-                    stopRequested, verbose, out, err);
+                    stopRequested, verbose, files.scratch(), out, err);
             if (inRounds) {
                 worst = ExitCode.first(worst, new RunInRounds(clients::run, files, verdict, stopRequested,
                         serverStats && !inProcess, verbose, out, err).measure(running, plan, warmups, iterations,

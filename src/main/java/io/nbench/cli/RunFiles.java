@@ -168,6 +168,11 @@ final class RunFiles implements AutoCloseable {
         return file;
     }
 
+    /** The scratch directory: run's child servers remove it if run is killed (SIGKILL runs no {@link #close}). */
+    Path scratch() {
+        return scratch;
+    }
+
     /** Removes the scratch directory; safe to call twice (the signal handler may too). */
     @Override
     public void close() {

@@ -13,6 +13,7 @@ import io.nbench.transport.TransportRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,10 +44,12 @@ final class RunServer implements AutoCloseable {
     /**
      * Starts {@code nbench server} of {@code transport} in a child JVM on 127.0.0.1, port 0, with a monitor of its
      * own when {@code serverStats} (a fresh token in its environment, never on its command line), answering with
-     * bodies of {@code responseSize} bytes where the protocol lets the server decide (HTTP's --response-size).
+     * bodies of {@code responseSize} bytes where the protocol lets the server decide (HTTP's --response-size);
+     * if run is killed, the server ends and removes {@code scratch}, where its token file is.
      */
     static RunServer child(Transport transport, Protocol protocol, int responseSize, int ioThreads,
-                           Map<String, String> options, List<String> tls, boolean serverStats) throws IOException {
+                           Map<String, String> options, List<String> tls, boolean serverStats, Path scratch)
+            throws IOException {
         List<String> serverArgs = new ArrayList<>(List.of("--impl", transport.name(), "--port", "0",
                 "--protocol", protocol.label(), "--io-threads",
                 Integer.toString(IoThreads.sharingTheMachine(ioThreads))));
@@ -62,7 +65,7 @@ final class RunServer implements AutoCloseable {
             environment.put(MonitorToken.ENV, token.reveal());
             serverArgs.addAll(List.of("--monitor-port", "0", "--monitor-bind", "127.0.0.1"));
         }
-        ChildServer child = ChildServer.start(serverArgs, environment);
+        ChildServer child = ChildServer.start(serverArgs, environment, scratch);
         if (token != null && child.monitorPort() == 0) {
             child.close();
             throw new IOException("it did not report its monitor's port");
@@ -90,10 +93,12 @@ final class RunServer implements AutoCloseable {
      * @param inProcess    each server in this JVM (else a child JVM, with a monitor when {@code serverStats})
      * @param responseSize the body of each response where the protocol lets the server decide (HTTP)
      * @param options      the {@code -O} options given: each server takes those of its own transport
+     * @param scratch      run's scratch directory (its servers' token files): a child server removes it if run
+     *                     is killed
      */
     static int startAll(List<Transport> chosen, boolean inProcess, Protocol protocol, int responseSize, int ioThreads,
                         Map<String, String> options, List<String> tls, boolean serverStats, List<RunServer> running,
-                        AtomicBoolean stopRequested, boolean verbose, PrintWriter out, PrintWriter err) {
+                        AtomicBoolean stopRequested, boolean verbose, Path scratch, PrintWriter out, PrintWriter err) {
         int worst = ExitCode.OK;
         for (Transport server : chosen) {
             if (stopRequested.get()) {
@@ -108,7 +113,7 @@ final class RunServer implements AutoCloseable {
             Map<String, String> own = optionsOf(server, options);
             try {
                 RunServer s = inProcess ? inThisJvm(server, protocol, responseSize, ioThreads, own, err)
-                        : child(server, protocol, responseSize, ioThreads, own, tls, serverStats);
+                        : child(server, protocol, responseSize, ioThreads, own, tls, serverStats, scratch);
                 running.add(s);
                 if (s.banner() != null) {
                     out.println(s.banner());

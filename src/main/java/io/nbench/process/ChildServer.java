@@ -20,7 +20,8 @@ import java.util.concurrent.TimeoutException;
  * class path as this JVM on port 0 with {@code --ready-line}, its address read from that machine-readable
  * first line (then its human banner, which {@code run} shows), stopped with SIGTERM (its metrics are the
  * rest of its output). A shutdown hook stops it if this JVM ends first (SIGTERM, then
- * SIGKILL), so no server is ever left behind.
+ * SIGKILL), and if this JVM is killed (no hook runs) the server ends by itself ({@link EndWithParent}), so no
+ * server is ever left behind.
  */
 public final class ChildServer implements AutoCloseable {
 
@@ -61,20 +62,26 @@ public final class ChildServer implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     public static ChildServer start(List<String> serverArgs) throws IOException {
-        return start(serverArgs, java.util.Map.of());
+        return start(serverArgs, java.util.Map.of(), null);
+    }
+
+    /** As {@link #start(List, java.util.Map, java.nio.file.Path)} with no directory to remove. */
+    public static ChildServer start(List<String> serverArgs, java.util.Map<String, String> environment)
+            throws IOException {
+        return start(serverArgs, environment, null);
     }
 
     /**
      * As {@link #start(List)}, with {@code environment} added to the child's (e.g. a monitor token, which
-     * must not be on its command line, where ps shows it).
+     * must not be on its command line, where ps shows it), and {@code scratch} (null: none) the directory
+     * of this JVM the server removes if this JVM is killed (where {@code run} keeps the server's monitor token).
      */
-    public static ChildServer start(List<String> serverArgs, java.util.Map<String, String> environment)
-            throws IOException {
+    public static ChildServer start(List<String> serverArgs, java.util.Map<String, String> environment,
+                                    java.nio.file.Path scratch) throws IOException {
         List<String> args = new ArrayList<>(List.of("server"));
         args.addAll(serverArgs);
         args.add("--ready-line");
-        List<String> command = ChildJvm.command(false, args);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        ProcessBuilder builder = ChildJvm.builder(false, args, scratch).redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().putAll(environment);
         Process p = builder.start();
         // From its first instant: on SIGINT nbench run stops the server itself once its client has printed and

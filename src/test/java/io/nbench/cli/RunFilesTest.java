@@ -293,4 +293,59 @@ class RunFilesTest {
             assertTrue(c.onExit().get(15, TimeUnit.SECONDS) != null && !c.isAlive(), "child " + c.pid() + " ended");
         }
     }
+
+    /**
+     * {@code kill -9} of {@code run} (no hook runs, nothing of it is left to clean up): its server and the fork
+     * running end by themselves, and the scratch directory holding the monitor token goes with them. Before, the
+     * servers ran on for good (parent PID 1, ports open) with their token files in the temporary directory. One
+     * server: a second takes the same path, and a JVM more.
+     */
+    @Test
+    void sigkillOfRunEndsItsServerAndItsForkAndLeavesNoTokenFile() throws Exception {
+        Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        // One measured iteration of 5 minutes: only the kill ends this run within the test.
+        Process p = nbench(tmp, List.of("run", "--servers", "nio", "--forks", "2", "--threads", "1",
+                "--iteration-time", "5m", "--warmup", "0", "--iterations", "1"));
+        List<ProcessHandle> children = new ArrayList<>();
+        try {
+            BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            String out = CompletableFuture.supplyAsync(() -> {
+                StringBuilder seen = new StringBuilder();
+                try {
+                    String line;
+                    while ((line = reader.readLine()) != null) {
+                        seen.append(line).append('\n');
+                        if (seen.indexOf("=== fork 1/2 ===") >= 0 && line.startsWith("nbench ")
+                                && line.contains(" client: ")) {
+                            break; // the first fork prints its header: it runs, the server too
+                        }
+                    }
+                } catch (IOException e) {
+                    seen.append(e);
+                }
+                return seen.toString();
+            }).get(NbenchProcess.HANG_MINUTES, TimeUnit.MINUTES);
+            children.addAll(p.descendants().toList());
+            assertEquals(2, children.size(), "the server and a fork run: " + out);
+            List<String> scratch = list(tmp).stream().filter(f -> f.startsWith("nbench-run")).toList();
+            assertEquals(1, scratch.size(), list(tmp).toString());
+            assertTrue(list(tmp.resolve(scratch.get(0))).contains("nio.monitor-token"),
+                    "the server's token file is written: " + list(tmp.resolve(scratch.get(0))));
+            p.destroyForcibly(); // SIGKILL
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "run is killed");
+            for (ProcessHandle c : children) {
+                try {
+                    c.onExit().get(20, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw new AssertionError("child " + c.pid() + " of run (now of PID "
+                            + c.parent().map(ProcessHandle::pid).orElse(-1L) + ") still runs 20 s after its run was "
+                            + "killed; " + tmp + " holds " + list(tmp));
+                }
+            }
+            assertEquals(List.of(), list(tmp), "no nbench-run directory (token files) nor nbench-forks left");
+        } finally {
+            NbenchProcess.destroyTree(p);
+            children.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
 }

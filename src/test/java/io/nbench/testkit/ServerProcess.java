@@ -82,7 +82,12 @@ public final class ServerProcess implements AutoCloseable {
                 b.environment().put(k, v);
             }
         });
-        return new ServerProcess(b.start());
+        Process p = b.start();
+        // Its stdin at EOF from the start, as nohup, a service manager or < /dev/null leave it: a server started by
+        // hand runs on (only a child of run or --forks takes EOF for its parent's end: EndWithParent), which every
+        // test of a server by hand shows (ServerSigtermTest: exit 0 on SIGTERM, stderr empty).
+        p.getOutputStream().close();
+        return new ServerProcess(p);
     }
 
     private void pump(BufferedReader reader, boolean out) {
