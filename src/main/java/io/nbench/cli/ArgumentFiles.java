@@ -7,12 +7,13 @@ import java.io.File;
 import java.io.IOException;
 import java.io.StreamTokenizer;
 import java.io.StringReader;
-import java.nio.charset.Charset;
-import java.nio.file.Path;
+import java.io.UncheckedIOException;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.nio.charset.Charset;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,8 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /**
  * nbench's one rule for @-files, the same for every command. Each @-file (with the files it names) and
@@ -157,7 +158,7 @@ final class ArgumentFiles {
                 tokens.add(tok.sval);
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("a StringReader does not fail", e);
+            throw new UncheckedIOException("a StringReader does not fail", e);
         }
         return tokens;
     }

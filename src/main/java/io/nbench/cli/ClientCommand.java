@@ -3,18 +3,24 @@ package io.nbench.cli;
 import io.nbench.client.ClientPlan;
 import io.nbench.client.ClientPlanBuilder;
 import io.nbench.client.ClientRun;
+import io.nbench.client.ClientSpec;
 import io.nbench.client.CouldNotRun;
 import io.nbench.client.ExitCode;
 import io.nbench.client.InvalidClientPlan;
+import io.nbench.client.ServerStats;
 import io.nbench.client.Verdict;
 import io.nbench.client.capacity.CapacitySearch;
 import io.nbench.client.capacity.CapacitySettings;
+import io.nbench.client.monitor.MonitorClient;
 import io.nbench.client.output.CannotWrite;
 import io.nbench.client.output.OutputContext;
 import io.nbench.client.output.Outputs;
 import io.nbench.client.output.RunRecord;
+import io.nbench.report.SweepResult;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,14 +75,14 @@ final class ClientCommand implements Callable<Integer> {
     boolean runOwnsFiles;
 
     /** The server {@code nbench run} started for this client (no option: run's typed word); null otherwise. */
-    io.nbench.client.ClientSpec.Server server;
+    ClientSpec.Server server;
 
     /** Set by {@code nbench run}: hears each result and document (joined into one per server); null otherwise. */
     ChildClientListener listener;
 
     /** Set by {@code --forks} in each fork: a file holding its settings ({@link ClientPlanFile}). */
     @Option(names = "--plan", paramLabel = "FILE", hidden = true)
-    java.nio.file.Path planFile;
+    Path planFile;
 
     @Mixin
     TransportOptions transport;
@@ -103,14 +109,14 @@ final class ClientCommand implements Callable<Integer> {
     RateSweepOptions sweep;
 
     /** With --server-stats: the connection to the server's monitor. */
-    private io.nbench.client.ServerStats stats;
+    private ServerStats stats;
 
     @Option(names = "--start-at", paramLabel = "TIME", converter = Converters.When.class,
             description = "Time-based iterations: connect and warm up early, so that the first measured iteration "
                     + "starts at this instant (ISO-8601 with offset, e.g. 2026-11-23T10:00:00Z, or +30s from now): "
                     + "client hosts given the same instant measure the same windows, for nbench report --merge. "
                     + "Their clocks must agree (NTP). Default: at once.")
-    java.time.Instant startAt;
+    Instant startAt;
 
     @Override
     public Integer call() {
@@ -168,7 +174,7 @@ final class ClientCommand implements Callable<Integer> {
         }
         try {
             stats = serverStats.open(spec, this.load.host, Duration.ofSeconds(10), err);
-        } catch (io.nbench.client.monitor.MonitorClient.Failure e) {
+        } catch (MonitorClient.Failure e) {
             err.println("nbench client: " + e.getMessage());
             return ExitCode.COULD_NOT_RUN;
         }
@@ -178,7 +184,7 @@ final class ClientCommand implements Callable<Integer> {
         }
         sweep.checkPlan(spec, plan);
         RunRecord record = ServerStatsOptions.record(new RunRecord(output.hostLabel, output.arguments(spec),
-                OptionRecord.values(spec), io.nbench.client.ClientSpec.Server.measured(server, stats, plan)), stats);
+                OptionRecord.values(spec), ClientSpec.Server.measured(server, stats, plan)), stats);
         Outputs outputs;
         try {
             outputs = Outputs.open(search != null
@@ -203,7 +209,7 @@ final class ClientCommand implements Callable<Integer> {
         Interruption interruption = Interruption.install("nbench-client-interrupt", Duration.ofSeconds(10),
                 run::interrupt, out::flush);
         try {
-            io.nbench.report.SweepResult result = search != null ? run.run(new CapacitySearch(planned, search,
+            SweepResult result = search != null ? run.run(new CapacitySearch(planned, search,
                     output.settings().textOnStdout() ? out : err)) : sweep.run(run, plan);
             if (listener != null) {
                 listener.ran(result, record.document().doc(result));

@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import io.nbench.client.ExitCode;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine.Command;
@@ -28,7 +29,7 @@ final class CompletionCommand implements Callable<Integer> {
 
         @Override
         public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

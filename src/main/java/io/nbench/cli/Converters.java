@@ -1,6 +1,8 @@
 package io.nbench.cli;
 
+import io.nbench.protocol.SuccessStatuses;
 import io.nbench.units.Durations;
+import io.nbench.units.Rates;
 import io.nbench.units.Sizes;
 import java.time.Duration;
 import java.time.Instant;
@@ -78,7 +80,7 @@ final class Converters {
         @Override
         public Double convert(String value) {
             try {
-                return io.nbench.units.Rates.parse(value);
+                return Rates.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(oneLine(e.getMessage()));
             }
@@ -114,11 +116,11 @@ final class Converters {
     }
 
     /** {@code --success-status}: classes and codes, {@code 2xx,3xx} or {@code 200,404}. */
-    static final class SuccessStatusConverter implements ITypeConverter<io.nbench.protocol.SuccessStatuses> {
+    static final class SuccessStatusConverter implements ITypeConverter<SuccessStatuses> {
         @Override
-        public io.nbench.protocol.SuccessStatuses convert(String value) {
+        public SuccessStatuses convert(String value) {
             try {
-                return io.nbench.protocol.SuccessStatuses.parse(value);
+                return SuccessStatuses.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(oneLine(e.getMessage()));
             }

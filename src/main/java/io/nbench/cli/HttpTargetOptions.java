@@ -6,6 +6,7 @@ import io.nbench.protocol.Protocol;
 import io.nbench.protocol.SuccessStatuses;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,7 +39,7 @@ final class HttpTargetOptions {
     @Option(names = "--body-file", paramLabel = "FILE",
             description = "HTTP: a file whose bytes are the request body, sent byte for byte with Content-Length, "
                     + "with any --method, up to 16 MiB (default: none; not with --size or --body).")
-    java.nio.file.Path bodyFile;
+    Path bodyFile;
 
     @Option(names = "--content-type", paramLabel = "TYPE",
             description = "HTTP: the request's Content-Type header, e.g. application/json (default: none; the same "

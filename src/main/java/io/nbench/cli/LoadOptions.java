@@ -7,6 +7,7 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.Verify;
+import io.nbench.protocol.ClientRequest;
 import io.nbench.protocol.Protocol;
 import java.time.Duration;
 import java.util.List;
@@ -177,7 +178,7 @@ final class LoadOptions {
      * The load options onto the plan: the swept ones (size, threads, window, rate), the timing, and what every
      * combination's workload shares. With an HTTP body of the user's ({@code --body}), the size is its length.
      */
-    void mapOnto(ClientPlanBuilder plan, Protocol protocol, io.nbench.protocol.ClientRequest request) {
+    void mapOnto(ClientPlanBuilder plan, Protocol protocol, ClientRequest request) {
         // A body the user gave is the message: its length is the size the plan and the result name.
         plan.host(host)
                 .sweep(request.body() != null ? List.of(request.body().length) : size, threads, window, rate)

@@ -1,5 +1,6 @@
 package io.nbench.cli;
 
+import io.nbench.protocol.Protocol;
 import io.nbench.units.Durations;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -44,7 +45,7 @@ final class OptionRecord {
         if (v instanceof Enum<?> e) {
             return e.name().toLowerCase(Locale.ROOT);
         }
-        if (v instanceof io.nbench.protocol.Protocol p) {
+        if (v instanceof Protocol p) {
             return p.label();
         }
         if (v instanceof List<?> list) {

@@ -6,8 +6,10 @@ import io.nbench.client.output.OutputRegistry;
 import io.nbench.client.output.OutputSettings;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.Percentiles;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -106,7 +108,7 @@ final class OutputOptions {
     /** {@code --format}'s values for shell completion. */
     static final class FormatNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return OutputRegistry.formatNames().iterator();
         }
     }
@@ -139,7 +141,7 @@ final class OutputOptions {
 
     /** {@code 25}, {@code 99.9}: a number as a person writes it, without a trailing {@code .0}. */
     static String plain(double value) {
-        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     List<Threshold> thresholds(CommandSpec spec) {

@@ -1,10 +1,11 @@
 package io.nbench.cli;
 
 import io.nbench.client.ClientPlan;
-import io.nbench.client.RateSweep;
 import io.nbench.client.ClientRun;
+import io.nbench.client.RateSweep;
 import io.nbench.client.capacity.RateSweepSteps;
 import io.nbench.report.SweepResult;
+import java.util.List;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -25,7 +26,7 @@ final class RateSweepOptions {
     RateSweep rateSweep;
 
     /** The sweep's rates; null without one (a capacity search's steps then set theirs). */
-    java.util.List<Double> rates() {
+    List<Double> rates() {
         return rateSweep == null ? null : rateSweep.rates();
     }
 

@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
@@ -169,7 +170,7 @@ final class RunChecks {
         }
         if (client.load.size.size() > 1) {
             throw usage("--size " + client.load.size.stream().map(String::valueOf).collect(
-                    java.util.stream.Collectors.joining(",")) + " sweeps, but nbench run starts each --protocol "
+                    Collectors.joining(",")) + " sweeps, but nbench run starts each --protocol "
                     + client.transport.protocol.label() + " server once, with one response size: give --response-size");
         }
         return client.load.size.get(0);

@@ -4,8 +4,9 @@ import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.client.Verdict;
 import io.nbench.report.CombinationResult;
-import io.nbench.report.SweepResult;
 import io.nbench.report.ProgressLine;
+import io.nbench.report.Status;
+import io.nbench.report.SweepResult;
 import io.nbench.report.TextReport;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.units.Units;
@@ -167,7 +168,7 @@ final class RunInRounds {
         }
         List<String> reasons = joined.combinations().stream().flatMap(c -> c.reasons().stream()).distinct().toList();
         // As a client alone says it: NO_DATA with its own exit code, which is neither a pass nor a fail.
-        out.println("Result: " + joined.status() + (joined.status() == io.nbench.report.Status.NO_DATA
+        out.println("Result: " + joined.status() + (joined.status() == Status.NO_DATA
                 ? " (exit code " + joined.exitCode() + ")" : "") + (reasons.isEmpty() ? "" : ": "
                 + String.join("; ", reasons)));
         files.measured(sr.server(), List.of(document));

@@ -3,6 +3,7 @@ package io.nbench.cli;
 import io.nbench.client.ClientSpec;
 import io.nbench.client.ServerStats;
 import io.nbench.client.monitor.MonitorClient;
+import io.nbench.client.output.RunRecord;
 import io.nbench.monitor.MonitorToken;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -37,7 +38,7 @@ final class ServerStatsOptions {
     }
 
     /** The run's record, with the server's figures when its monitor gives them ({@code stats} not null). */
-    static io.nbench.client.output.RunRecord record(io.nbench.client.output.RunRecord record, ServerStats stats) {
+    static RunRecord record(RunRecord record, ServerStats stats) {
         if (stats != null) {
             record.document().serverStats(stats.byCombination());
         }

@@ -2,6 +2,7 @@ package io.nbench.cli;
 
 import io.nbench.tls.InvalidTls;
 import io.nbench.tls.TlsChoice;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -29,7 +30,7 @@ final class TlsOptions {
      * that servers and clients offer the same protocols and ciphers.
      */
     List<String> serverArguments() {
-        List<String> args = new java.util.ArrayList<>();
+        List<String> args = new ArrayList<>();
         if (on) {
             args.add("--tls");
             if (protocols != null) {

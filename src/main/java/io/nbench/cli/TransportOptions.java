@@ -11,6 +11,7 @@ import io.nbench.transport.Transport;
 import io.nbench.transport.TransportOption;
 import io.nbench.transport.TransportRegistry;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -180,7 +181,7 @@ final class TransportOptions {
     /** {@code --protocol}'s values for shell completion. */
     static final class ProtocolNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return ProtocolRegistry.load().names().iterator();
         }
     }
@@ -188,7 +189,7 @@ final class TransportOptions {
     /** {@code --impl}'s (and run's {@code --servers}') values for shell completion: the registry's transports. */
     static final class TransportNames implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             return TransportRegistry.load().names().iterator();
         }
     }
@@ -199,7 +200,7 @@ final class TransportOptions {
      */
     static final class TransportOptionKeys implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             List<String> keys = new ArrayList<>();
             for (Transport t : TransportRegistry.load().all()) {
                 for (TransportOption o : t.options()) {

@@ -1,6 +1,7 @@
 package io.nbench.client;
 
 import io.nbench.load.LoadSpec;
+import io.nbench.protocol.Protocol;
 import io.nbench.sweep.Combination;
 import io.nbench.transport.ClientTls;
 import io.nbench.transport.SocketSettings;
@@ -52,7 +53,7 @@ public record ClientPlan(String host, InetSocketAddress remote, List<Step> steps
     }
 
     /** The protocol the client speaks to the server (every combination's); null for a plan of no combination. */
-    public io.nbench.protocol.Protocol protocol() {
+    public Protocol protocol() {
         return steps.isEmpty() ? null : steps.get(0).load().message().protocol();
     }
 

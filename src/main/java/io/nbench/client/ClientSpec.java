@@ -6,12 +6,15 @@ import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.Verify;
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.SuccessStatuses;
 import io.nbench.report.MeasuredServer;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.transport.SocketSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,7 +80,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
                              Map<String, String> options) {
         public Transports {
             impls = List.copyOf(impls);
-            options = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(options)); // in order given
+            options = Collections.unmodifiableMap(new LinkedHashMap<>(options)); // in order given
         }
     }
 
@@ -107,7 +110,7 @@ public record ClientSpec(List<String> arguments, Transports transport, Load load
      * not given).
      */
     public record Http(String url, String method, List<String> headers,
-                       io.nbench.protocol.SuccessStatuses successStatus, String body, Path bodyFile,
+                       SuccessStatuses successStatus, String body, Path bodyFile,
                        String contentType) {
 
         /** The same request sent to {@code url}. */

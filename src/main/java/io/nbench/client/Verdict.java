@@ -7,6 +7,7 @@ import io.nbench.report.SweepResult;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.IterationResult;
 import io.nbench.transport.ErrorKind;
+import io.nbench.transport.TlsSession;
 import io.nbench.units.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ public final class Verdict {
 
     /** {@link #judge(ClientPlan.Step, RunResult, Map)} of a run whose connections negotiated {@code tls} (or null). */
     public CombinationResult judge(ClientPlan.Step step, RunResult result, Map<String, String> effectiveConfig,
-                                   io.nbench.transport.TlsSession tls) {
+                                   TlsSession tls) {
         boolean nothing = !result.interrupted() && !result.aborted() && measuredMessages(result) == 0;
         List<Threshold.Outcome> judged = thresholds.stream()
                 .map(th -> nothing ? th.notJudged("nothing measured") : th.judge(result)).toList();

@@ -1,8 +1,10 @@
 package io.nbench.load;
 
 import io.nbench.stats.ErrorCounts;
+import io.nbench.stats.StatusCounts;
 import io.nbench.transport.ErrorKind;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * What a {@link LoadConnection} needs from the run it belongs to, and nothing more: the clock it stamps
@@ -20,7 +22,7 @@ abstract class ConnectionHost {
     final ErrorCounts errors = new ErrorCounts();
     final LongAdder lateResponses = new LongAdder();
     /** Responses by status code, for protocols whose responses carry one (HTTP). */
-    final io.nbench.stats.StatusCounts statuses = errors.statuses();
+    final StatusCounts statuses = errors.statuses();
 
     /** The run is shutting down: closes and errors from here on are its own doing, not the server's. */
     volatile boolean closing;
@@ -54,7 +56,7 @@ abstract class ConnectionHost {
     void replaceClosed() {
         Thread t = replacer;
         if (t != null) {
-            java.util.concurrent.locks.LockSupport.unpark(t);
+            LockSupport.unpark(t);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.nbench.load;
 
+import java.util.Locale;
+
 /**
  * Who issues the next send when a permit comes back.
  * <ul>
@@ -14,6 +16,6 @@ public enum Driver {
     THREADS, IO;
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

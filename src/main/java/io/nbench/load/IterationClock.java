@@ -9,6 +9,7 @@ import io.nbench.stats.IterationResult;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.ShortIterations;
+import io.nbench.stats.StatusClassLatency;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -162,12 +163,12 @@ final class IterationClock {
         /** The resumed ones of {@link #handshakes}: their count is what the result keeps. */
         final Histogram resumedHandshakes;
         /** HTTP: the latency by status class; null otherwise. */
-        final io.nbench.stats.StatusClassLatency statusClasses;
+        final StatusClassLatency statusClasses;
         /** The bytes of the responses received, every thread's added up. */
         long bytesIn;
 
         Tally(LoadSpec spec) {
-            statusClasses = spec.protocol().responsesVerifiable() ? null : new io.nbench.stats.StatusClassLatency();
+            statusClasses = spec.protocol().responsesVerifiable() ? null : new StatusClassLatency();
             uncorrected = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             lag = spec.openLoop() ? LatencyHistograms.newHistogram() : null;
             connects = spec.replacesConnections() ? LatencyHistograms.newHistogram() : null;

@@ -1,14 +1,21 @@
 package io.nbench.load;
 
+import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.PeerBytes;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
+import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
 import io.nbench.transport.PayloadView;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -67,7 +74,7 @@ final class LoadConnection implements ConnectionHandler {
      * the codec's status (non-success statuses are errors by code).
      */
     private final boolean serverResponses;
-    private final io.nbench.protocol.ClientCodec codec;
+    private final ClientCodec codec;
 
     final AtomicInteger permits;
     /** The messages in flight. The fields below alias its columns: one load fewer for each message. */
@@ -562,7 +569,7 @@ final class LoadConnection implements ConnectionHandler {
      * ({@link ClosedConnectionResends}). On failure the connection is counted as a connect error and closed
      * for the rest of the run, and what it still had in flight is lost: read errors.
      */
-    void reconnect(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
+    void reconnect(ClientTransport transportFactory, InetSocketAddress remote,
                    ThreadContext ctx) {
         ClientConnection old = transport;
         int next = generation + 2;
@@ -593,7 +600,7 @@ final class LoadConnection implements ConnectionHandler {
                 ctx.recordHandshake(t1 - h, handshakeResumed);
             }
             sentOnConnection = resend(fresh, next);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             synchronized (closeLock) {
                 generation = next;
             }
@@ -654,7 +661,7 @@ final class LoadConnection implements ConnectionHandler {
      */
     private final Object closeLock = new Object();
     /** The close {@link #peerCloses} announced came: the connection waits to be replaced. */
-    final java.util.concurrent.atomic.AtomicBoolean replaceNeeded = new java.util.concurrent.atomic.AtomicBoolean();
+    final AtomicBoolean replaceNeeded = new AtomicBoolean();
 
     /**
      * Io driver, after a {@link #reconnect} that replaced a connection the server closed: fills the window
@@ -683,7 +690,7 @@ final class LoadConnection implements ConnectionHandler {
      * on it as a timeout; their permits (or, io driver, their successors) go to the new connection.
      * Watchdog thread only. Returns false if the new connection could not be opened.
      */
-    boolean reopen(io.nbench.transport.ClientTransport transportFactory, java.net.InetSocketAddress remote,
+    boolean reopen(ClientTransport transportFactory, InetSocketAddress remote,
                    ThreadContext ctx) {
         reopenNeeded = false;
         ClientConnection old = transport;
@@ -694,7 +701,7 @@ final class LoadConnection implements ConnectionHandler {
         ClientConnection fresh;
         try {
             fresh = transportFactory.connect(remote, template, link(next));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             run.errors.add(ErrorKind.CONNECT);
             run.noteError(ErrorKind.CONNECT, "reopening connection " + index + " after a timeout failed: "
                     + e.getMessage());
@@ -791,7 +798,7 @@ final class LoadConnection implements ConnectionHandler {
             lateResponse(id, status, payload); // a reply on a connection replaced after a timeout
             return;
         }
-        if ((status & io.nbench.protocol.ClientCodec.CLOSES) != 0) {
+        if ((status & ClientCodec.CLOSES) != 0) {
             awaitingReplacement = true; // first: the coordinator must not see this connection finished meanwhile
             peerCloses = true; // before the message completes: its successor must not go out on this connection
         }
@@ -814,7 +821,7 @@ final class LoadConnection implements ConnectionHandler {
         // A server's own response is timed whatever its status (an error status is counted below, by its code);
         // a framed or echo one only when it is the answer asked for.
         boolean ok = serverResponses || codec.success(status) && verified(id, payload);
-        int code = serverResponses ? status & ~io.nbench.protocol.ClientCodec.CLOSES : -1;
+        int code = serverResponses ? status & ~ClientCodec.CLOSES : -1;
         if (!finish(id, now, ok, code, ctx)) {
             if (!fifo && !issued(id)) {
                 unknownId(id, status, payload);
@@ -869,7 +876,7 @@ final class LoadConnection implements ConnectionHandler {
     private void unsolicited(long id, int status, PayloadView payload) {
         String sent;
         if (serverResponses) {
-            sent = "a response with status " + (status & ~io.nbench.protocol.ClientCodec.CLOSES);
+            sent = "a response with status " + (status & ~ClientCodec.CLOSES);
         } else if (echo) {
             sent = PeerBytes.describe(payloadHead(payload));
         } else {
@@ -887,7 +894,7 @@ final class LoadConnection implements ConnectionHandler {
 
     /** A server's own response (HTTP): counted by status code; one that is not a success is an error. */
     private void countStatus(int status) {
-        int code = status & ~io.nbench.protocol.ClientCodec.CLOSES;
+        int code = status & ~ClientCodec.CLOSES;
         run.statuses.add(code);
         if (!codec.success(status)) {
             run.errors.add(ErrorKind.STATUS);
@@ -953,12 +960,12 @@ final class LoadConnection implements ConnectionHandler {
 
     /** The first bytes of a framed response as they were on the wire, for the error message. */
     private static byte[] frameHead(long id, int status, PayloadView payload) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(PeerBytes.HEAD);
+        ByteBuffer b = ByteBuffer.allocate(PeerBytes.HEAD);
         b.putInt(payload.length() + Framed.RESPONSE_FIXED).putLong(id).put((byte) status);
         for (int i = 0; i < payload.length() && b.hasRemaining(); i++) {
             b.put(payload.getByte(i));
         }
-        return java.util.Arrays.copyOf(b.array(), b.position());
+        return Arrays.copyOf(b.array(), b.position());
     }
 
     private boolean verified(long id, PayloadView payload) {

@@ -2,6 +2,7 @@ package io.nbench.load;
 
 import static io.nbench.load.LoadRules.require;
 
+import io.nbench.protocol.ClientRequest;
 import io.nbench.protocol.Protocol;
 import io.nbench.stats.Percentiles;
 import io.nbench.transport.ClientTransport;
@@ -63,7 +64,7 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
      * @param request      what each request says beyond its size (HTTP: method, URL, headers)
      */
     public record Message(Protocol protocol, int size, int responseSize, Measure measure,
-                          io.nbench.protocol.ClientRequest request) {
+                          ClientRequest request) {
         public Message {
             Objects.requireNonNull(protocol, "protocol");
             Objects.requireNonNull(request, "request");
@@ -271,7 +272,7 @@ public record LoadSpec(Shape shape, Message message, Timing timing, Verification
         return shape.pacing();
     }
 
-    public io.nbench.protocol.ClientRequest request() {
+    public ClientRequest request() {
         return message.request();
     }
 

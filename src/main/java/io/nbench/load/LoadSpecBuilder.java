@@ -2,6 +2,7 @@ package io.nbench.load;
 
 import static io.nbench.load.LoadRules.require;
 
+import io.nbench.protocol.ClientRequest;
 import io.nbench.protocol.Protocol;
 import io.nbench.stats.Percentiles;
 import java.time.Duration;
@@ -37,7 +38,7 @@ public final class LoadSpecBuilder {
     private Duration connectTimeout = Duration.ofSeconds(5);
     private Verify verify = Verify.SAMPLE;
     private Protocol protocol = Protocol.FRAMED;
-    private io.nbench.protocol.ClientRequest request = io.nbench.protocol.ClientRequest.NONE;
+    private ClientRequest request = ClientRequest.NONE;
     private List<Double> percentiles = Percentiles.DEFAULT;
 
     LoadSpecBuilder() {
@@ -163,7 +164,7 @@ public final class LoadSpecBuilder {
     }
 
     /** What each request says beyond its size (HTTP: method, URL, headers); default {@code ClientRequest.NONE}. */
-    public LoadSpecBuilder request(io.nbench.protocol.ClientRequest r) {
+    public LoadSpecBuilder request(ClientRequest r) {
         request = r;
         return this;
     }

@@ -1,5 +1,7 @@
 package io.nbench.load;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.LongSupplier;
 
 /**
@@ -26,12 +28,12 @@ final class Pacer {
     private final OpenLoopSchedule[] schedules;
     private final long[] quota;
     private final LongSupplier clock;
-    private static final java.lang.invoke.VarHandle SENT;
-    private static final java.lang.invoke.VarHandle HITS;
+    private static final VarHandle SENT;
+    private static final VarHandle HITS;
 
     static {
         try {
-            java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+            MethodHandles.Lookup l = MethodHandles.lookup();
             SENT = l.findVarHandle(Pacer.class, "sent", long.class);
             HITS = l.findVarHandle(Pacer.class, "maxInflightHits", long.class);
         } catch (ReflectiveOperationException e) {

@@ -1,5 +1,7 @@
 package io.nbench.load;
 
+import java.util.Locale;
+
 /**
  * How an open-loop pacer waits for its next message's intended time.
  * <ul>
@@ -18,6 +20,6 @@ public enum Pacing {
     SLEEP, SPIN, HYBRID;
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,5 +1,7 @@
 package io.nbench.load;
 
+import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ProtocolRegistry;
 import io.nbench.transport.ErrorKind;
 import java.util.EnumMap;
 import java.util.Map;
@@ -127,8 +129,8 @@ final class RunControl extends ConnectionHost {
 
     private String refusedMessage() {
         String closed = "the server closed every connection after the first request without answering any";
-        io.nbench.protocol.Protocol protocol = spec.protocol();
-        if (protocol != io.nbench.protocol.ProtocolRegistry.load().defaultProtocol()) {
+        Protocol protocol = spec.protocol();
+        if (protocol != ProtocolRegistry.load().defaultProtocol()) {
             // An nbench server speaks the default protocol unless told otherwise.
             String name = protocol.label();
             return "protocol mismatch: " + closed + ": it is not " + (name.matches("[aeiou].*") ? "an " : "a ") + name

@@ -1,5 +1,8 @@
 package io.nbench.load;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * A thread that sends and may park waiting for a connection's permit. Connections wake parked senders
  * when they release a permit; the flag lets them skip the unpark (a syscall) when nobody waits.
@@ -10,12 +13,12 @@ abstract class Sender extends Thread {
     volatile boolean parked;
 
     /** Batch mode: this sender's messages not yet done. */
-    final java.util.concurrent.atomic.AtomicInteger outstanding = new java.util.concurrent.atomic.AtomicInteger();
+    final AtomicInteger outstanding = new AtomicInteger();
 
     /** Batch mode: one of this sender's messages is done (answered, failed or timed out). */
     void messageDone() {
         if (outstanding.decrementAndGet() == 0 && parked) {
-            java.util.concurrent.locks.LockSupport.unpark(this);
+            LockSupport.unpark(this);
         }
     }
 

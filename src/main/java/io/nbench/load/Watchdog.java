@@ -4,6 +4,7 @@ import io.nbench.stats.ErrorCounts;
 import io.nbench.transport.ErrorKind;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 /**
  * The watchdog thread: every tenth of the timeout it fails messages past the timeout (reopening FIFO echo
@@ -127,7 +128,7 @@ final class Watchdog {
         long n = e.get(ErrorKind.TIMEOUT) + e.get(ErrorKind.READ) + e.get(ErrorKind.WRITE) + e.get(ErrorKind.CONNECT);
         if (n > errorBudget) {
             run.abort(AbortCause.TOO_MANY_ERRORS, n + " errors (" + e.nonZero().entrySet().stream()
-                    .map(x -> x.getKey().label() + "=" + x.getValue()).collect(java.util.stream.Collectors.joining(", "))
+                    .map(x -> x.getKey().label() + "=" + x.getValue()).collect(Collectors.joining(", "))
                     + ") > --max-errors " + errorBudgetLabel + ": the server is not answering; raise --max-errors to "
                     + "tolerate errors");
         }

@@ -3,6 +3,8 @@ package io.nbench.monitor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
 
 /**
  * The monitor's line protocol, shared by its server and its clients. Lines end with LF (a CR before it
@@ -17,7 +19,7 @@ public final class MonitorProtocol {
     /** Connections a monitor serves at once (one thread each). */
     public static final int MAX_CONNECTIONS = 4;
     /** Long enough to paste a token into nc; short enough that squatters free a slot every few seconds. */
-    public static final java.time.Duration AUTH_DEADLINE = java.time.Duration.ofSeconds(10);
+    public static final Duration AUTH_DEADLINE = Duration.ofSeconds(10);
     public static final String BANNER = "nbench monitor 1: 'auth TOKEN' first, then 'help'";
     /** How a monitor whose connections are all taken answers instead of its banner, before it closes. */
     public static final String BUSY = "ERR too many monitor connections";
@@ -55,7 +57,7 @@ public final class MonitorProtocol {
                 throw new LineTooLong();
             }
             if (n == buf.length) {
-                buf = java.util.Arrays.copyOf(buf, Math.min(limit, buf.length * 2));
+                buf = Arrays.copyOf(buf, Math.min(limit, buf.length * 2));
             }
             buf[n++] = (byte) b;
         }

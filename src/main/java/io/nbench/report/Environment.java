@@ -2,6 +2,7 @@ package io.nbench.report;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ public final class Environment {
             // not Linux: ask the JDK
         }
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             return "unknown";
         }

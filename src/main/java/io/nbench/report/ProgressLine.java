@@ -8,6 +8,7 @@ import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import io.nbench.units.Units;
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /**
  * {@code --progress}: a status line on stderr every second. On a terminal that understands it, one line
@@ -92,8 +93,8 @@ public final class ProgressLine {
     /** m:ss, or h:mm:ss from an hour on. */
     public static String clock(long nanos) {
         long s = nanos / 1_000_000_000L;
-        return s >= 3600 ? String.format(java.util.Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-                : String.format(java.util.Locale.ROOT, "%d:%02d", s / 60, s % 60);
+        return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+                : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
     }
 
     public RunListener forCombination(Combination c, int number, LoadSpec spec) {

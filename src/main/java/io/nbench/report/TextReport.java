@@ -1,20 +1,27 @@
 package io.nbench.report;
 
 import io.nbench.load.LoadSpec;
+import io.nbench.load.Measure;
 import io.nbench.load.Pacing;
 import io.nbench.load.RunListener;
 import io.nbench.load.RunResult;
+import io.nbench.protocol.ClientRequest;
+import io.nbench.protocol.SuccessStatuses;
+import io.nbench.protocol.http.HttpClientCodec;
 import io.nbench.report.compare.ResultFile;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.DrainResult;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.stats.IterationResult;
+import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
+import io.nbench.stats.StatusClassLatency;
 import io.nbench.stats.SteadyState;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
+import io.nbench.transport.TlsSession;
 import io.nbench.units.Durations;
 import io.nbench.units.Sizes;
 import io.nbench.units.Units;
@@ -23,6 +30,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.TreeMap;
+import java.util.function.DoubleFunction;
+import java.util.function.Supplier;
 
 /**
  * The text output: a header with environment and configuration, one line per iteration as it ends, and
@@ -38,7 +48,7 @@ public final class TextReport implements RunListener {
     private final int total;
     private final int columns;
 
-    private java.util.function.Supplier<io.nbench.transport.TlsSession> tlsSession;
+    private Supplier<TlsSession> tlsSession;
 
     public TextReport(PrintWriter out, LoadSpec spec, boolean quiet) {
         this(out, spec, quiet, 0);
@@ -60,13 +70,13 @@ public final class TextReport implements RunListener {
      * With --tls: once every connection is open, a header line says what the first handshake negotiated (only then
      * is it known). {@code session} gives null without TLS.
      */
-    public void tlsOnConnect(java.util.function.Supplier<io.nbench.transport.TlsSession> session) {
+    public void tlsOnConnect(Supplier<TlsSession> session) {
         this.tlsSession = session;
     }
 
     @Override
     public void onConnected(int connections) {
-        io.nbench.transport.TlsSession s = tlsSession == null ? null : tlsSession.get();
+        TlsSession s = tlsSession == null ? null : tlsSession.get();
         if (s != null) {
             out.println("  tls: " + s.describe());
             out.flush();
@@ -107,7 +117,7 @@ public final class TextReport implements RunListener {
                     + Units.rate(spec.connectRate()) + "/s" : ""));
         }
         out.println("  message: " + messageShape(spec) + "; measure " + spec.measure().label()
-                + (spec.measure() == io.nbench.load.Measure.SEND ? " (" + writtenEvent + ")" : " (request hand-off to response complete)")
+                + (spec.measure() == Measure.SEND ? " (" + writtenEvent + ")" : " (request hand-off to response complete)")
                 + "; verify " + spec.verify().label() + "; timeout " + Durations.format(Duration.ofNanos(spec.timeoutNanos())));
         if (spec.protocol().httpMessages()) {
             out.println("  http parser: " + httpParser);
@@ -125,15 +135,15 @@ public final class TextReport implements RunListener {
      * response is the server's, of its own size); a body the user gave by its exact length.
      */
     private static String messageShape(LoadSpec spec) {
-        io.nbench.protocol.ClientRequest r = spec.request();
-        if (r == io.nbench.protocol.ClientRequest.NONE) {
+        ClientRequest r = spec.request();
+        if (r == ClientRequest.NONE) {
             return "request " + Sizes.format(spec.size()) + ", response "
                     + (spec.expectsResponse() ? Sizes.format(spec.responseSize()) : "none (one-way)");
         }
         int body = spec.requestPayloadBytes();
         String sent = r.body() == null ? "body " + (body == 0 ? "none" : Sizes.format(body))
                 // --body, --body-file: with a method that carries none by default, the header says so
-                : (io.nbench.protocol.http.HttpClientCodec.sizedBody(r.method()) ? "body of "
+                : (HttpClientCodec.sizedBody(r.method()) ? "body of "
                 : "a " + r.method() + " carrying a body of ") + body + " bytes, sent as given";
         return r.method() + " http://" + r.authority() + r.path() + ", " + sent
                 + ", response the server's (counted by status, not verified)";
@@ -235,7 +245,7 @@ public final class TextReport implements RunListener {
                         .mapToLong(r -> r.openLoop().maxInflightHits()).sum()));
             }
             if (spec.replacesConnections()) {
-                org.HdrHistogram.Histogram connects = io.nbench.stats.LatencyHistograms.newHistogram();
+                org.HdrHistogram.Histogram connects = LatencyHistograms.newHistogram();
                 s.measured().forEach(r -> connects.add(r.connectLatency()));
                 out.println("Reconnects: " + Units.count(connects.getTotalCount()) + ", connect latency "
                         + percentiles(connects, ps));
@@ -308,7 +318,7 @@ public final class TextReport implements RunListener {
                 + "matching)" : " after the server closed them") : ""));
         if (!result.statuses().isEmpty()) {
             StringBuilder line = new StringBuilder("Responses by status (whole run):");
-            new java.util.TreeMap<>(result.statuses()).forEach((code, n) -> line.append(' ').append(code).append(" x")
+            new TreeMap<>(result.statuses()).forEach((code, n) -> line.append(' ').append(code).append(" x")
                     .append(Units.count(n)));
             out.println(line);
         }
@@ -344,7 +354,7 @@ public final class TextReport implements RunListener {
      * @param throughput     the mean throughput (msg/s) with its 99.9% interval
      */
     private record Measured(int iterations, long messages, org.HdrHistogram.Histogram merged,
-                            java.util.function.DoubleFunction<StudentT.Interval> meanPercentile,
+                            DoubleFunction<StudentT.Interval> meanPercentile,
                             StudentT.Interval throughput) {
     }
 
@@ -408,7 +418,7 @@ public final class TextReport implements RunListener {
                 out.println("No measured iteration completed.");
                 continue;
             }
-            org.HdrHistogram.Histogram merged = io.nbench.stats.LatencyHistograms.newHistogram();
+            org.HdrHistogram.Histogram merged = LatencyHistograms.newHistogram();
             its.forEach(i -> merged.add(i.latency()));
             List<ResultFile.IterationData> withLatency = its.stream().filter(i -> i.latency().getTotalCount() > 0)
                     .toList();
@@ -472,7 +482,7 @@ public final class TextReport implements RunListener {
      * and their latency, which is part of the connect's.
      */
     private static void handshakes(PrintWriter out, List<IterationResult> measured, List<Double> ps) {
-        org.HdrHistogram.Histogram handshakes = io.nbench.stats.LatencyHistograms.newHistogram();
+        org.HdrHistogram.Histogram handshakes = LatencyHistograms.newHistogram();
         long wallNanos = 0;
         long resumed = 0;
         long opening = 0;
@@ -525,22 +535,22 @@ public final class TextReport implements RunListener {
      * {@code 4xx: 10 responses, p50 ...}.
      */
     private static void statusClasses(PrintWriter out, List<IterationResult> measured, List<Double> ps) {
-        io.nbench.stats.StatusClassLatency all = io.nbench.stats.StatusClassLatency.sum(
+        StatusClassLatency all = StatusClassLatency.sum(
                 measured.stream().map(IterationResult::statusClasses).toList());
         if (all == null) {
             return;
         }
         out.println("Latency by status class (every response is timed):");
-        for (int i = 0; i < io.nbench.stats.StatusClassLatency.LABELS.size(); i++) {
+        for (int i = 0; i < StatusClassLatency.LABELS.size(); i++) {
             org.HdrHistogram.Histogram h = all.get(i);
             if (h.getTotalCount() > 0) {
-                out.println("  " + io.nbench.stats.StatusClassLatency.LABELS.get(i) + ": "
+                out.println("  " + StatusClassLatency.LABELS.get(i) + ": "
                         + Units.count(h.getTotalCount()) + " responses, " + percentiles(h, ps));
             }
         }
     }
 
-    static String errors(ErrorCounts.Snapshot errors, io.nbench.protocol.SuccessStatuses success) {
+    static String errors(ErrorCounts.Snapshot errors, SuccessStatuses success) {
         if (errors.total() == 0) {
             return "0";
         }

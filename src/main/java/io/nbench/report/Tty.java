@@ -1,5 +1,8 @@
 package io.nbench.report;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.jline.terminal.impl.exec.ExecTerminalProvider;
 import org.jline.terminal.spi.SystemStream;
@@ -101,8 +104,8 @@ public final class Tty {
      * {@code text} broken at spaces into lines of at most {@code columns} columns: the first line starts with
      * {@code first}, the others with {@code rest}. A word longer than a line stays whole.
      */
-    public static java.util.List<String> wrap(String text, int columns, String first, String rest) {
-        java.util.List<String> lines = new java.util.ArrayList<>();
+    public static List<String> wrap(String text, int columns, String first, String rest) {
+        List<String> lines = new ArrayList<>();
         StringBuilder line = new StringBuilder(first);
         int empty = first.length();
         for (String word : text.split(" +")) {
@@ -126,7 +129,7 @@ public final class Tty {
     private static TerminalProvider provider() {
         try {
             return TerminalProvider.load("exec");
-        } catch (java.io.IOException | RuntimeException | LinkageError e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
             return null;
         }
     }

@@ -1,5 +1,6 @@
 package io.nbench.resources;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
@@ -19,7 +20,7 @@ public final class FileDescriptors {
     /** {open, limit} (the soft limit, {@code ulimit -n}), or null where the JVM does not say (not a Unix). */
     public static long[] usage() {
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+        if (os instanceof UnixOperatingSystemMXBean unix) {
             long open = unix.getOpenFileDescriptorCount();
             long max = unix.getMaxFileDescriptorCount();
             return open >= 0 && max > 0 ? new long[] {open, max} : null;

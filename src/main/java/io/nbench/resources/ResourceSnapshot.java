@@ -1,6 +1,9 @@
 package io.nbench.resources;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -56,12 +59,12 @@ public record ResourceSnapshot(long nanoTime, long processCpuNanos, long gcCount
         return sum;
     }
 
-    private static final java.lang.invoke.MethodHandle TOTAL_ALLOCATED = totalAllocatedHandle();
+    private static final MethodHandle TOTAL_ALLOCATED = totalAllocatedHandle();
 
-    private static java.lang.invoke.MethodHandle totalAllocatedHandle() {
+    private static MethodHandle totalAllocatedHandle() {
         try {
-            return java.lang.invoke.MethodHandles.publicLookup().findVirtual(com.sun.management.ThreadMXBean.class,
-                    "getTotalThreadAllocatedBytes", java.lang.invoke.MethodType.methodType(long.class));
+            return MethodHandles.publicLookup().findVirtual(com.sun.management.ThreadMXBean.class,
+                    "getTotalThreadAllocatedBytes", MethodType.methodType(long.class));
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }

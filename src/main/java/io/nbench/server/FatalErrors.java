@@ -1,5 +1,12 @@
 package io.nbench.server;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * What a server process does when it cannot go on: an error escaped one of its threads (an
  * OutOfMemoryError, or a bug that ended an I/O loop), so some connections would never be served again
@@ -21,8 +28,8 @@ public final class FatalErrors {
      */
     private static final byte[] FALLBACK = ("nbench server: out of memory: the server cannot go on; give it more with "
             + "NBENCH_JAVA_OPTS=-Xmx... (or -XX:MaxDirectMemorySize=...) or fewer connections"
-            + System.lineSeparator()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    private static volatile java.io.OutputStream fallbackErr;
+            + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
+    private static volatile OutputStream fallbackErr;
 
     /** Whether {@link #install} was called: this JVM is a server process, which a fatal error ends. */
     private static volatile boolean installed;
@@ -31,7 +38,7 @@ public final class FatalErrors {
     public static void install() {
         installed = true;
         reserve = new byte[256 * 1024];
-        fallbackErr = new java.io.FileOutputStream(java.io.FileDescriptor.err);
+        fallbackErr = new FileOutputStream(FileDescriptor.err);
         // Initialised now, while memory is plentiful: a second failing thread waits in LockSupport.park, and
         // initialising a class in a starved heap can fail.
         try {
@@ -50,7 +57,7 @@ public final class FatalErrors {
         return installed;
     }
 
-    private static final java.util.concurrent.atomic.AtomicBoolean EXITING = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean EXITING = new AtomicBoolean();
 
     public static void exit(Thread thread, Throwable cause) {
         if (!EXITING.compareAndSet(false, true)) {
@@ -60,7 +67,7 @@ public final class FatalErrors {
             // thread's handler failed), so an error while waiting is caught and the wait goes on.
             while (true) {
                 try {
-                    java.util.concurrent.locks.LockSupport.park();
+                    LockSupport.park();
                 } catch (Throwable stillStarved) {
                     // wait on: the halt is coming
                 }

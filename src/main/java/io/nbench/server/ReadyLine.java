@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.InetSocketAddress;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The line a server started with {@code --ready-line} prints once it accepts connections, for the program
@@ -39,16 +40,16 @@ public final class ReadyLine {
     }
 
     /** The monitor's port a well-formed ready line names, or empty (no monitor, or not a ready line). */
-    public static java.util.OptionalInt monitorPort(String line) {
+    public static OptionalInt monitorPort(String line) {
         if (parse(line).isEmpty()) {
-            return java.util.OptionalInt.empty();
+            return OptionalInt.empty();
         }
         try {
             JsonNode port = JSON.readTree(line.substring(PREFIX.length())).get("monitorPort");
             return port != null && port.canConvertToInt() && port.intValue() >= 1 && port.intValue() <= 65535
-                    ? java.util.OptionalInt.of(port.intValue()) : java.util.OptionalInt.empty();
+                    ? OptionalInt.of(port.intValue()) : OptionalInt.empty();
         } catch (JsonProcessingException e) {
-            return java.util.OptionalInt.empty();
+            return OptionalInt.empty();
         }
     }
 

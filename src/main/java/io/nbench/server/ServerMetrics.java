@@ -6,8 +6,11 @@ import io.nbench.server.metrics.MetricsText;
 import io.nbench.transport.ServerEvents;
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /**
  * The server's metrics as transports report them from their I/O threads: the connection limit, the
@@ -18,12 +21,12 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ServerMetrics implements ServerEvents {
 
     /** Connections open: a counter to check against the limit, not an adder, so that it never overshoots. */
-    private final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger open = new AtomicInteger();
     private final int maxConnections;
     private final String overLimitHint;
-    private final java.util.concurrent.ConcurrentHashMap<String, Trouble> troubles = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Trouble> troubles = new ConcurrentHashMap<>();
     /** System.nanoTime, or a test's hand-moved clock. */
-    private final java.util.function.LongSupplier clock;
+    private final LongSupplier clock;
     private final AtomicLong lastLogNanos;
     private final LongAdder suppressed = new LongAdder();
     private final PrintWriter log;
@@ -44,7 +47,7 @@ public final class ServerMetrics implements ServerEvents {
         this(log, maxConnections, overLimitHint, System::nanoTime, true);
     }
 
-    ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint, java.util.function.LongSupplier clock,
+    ServerMetrics(PrintWriter log, int maxConnections, String overLimitHint, LongSupplier clock,
                   boolean readResources) {
         this.clock = clock;
         this.measurements = new Measurements(clock, readResources);

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The rules a server plan obeys, one method per rule, each throwing {@link InvalidServerPlan} with the message
@@ -69,7 +70,7 @@ final class ServerRules {
         require(responseSize >= 0, "--response-size must not be negative");
         require(responseSize == 0 || protocol.serverSetsResponseSize(), "--response-size needs --protocol "
                 + ProtocolRegistry.load().all().stream().filter(Protocol::serverSetsResponseSize).map(Protocol::label)
-                        .collect(java.util.stream.Collectors.joining(" or ")) + " (" + protocol.label()
+                        .collect(Collectors.joining(" or ")) + " (" + protocol.label()
                 + (protocol.responseIsRequest() ? "'s response is its request" : " requests say how large their "
                         + "response is") + ")");
         require(responseSize <= maxFrame, "--response-size " + responseSize + " > --max-frame " + maxFrame

@@ -1,6 +1,7 @@
 package io.nbench.stats;
 
 import io.nbench.transport.ErrorKind;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,7 +50,7 @@ public final class ErrorCounts {
         public static final Snapshot ZERO = new Snapshot(new long[ErrorKind.values().length]);
 
         public Snapshot {
-            statuses = java.util.Collections.unmodifiableMap(new TreeMap<>(statuses));
+            statuses = Collections.unmodifiableMap(new TreeMap<>(statuses));
         }
 
         /** Counts by class with no status code. */

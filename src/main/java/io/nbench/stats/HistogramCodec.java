@@ -1,6 +1,7 @@
 package io.nbench.stats;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
@@ -17,7 +18,7 @@ public final class HistogramCodec {
     public static String encode(Histogram h) {
         ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
         int length = h.encodeIntoCompressedByteBuffer(buffer);
-        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.nbench.stats;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -190,7 +191,7 @@ public final class Summary {
     }
 
     /** Mean of a per-iteration figure over measured iterations, skipping unknown (NaN or negative) values. */
-    public double mean(java.util.function.ToDoubleFunction<IterationResult> figure) {
+    public double mean(ToDoubleFunction<IterationResult> figure) {
         double sum = 0;
         int n = 0;
         for (IterationResult r : measured) {
@@ -213,7 +214,7 @@ public final class Summary {
         return meanOfAll(IterationResult::mibOutPerSecond);
     }
 
-    private double meanOfAll(java.util.function.ToDoubleFunction<IterationResult> figure) {
+    private double meanOfAll(ToDoubleFunction<IterationResult> figure) {
         double sum = 0;
         for (IterationResult r : measured) {
             sum += figure.applyAsDouble(r); // NaN, unknown, stays NaN

@@ -9,17 +9,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.CapacityTable;
+import io.nbench.report.json.ResultDocument;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -210,7 +214,7 @@ class CapacityCliTest {
             Process p = new ProcessBuilder(command).start();
             Thread dutyCycle = null;
             try {
-                java.util.concurrent.CompletableFuture<String> err = RunFilesTest.text(p.getErrorStream());
+                CompletableFuture<String> err = RunFilesTest.text(p.getErrorStream());
                 BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(),
                         StandardCharsets.UTF_8));
                 StringBuilder text = new StringBuilder();
@@ -261,12 +265,12 @@ class CapacityCliTest {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
-    private static void signal(String signal, long pid) throws java.io.IOException {
+    private static void signal(String signal, long pid) throws IOException {
         try {
             new ProcessBuilder("kill", signal, Long.toString(pid)).start().waitFor();
         } catch (InterruptedException e) {
@@ -366,8 +370,8 @@ class CapacityCliTest {
         List<String> files = new ArrayList<>();
         try (var listing = Files.list(dir)) {
             listing.map(Path::toString).filter(f -> f.endsWith(".json")).sorted().forEach(files::add);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         assertEquals(2, files.size(), files.toString());
         CliTest.Outcome c = CliTest.run("compare", files.get(0), files.get(1));
@@ -376,7 +380,7 @@ class CapacityCliTest {
         // The JSON and Markdown formats carry them too, checked against the documents' own capacity objects.
         CliTest.Outcome j = CliTest.run("compare", "--format", "json", files.get(0), files.get(1));
         assertEquals(ExitCode.OK, j.code(), j.out() + j.err());
-        JsonNode capacities = io.nbench.report.json.ResultDocument.MAPPER.readTree(j.out()).path("capacities");
+        JsonNode capacities = ResultDocument.MAPPER.readTree(j.out()).path("capacities");
         assertEquals(2, capacities.size(), j.out());
         List<JsonNode> searched = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -443,7 +447,7 @@ class CapacityCliTest {
                     "--iterations", "2", "--out", out.toString()));
             Process p = new ProcessBuilder(command).start();
             try {
-                java.util.concurrent.CompletableFuture<String> err = RunFilesTest.text(p.getErrorStream());
+                CompletableFuture<String> err = RunFilesTest.text(p.getErrorStream());
                 BufferedReader reader = new BufferedReader(new InputStreamReader(p.getInputStream(),
                         StandardCharsets.UTF_8));
                 StringBuilder text = new StringBuilder();

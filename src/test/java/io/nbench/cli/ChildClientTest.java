@@ -16,14 +16,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * A client nbench starts itself is described by one typed {@link ClientSpec}: every client option survives the
@@ -110,7 +111,7 @@ class ChildClientTest {
     void theServerRunStartedSurvivesTheWayToAFork(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("spec.json");
         ChildClient.write(ChildClient.settingsOf(freshClient(), List.of("client"))
-                .withServer("mina", io.nbench.protocol.Protocol.HTTP), file);
+                .withServer("mina", Protocol.HTTP), file);
         ClientCommand fresh = freshClient();
         ChildClient.set(fresh, ClientPlanFile.read(file));
         ClientSpec.Server carried = ChildClient.settingsOf(fresh, List.of("client")).server();
@@ -143,7 +144,7 @@ class ChildClientTest {
         assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
         assertEquals("", o.err());
         // What each fork records, computed here from the same command line as the client parses it.
-        String[] args = java.util.Arrays.copyOfRange(line, 1, line.length);
+        String[] args = Arrays.copyOfRange(line, 1, line.length);
         Map<String, Object> expected = OptionRecord.values(parsedClient(List.of(args)).getCommandSpec());
         ObjectMapper json = new ObjectMapper();
         for (int k = 1; k <= 2; k++) {

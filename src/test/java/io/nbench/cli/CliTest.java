@@ -11,7 +11,10 @@ import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.TestServers;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -148,17 +151,17 @@ class CliTest {
     }
 
     @Test
-    void forksRepeatTheClientInFreshJvmsAndSummarizeOverAllOfThem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+    void forksRepeatTheClientInFreshJvmsAndSummarizeOverAllOfThem(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
-        java.nio.file.Path out = dir.resolve("r.json");
+        Path out = dir.resolve("r.json");
         Outcome o = run("client", "--port", port(Protocol.FRAMED), "--forks", "2", "--threads", "2", "--msgs", "100",
                 "--warmup", "0", "--iterations", "2", "--out", out.toString());
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("FORKS SUMMARY: 2 of 2 forks completed"), o.out());
         assertTrue(o.out().contains("All 4 iterations of all forks merged (800 msgs)"), o.out());
         assertTrue(o.out().contains("(99.9% CI, N=4)"), o.out());
-        assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("r.fork1.json")));
-        assertTrue(java.nio.file.Files.isRegularFile(dir.resolve("r.fork2.json")));
+        assertTrue(Files.isRegularFile(dir.resolve("r.fork1.json")));
+        assertTrue(Files.isRegularFile(dir.resolve("r.fork2.json")));
         // --out holds every fork: their measured iterations one after another, the summary over all four, and
         // compare can read it (the README's "one summary over all").
         JsonNode all = ResultDocs.read(out);
@@ -232,7 +235,7 @@ class CliTest {
 
     @Test
     void serverPortInUseIsExit1() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Outcome o = run("server", "--port", Integer.toString(taken.getLocalPort()), "--duration", "100ms");
             assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.out());
             assertTrue(o.err().contains("choose another --port"), o.err());

@@ -9,12 +9,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
+import io.nbench.report.Tty;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.testkit.AlignedTables;
 import io.nbench.testkit.ResultDocs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -331,12 +333,12 @@ class CompareBaselineTest {
     void threeFilesAreABlockPerFileAgainstTheFirstWithinTheWidth() throws IOException {
         Path b = dir.resolve("b.json");
         Path c = dir.resolve("c.json");
-        java.nio.file.Files.copy(sweep, b, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        java.nio.file.Files.copy(sweep, c, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(sweep, b, StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(sweep, c, StandardCopyOption.REPLACE_EXISTING);
         CliTest.Outcome o = compare(sweep.toString(), b.toString(), c.toString());
         assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
         for (String line : o.out().split("\n")) {
-            assertTrue(line.length() <= io.nbench.report.Tty.TEXT_COLUMNS, "a line within the width: " + line.length() + ": " + line);
+            assertTrue(line.length() <= Tty.TEXT_COLUMNS, "a line within the width: " + line.length() + ": " + line);
         }
         for (String name : names(doc)) {
             String block = o.out().substring(o.out().indexOf("\n" + name + "\n"));

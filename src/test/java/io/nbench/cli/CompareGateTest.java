@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
@@ -110,7 +111,7 @@ class CompareGateTest {
     @Test
     void tooFewIterationsCannotBreachAGateNorPassItUnlessAllowed() throws IOException {
         JsonNode doc = ResultDocs.read(candidate.toFile());
-        var its = (com.fasterxml.jackson.databind.node.ArrayNode) doc.get("combinations").get(0).get("iterations");
+        var its = (ArrayNode) doc.get("combinations").get(0).get("iterations");
         while (its.size() > 3) { // the warmup and two measured iterations
             its.remove(its.size() - 1);
         }
@@ -180,7 +181,7 @@ class CompareGateTest {
         ObjectNode second = ((ObjectNode) doc.get("combinations").get(0)).deepCopy();
         second.put("name", "impl=netty,size=2048,threads=1,window=1");
         ((ObjectNode) second.get("keys")).put("size", "2048");
-        ((com.fasterxml.jackson.databind.node.ArrayNode) doc.get("combinations")).add(second);
+        ((ArrayNode) doc.get("combinations")).add(second);
         Path sweep = Files.writeString(dir.resolve("sweep.json"), ResultDocument.MAPPER.writeValueAsString(doc));
         Path same = craft(real, "same.json", FAST, LOW_LATENCY);
         CliTest.Outcome o = CliTest.run("compare", "--fail-if-slower", "5", sweep.toString(), same.toString());

@@ -1,14 +1,18 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.nbench.client.ExitCode;
+import io.nbench.transport.TransportRegistry;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +22,7 @@ class CompletionTest {
 
     /** The words bash would offer after {@code line} (the cursor at its end), with the script sourced. */
     static String complete(Path script, String... words) throws Exception {
-        String array = String.join(" ", java.util.Arrays.stream(words).map(w -> "'" + w + "'").toList());
+        String array = String.join(" ", Arrays.stream(words).map(w -> "'" + w + "'").toList());
         String line = String.join(" ", words);
         String program = "source '" + script + "'; COMP_WORDS=(" + array + "); COMP_CWORD=" + (words.length - 1)
                 + "; COMP_LINE='" + line + "'; COMP_POINT=" + line.length() + "; _complete_nbench nbench '"
@@ -27,7 +31,7 @@ class CompletionTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out);
-        return String.join(" ", new java.util.TreeSet<>(java.util.List.of(out.strip().split("\\s+"))));
+        return String.join(" ", new TreeSet<>(List.of(out.strip().split("\\s+"))));
     }
 
     @Test
@@ -41,7 +45,7 @@ class CompletionTest {
         assertEquals("--threads --threshold", complete(script, "nbench", "client", "--thr"));
         assertEquals("--server-io-threads --server-stats --servers", complete(script, "nbench", "run", "--serv"));
         // Transport names and -O keys come from the registry (a transport a jar adds is completed too).
-        String names = String.join(" ", new java.util.TreeSet<>(io.nbench.transport.TransportRegistry.load().names()));
+        String names = String.join(" ", new TreeSet<>(TransportRegistry.load().names()));
         assertEquals(names, complete(script, "nbench", "client", "--impl", ""));
         assertEquals(names, complete(script, "nbench", "run", "--servers", ""));
         assertEquals("netty.io=auto netty.io=epoll netty.io=io_uring netty.io=nio",

@@ -10,13 +10,14 @@ import io.nbench.report.threshold.Threshold;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine;
 
 /**
  * Fuzzes what turns a user's text into a value: the size, rate and duration converters picocli calls,
@@ -81,7 +82,7 @@ class ConvertersFuzzTest {
     void threshold(byte[] input) {
         String text = new String(input, StandardCharsets.UTF_8);
         OutputOptions options = new OutputOptions();
-        options.thresholds = java.util.List.of(text);
+        options.thresholds = List.of(text);
         Threshold t;
         try {
             t = options.thresholds(new CommandLine(CommandSpec.create()).getCommandSpec()).get(0);

@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -53,7 +54,7 @@ class CurlHttpsTest {
             assertEquals("200 " + BODY + "\n200 " + BODY + "\n", out);
             // A response counts as answered once the socket took its bytes, which the server notes after the write
             // returns: curl may have read both and ended first. Await the count (the bound only detects a hang).
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
             while (s.metrics().requests() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(5);
             }

@@ -1,17 +1,21 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.TestServers;
 import io.nbench.testkit.Transports;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -60,18 +64,18 @@ class DescriptorExhaustionTest {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), out + err.get());
         String first = out.lines().findFirst().orElse("");
-        java.util.regex.Matcher m = Pattern.compile(", max connections ([\\d,]+) \\(([^)]*)\\)").matcher(first);
+        Matcher m = Pattern.compile(", max connections ([\\d,]+) \\(([^)]*)\\)").matcher(first);
         assertTrue(m.find(), first);
         int max = Integer.parseInt(m.group(1).replace(",", ""));
         assertTrue(max > 0 && max < 128, "at most what 128 descriptors leave, less those open already: " + first);
         assertTrue(m.group(2).contains("ulimit -n 128"), first);
     }
 
-    private static String read(java.io.InputStream in) {
+    private static String read(InputStream in) {
         try {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

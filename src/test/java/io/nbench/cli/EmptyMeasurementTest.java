@@ -1,16 +1,17 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.testkit.ResultDocs;
-import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ScriptedServer.Action;
+import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ServerProcess;
+import io.nbench.testkit.Stderr;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -138,7 +139,7 @@ class EmptyMeasurementTest {
             // CI pass once had the hypervisor's steal over 5 % in an iteration).
             assertEquals(List.of("nbench client: threshold not judged [" + name + "]: errors==0 (nothing measured)",
                     "nbench client: NO_DATA [" + name + "]: " + d.get("combinations").get(0).get("reasons").get(0)
-                            .asText()), io.nbench.testkit.Stderr.withoutWarnings(json.err()).lines().toList());
+                            .asText()), Stderr.withoutWarnings(json.err()).lines().toList());
         }
     }
 

@@ -1,6 +1,5 @@
 package io.nbench.cli;
 
-import io.nbench.testkit.Stderr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,16 +14,24 @@ import io.nbench.stats.Percentiles;
 import io.nbench.testkit.CsvColumns;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.Stderr;
 import io.nbench.tls.TlsChoice;
 import io.nbench.units.Units;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.junit.jupiter.api.Test;
@@ -100,8 +107,8 @@ class FiguresAgreeTest {
         List<List<String>> rows = CsvColumns.records(r.out());
         int transport = rows.get(0).indexOf("server_transport");
         assertTrue(transport >= 0, rows.get(0).toString());
-        assertEquals(java.util.Set.of(""), rows.subList(1, rows.size()).stream().map(row -> row.get(transport))
-                .collect(java.util.stream.Collectors.toSet()), "an unknown transport is an empty cell, never a guess");
+        assertEquals(Set.of(""), rows.subList(1, rows.size()).stream().map(row -> row.get(transport))
+                .collect(Collectors.toSet()), "an unknown transport is an empty cell, never a guess");
     }
 
     @Test
@@ -210,7 +217,7 @@ class FiguresAgreeTest {
         } else {
             // The missed iterations, split by side (a side with none left out), add up to the count.
             assertEquals(1, reasons.size(), "no reason to FAIL but a missed rate: " + reasons);
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("target rate missed by more than 1% in "
+            Matcher m = Pattern.compile("target rate missed by more than 1% in "
                     + missed + " iteration\\(s\\): (?:(\\d+) below the target)?(?:, )?(?:(\\d+) above it \\(catch-up "
                     + "after a lag\\))?").matcher(reasons.get(0).toString());
             assertTrue(m.matches(), reasons.toString());
@@ -469,7 +476,7 @@ class FiguresAgreeTest {
         return HistogramCodec.decode(encoded.asText());
     }
 
-    private static Histogram sum(List<JsonNode> iterations, java.util.function.Function<JsonNode, JsonNode> histogram) {
+    private static Histogram sum(List<JsonNode> iterations, Function<JsonNode, JsonNode> histogram) {
         Histogram all = new Histogram(3);
         iterations.forEach(it -> all.add(decode(histogram.apply(it))));
         return all;
@@ -485,14 +492,14 @@ class FiguresAgreeTest {
         return its.stream().mapToDouble(figure).average().orElse(Double.NaN);
     }
 
-    private static long sumOf(List<JsonNode> its, java.util.function.ToLongFunction<JsonNode> figure) {
+    private static long sumOf(List<JsonNode> its, ToLongFunction<JsonNode> figure) {
         return its.stream().mapToLong(figure).sum();
     }
 
     /** {@code {mean, ci, n}}: the mean and the 99.9 % Student-t half width over the iterations, worked out here. */
     private static void interval(List<JsonNode> its, ToDoubleFunction<JsonNode> figure, JsonNode node, String what) {
         double[] v = its.stream().mapToDouble(figure).toArray();
-        double mean = java.util.Arrays.stream(v).average().orElseThrow();
+        double mean = Arrays.stream(v).average().orElseThrow();
         double ss = 0;
         for (double x : v) {
             ss += (x - mean) * (x - mean);

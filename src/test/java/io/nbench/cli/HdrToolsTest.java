@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.HdrHistogram.HistogramLogProcessor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +62,7 @@ class HdrToolsTest {
                     + "the measured iterations merged", lines.get(0));
             String distribution = hgrm.lines()
                     .filter(l -> !l.startsWith("#[Overall percentile distribution") && !l.startsWith("#[StartTime"))
-                    .collect(java.util.stream.Collectors.joining("\n"));
+                    .collect(Collectors.joining("\n"));
             assertEquals(distribution.strip(), String.join("\n", lines.subList(1, lines.size())).strip(),
                     "the processor's distribution is our --hgrm file's");
         }

@@ -12,14 +12,18 @@ import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.testkit.ResultDocs;
-import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ScriptedServer.Action;
+import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ServerProcess;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
@@ -180,7 +184,7 @@ class HtmlReportTest {
         String name = files.get(1).path("combinations").get(0).path("name").asText();
         assertTrue(byClass.get(0).path("combination").asText().startsWith(name), byClass.toString());
         // Each class's responses over the measured iterations, as the document's iterations hold them.
-        java.util.Map<String, Long> classes = new java.util.TreeMap<>();
+        Map<String, Long> classes = new TreeMap<>();
         for (JsonNode it : ResultDocs.read(http).path("combinations").path(0).path("iterations")) {
             if (!it.path("warmup").asBoolean()) {
                 it.path("latencyByStatusClass").properties().forEach(e ->
@@ -188,7 +192,7 @@ class HtmlReportTest {
             }
         }
         classes.values().removeIf(n -> n == 0);
-        java.util.Map<String, Long> drawn = new java.util.TreeMap<>();
+        Map<String, Long> drawn = new TreeMap<>();
         JsonNode classRows = byClass.get(0).path("rows");
         for (int i = 1; i < classRows.size(); i++) {
             drawn.put(classRows.get(i).get(0).asText(), Long.parseLong(classRows.get(i).get(1).asText().replace(",", "")));
@@ -203,7 +207,7 @@ class HtmlReportTest {
         }
         List<String> codes = new ArrayList<>();
         statuses.fieldNames().forEachRemaining(codes::add);
-        codes.sort(java.util.Comparator.comparingInt(Integer::parseInt)); // a row per code, in code order
+        codes.sort(Comparator.comparingInt(Integer::parseInt)); // a row per code, in code order
         assertEquals(codes.size() + 1, table.path("rows").size(), table.toString());
         for (int i = 0; i < codes.size(); i++) {
             JsonNode row = table.path("rows").get(i + 1);
@@ -257,11 +261,11 @@ class HtmlReportTest {
         // Messages in every iteration, but one whose CPU time read 0 (the OS counts it in 10 ms ticks; a short
         // iteration on a busy machine can read 0, as netty's fixture once did): its CPU is not compared, and why.
         Path cpu0 = dir.resolve("cpu0.json");
-        com.fasterxml.jackson.databind.node.ObjectNode cpuDoc = (com.fasterxml.jackson.databind.node.ObjectNode) ResultDocs.read(netty);
+        ObjectNode cpuDoc = (ObjectNode) ResultDocs.read(netty);
         // The fixture's own iterations may read 0 too (all three did on a fast CI machine): the others get a figure.
         for (JsonNode it : cpuDoc.path("combinations").get(0).path("iterations")) {
             if (!it.path("warmup").asBoolean()) {
-                ((com.fasterxml.jackson.databind.node.ObjectNode) it.path("resources")).put("cpuPercent", it.path("index").asInt() == 2 ? 0.0 : 50.0);
+                ((ObjectNode) it.path("resources")).put("cpuPercent", it.path("index").asInt() == 2 ? 0.0 : 50.0);
             }
         }
         ResultDocument.MAPPER.writeValue(cpu0.toFile(), cpuDoc);
@@ -401,7 +405,7 @@ class HtmlReportTest {
         }
     }
 
-    private static final java.util.Map<String, Double> NANOS_PER = java.util.Map.of("µs", 1e3, "ms", 1e6, "s", 1e9);
+    private static final Map<String, Double> NANOS_PER = Map.of("µs", 1e3, "ms", 1e6, "s", 1e9);
 
     private static String label(Path p) {
         return p.getFileName().toString().replaceAll("\\.json$", "");
@@ -435,10 +439,10 @@ class HtmlReportTest {
     static JsonNode probe(Path html) throws Exception {
         String script;
         try (var in = HtmlReportTest.class.getResourceAsStream("report-probe.js")) {
-            script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         Path probed = html.resolveSibling("probed-" + html.getFileName());
-        Files.writeString(probed, Files.readString(html).replaceFirst("<head>", java.util.regex.Matcher.quoteReplacement(
+        Files.writeString(probed, Files.readString(html).replaceFirst("<head>", Matcher.quoteReplacement(
                 "<head><script>" + script + "</script>")));
         Matcher m = Pattern.compile("<script type=\"application/json\" id=\"nbench-probe\">(.*?)</script>", Pattern.DOTALL)
                 .matcher(dom(probed, "--window-size=1280,2400"));
@@ -457,8 +461,8 @@ class HtmlReportTest {
         command.addAll(List.of(options));
         command.addAll(List.of("--dump-dom", html.toUri().toString()));
         Process p = new ProcessBuilder(command).redirectError(console.toFile()).start();
-        String dom = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "chromium ended");
+        String dom = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium ended");
         List<String> errors = Files.readAllLines(console).stream().filter(l -> l.contains("CONSOLE")
                 || l.contains("Uncaught") || l.contains("net::ERR")).toList();
         assertEquals(List.of(), errors, "no console message and no failed request");

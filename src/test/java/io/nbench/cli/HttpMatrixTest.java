@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -160,7 +161,7 @@ class HttpMatrixTest {
             }
             assertEquals("{\"200\":" + completed + "}", errors.path("statuses").toString(), o::out);
             assertTrue(o.out().contains("Responses by status (whole run): 200 x"
-                    + String.format(java.util.Locale.ROOT, "%,d", completed) + "\n"), o::out);
+                    + String.format(Locale.ROOT, "%,d", completed) + "\n"), o::out);
 
             awaitServed(events, completed);
             assertEquals(completed, events.served.get(), "the server answered what the client completed");

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -84,8 +86,8 @@ class LauncherTest {
         Process p = pb.start();
         p.getOutputStream().close();
         List<String> lines = new ArrayList<>();
-        try (java.io.BufferedReader err = new java.io.BufferedReader(
-                new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader err = new BufferedReader(
+                new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = err.readLine()) != null; ) {
                 lines.add(line);
                 if (line.startsWith("nbench: still building: ")) {

@@ -4,16 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.client.ExitCode;
+import io.nbench.protocol.Protocol;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.StalledListener;
-import io.nbench.protocol.Protocol;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.TransportRegistry;
 import io.nbench.transport.TransportTesting;
+import io.netty.channel.AbstractChannel;
+import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.mina.util.ExceptionMonitor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -73,8 +76,8 @@ class LibraryLoggingTest {
             ClientTransport client = TransportTesting.newClient(TransportRegistry.load().get("mina"), Protocol.FRAMED,
                     false);
             try {
-                org.apache.mina.util.ExceptionMonitor.getInstance().exceptionCaught(new ClosedChannelException());
-                io.netty.util.internal.logging.InternalLoggerFactory.getInstance(io.netty.channel.AbstractChannel.class)
+                ExceptionMonitor.getInstance().exceptionCaught(new ClosedChannelException());
+                InternalLoggerFactory.getInstance(AbstractChannel.class)
                         .warn("Failed to close a channel.", new ClosedChannelException());
             } finally {
                 client.close(); // a MINA client's threads up, as in a real run, while its loggers are used

@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
+import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.Percentiles;
 import io.nbench.testkit.ResultDocs;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;
@@ -118,26 +123,26 @@ class MergeTest {
     }
 
     /** A copy of host 1's document whose server is known: its monitor said this transport. */
-    private static Path withServerTransport(String transport) throws java.io.IOException {
-        com.fasterxml.jackson.databind.node.ObjectNode d = (com.fasterxml.jackson.databind.node.ObjectNode)
-                io.nbench.report.json.ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) d.at("/configuration/server")).put("transport", transport)
+    private static Path withServerTransport(String transport) throws IOException {
+        ObjectNode d = (ObjectNode)
+                ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
+        ((ObjectNode) d.at("/configuration/server")).put("transport", transport)
                 .put("source", "monitor");
         Path p = dir.resolve("server-" + transport + ".json");
-        java.nio.file.Files.writeString(p, io.nbench.report.json.ResultDocument.pretty(d));
+        Files.writeString(p, ResultDocument.pretty(d));
         return p;
     }
 
     @Test
     void hostsThatStartedMoreThanAnIntervalApartAreReported() throws Exception {
-        com.fasterxml.jackson.databind.node.ObjectNode late = (com.fasterxml.jackson.databind.node.ObjectNode)
-                io.nbench.report.json.ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
-        com.fasterxml.jackson.databind.node.ObjectNode c = (com.fasterxml.jackson.databind.node.ObjectNode)
+        ObjectNode late = (ObjectNode)
+                ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
+        ObjectNode c = (ObjectNode)
                 late.path("combinations").get(0);
         String start = ResultDocs.read(hosts.get(0)).path("combinations").get(0).path("startTime").asText();
-        c.put("startTime", java.time.Instant.parse(start).plusMillis(2500).toString());
+        c.put("startTime", Instant.parse(start).plusMillis(2500).toString());
         Path shifted = dir.resolve("late.json");
-        java.nio.file.Files.writeString(shifted, io.nbench.report.json.ResultDocument.pretty(late));
+        Files.writeString(shifted, ResultDocument.pretty(late));
         CliTest.Outcome o = CliTest.run("report", hosts.get(0).toString(), shifted.toString(), "--merge", "--out",
                 dir.resolve("skewed.json").toString());
         assertEquals(ExitCode.OK, o.code(), o.err());
@@ -155,11 +160,11 @@ class MergeTest {
         assertEquals(1, o.err().strip().lines().count(), o.err());
         assertTrue(o.err().contains(": load.size is 200, not 100; merge only documents of the same client options"), o.err());
 
-        com.fasterxml.jackson.databind.node.ObjectNode damaged = (com.fasterxml.jackson.databind.node.ObjectNode)
-                io.nbench.report.json.ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) damaged.path("combinations").get(0)).put("startTime", "yesterday");
+        ObjectNode damaged = (ObjectNode)
+                ResultDocument.MAPPER.readTree(hosts.get(1).toFile());
+        ((ObjectNode) damaged.path("combinations").get(0)).put("startTime", "yesterday");
         Path bad = dir.resolve("damaged.json");
-        java.nio.file.Files.writeString(bad, io.nbench.report.json.ResultDocument.pretty(damaged));
+        Files.writeString(bad, ResultDocument.pretty(damaged));
         CliTest.Outcome broken = CliTest.run("report", hosts.get(0).toString(), bad.toString(), "--merge");
         assertEquals(ExitCode.USAGE, broken.code(), broken.err());
         assertEquals(1, broken.err().strip().lines().count(), broken.err());

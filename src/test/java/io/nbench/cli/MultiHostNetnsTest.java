@@ -12,6 +12,8 @@ import io.nbench.testkit.ResultDocs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -194,15 +196,15 @@ class MultiHostNetnsTest {
             int split = all.indexOf("--");
             List<String> warmUp = new ArrayList<>(List.of("client", "--msgs", "100", "--warmup", "0", "--iterations", "1"));
             warmUp.addAll(all.subList(0, split));
-            java.io.StringWriter warmUpOutput = new java.io.StringWriter();
-            java.io.PrintWriter sink = new java.io.PrintWriter(warmUpOutput);
+            StringWriter warmUpOutput = new StringWriter();
+            PrintWriter sink = new PrintWriter(warmUpOutput);
             int code = Main.run(warmUp.toArray(String[]::new), sink, sink);
             System.out.println(code == 0 ? READY : "the warm-up run failed (" + code + "): " + warmUpOutput);
             String at = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII)).readLine();
             List<String> run = new ArrayList<>(all.subList(split + 1, all.size()));
             run.addAll(List.of("--start-at", String.valueOf(at)));
-            System.exit(Main.run(run.toArray(String[]::new), new java.io.PrintWriter(System.out, true),
-                    new java.io.PrintWriter(System.err, true)));
+            System.exit(Main.run(run.toArray(String[]::new), new PrintWriter(System.out, true),
+                    new PrintWriter(System.err, true)));
         }
     }
 }

@@ -1,15 +1,17 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.testkit.ResultDocs;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,10 +22,10 @@ class OpenLoopOutputTest {
     Path dir;
 
     private CliTest.Outcome run(Path out, String... more) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("client", "--port",
+        List<String> args = new ArrayList<>(List.of("client", "--port",
                 CliTest.port(Protocol.FRAMED), "--threads", "1", "--msgs", "300", "--warmup", "0", "--iterations", "1",
                 "--rate", "2000", "--size", "100", "--out", out.toString()));
-        args.addAll(java.util.List.of(more));
+        args.addAll(List.of(more));
         return CliTest.run(args.toArray(new String[0]));
     }
 

@@ -1,6 +1,5 @@
 package io.nbench.cli;
 
-import io.nbench.testkit.Stderr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,8 +12,10 @@ import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.Percentiles;
+import io.nbench.testkit.CsvColumns;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ScriptedServer;
+import io.nbench.testkit.Stderr;
 import io.nbench.units.Units;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -177,7 +178,7 @@ class OutputFormatsTest {
                 + "messages,wall_ns,msg_per_s,mib_per_s,p25_ns,p50_ns,p75_ns,p90_ns,p95_ns,p99_ns,p99.9_ns,p99.99_ns,"
                 + "p100_ns,errors,errors_connect,"), header);
         int columns = header.split(",").length;
-        List<List<String>> records = io.nbench.testkit.CsvColumns.records(o.out()); // RFC 4180: warnings quoted
+        List<List<String>> records = CsvColumns.records(o.out()); // RFC 4180: warnings quoted
         for (List<String> row : records.subList(1, records.size())) {
             assertEquals(columns, row.size(), row.toString());
         }

@@ -16,6 +16,8 @@ import io.nbench.testkit.ResultDocs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -206,7 +208,7 @@ class ResultInputTest {
                     List.of("report", real.toString(), "0", "--merge"))) {
                 int i = Integer.parseInt(command.get(2));
                 Path bad = edited("damaged.json", c -> iteration(c, i).put("histogram", damaged));
-                List<String> args = new java.util.ArrayList<>(command);
+                List<String> args = new ArrayList<>(command);
                 args.set(2, bad.toString());
                 String line = refused(CliTest.run(args.toArray(new String[0])));
                 assertTrue(line.startsWith("nbench " + command.get(0) + ": " + bad + ": combinations[0].iterations[" + i
@@ -221,8 +223,8 @@ class ResultInputTest {
         // 400 measured iterations: a small text, but 400 decoded histograms of 260 KB each, beyond a 64 MB heap.
         double[] rates = new double[400];
         long[] latencies = new long[400];
-        java.util.Arrays.fill(rates, 1000.0);
-        java.util.Arrays.fill(latencies, 50_000);
+        Arrays.fill(rates, 1000.0);
+        Arrays.fill(latencies, 50_000);
         Path many = Files.writeString(dir.resolve("many.json"),
                 ResultDocument.pretty(ResultDocs.withMeasured(ResultDocs.read(real), rates, latencies)));
         NbenchProcess.Result r = NbenchProcess.run(dir, "022", List.of("-Xmx64m"), "compare", real.toString(),

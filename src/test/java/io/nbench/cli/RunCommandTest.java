@@ -1,19 +1,27 @@
 package io.nbench.cli;
 
-import io.nbench.client.ExitCode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
+import io.nbench.report.json.ResultDocument;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.testkit.ResultDocs;
+import io.nbench.units.Units;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,7 +62,7 @@ class RunCommandTest {
                 JsonNode it = iterations.path(round - 1);
                 assertEquals(round, it.path("index").asInt(), iterations.toString());
                 long rate = Math.round(it.path("messages").asLong() * 1e9 / it.path("wallNs").asLong());
-                assertTrue(lines.get(0).startsWith(prefix + io.nbench.units.Units.count(rate) + " msg/s, p50 "),
+                assertTrue(lines.get(0).startsWith(prefix + Units.count(rate) + " msg/s, p50 "),
                         lines.get(0) + " vs " + it);
             }
         }
@@ -85,8 +93,8 @@ class RunCommandTest {
                 "--warmup", "0", "--iterations", "2", "--no-server-stats", "--progress", "always");
         assertEquals(0, o.code(), o.out() + o.err());
         assertTrue(o.out().contains("=== 2 round(s), every server in each, 0:06 of iterations"), o.out());
-        java.util.regex.Matcher first = java.util.regex.Pattern.compile("^iteration 1/1: .* elapsed, ~(\\d+):(\\d\\d) "
-                + "left", java.util.regex.Pattern.MULTILINE).matcher(o.err());
+        Matcher first = Pattern.compile("^iteration 1/1: .* elapsed, ~(\\d+):(\\d\\d) "
+                + "left", Pattern.MULTILINE).matcher(o.err());
         assertTrue(first.find(), o.err());
         int left = Integer.parseInt(first.group(1)) * 60 + Integer.parseInt(first.group(2));
         // 4.5 s of later rounds, plus what is left of this one (none if the update came late on a busy machine).
@@ -122,7 +130,7 @@ class RunCommandTest {
         assertTrue(table.contains("\n  client CPU/msg "), table);
         assertTrue(table.contains("\n  server CPU/msg "), table);
         for (String server : new String[] {"netty", "mina"}) {
-            JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER
+            JsonNode stats = ResultDocument.MAPPER
                     .readTree(dir.resolve(server + ".json").toFile()).get("combinations").get(0).get("serverStats");
             assertTrue(stats.get("error").isNull(), stats.toString());
             assertEquals(2, stats.get("iterations").size(), stats.toString());
@@ -145,14 +153,14 @@ class RunCommandTest {
     private static void cpuPerMessageAndMeanLatencyAsTheDocumentsGiveThem(Path a, Path b) throws Exception {
         CliTest.Outcome o = CliTest.run("compare", "--format", "json", a.toString(), b.toString());
         assertEquals(0, o.code(), o.out() + o.err());
-        JsonNode metrics = io.nbench.report.json.ResultDocument.MAPPER.readTree(o.out()).get("combinations").get(0)
+        JsonNode metrics = ResultDocument.MAPPER.readTree(o.out()).get("combinations").get(0)
                 .get("metrics");
-        java.util.Map<String, JsonNode> byName = new java.util.HashMap<>();
+        Map<String, JsonNode> byName = new HashMap<>();
         metrics.forEach(m -> byName.put(m.get("metric").asText(), m));
         JsonNode[] docs = {ResultDocs.read(a), ResultDocs.read(b)};
         for (int f = 0; f < 2; f++) {
             JsonNode combination = docs[f].get("combinations").get(0);
-            java.util.Map<Integer, JsonNode> server = new java.util.HashMap<>();
+            Map<Integer, JsonNode> server = new HashMap<>();
             combination.get("serverStats").get("iterations").forEach(s -> server.put(s.get("index").asInt(), s));
             double client = 0;
             double serverCpu = 0;
@@ -168,10 +176,10 @@ class RunCommandTest {
                 JsonNode s = server.get(it.get("index").asInt());
                 long served = s.get("requests").asLong() > 0 ? s.get("requests").asLong() : it.get("messages").asLong();
                 serverCpu += s.get("cpuPercent").asDouble() / 100 * s.get("nanos").asLong() / served;
-                mean += io.nbench.stats.HistogramCodec.decode(it.get("histogram").asText()).getMean();
+                mean += HistogramCodec.decode(it.get("histogram").asText()).getMean();
             }
             String side = f == 0 ? "baseline" : "others";
-            java.util.function.Function<String, Double> shown = name -> side.equals("baseline")
+            Function<String, Double> shown = name -> side.equals("baseline")
                     ? byName.get(name).get("baseline").get("mean").asDouble()
                     : byName.get(name).get("others").get(0).get("mean").asDouble();
             assertEquals(client / n, shown.apply("client CPU/msg"), 1e-6 * client / n, side);
@@ -249,7 +257,7 @@ class RunCommandTest {
                 "--iterations", "1", "--results-dir", post.toString());
         assertEquals(0, p.code(), p.out() + p.err());
         assertBodies(post, List.of("blocking"), 50, 50);
-        JsonNode stats = io.nbench.report.json.ResultDocument.MAPPER.readTree(post.resolve("blocking.json").toFile())
+        JsonNode stats = ResultDocument.MAPPER.readTree(post.resolve("blocking.json").toFile())
                 .get("combinations").get(0).get("serverStats").get("iterations").get(0);
         assertTrue(stats.get("bytesIn").asLong() > 50L * 2048, "each request carries its 2 KiB body: " + stats);
     }
@@ -258,7 +266,7 @@ class RunCommandTest {
     private static void assertBodies(Path dir, List<String> servers, int body, long messages) throws Exception {
         long perResponse = ("HTTP/1.1 200 OK\r\nContent-Length: " + body + "\r\n\r\n").length() + body;
         for (String server : servers) {
-            JsonNode doc = io.nbench.report.json.ResultDocument.MAPPER.readTree(dir.resolve(server + ".json").toFile());
+            JsonNode doc = ResultDocument.MAPPER.readTree(dir.resolve(server + ".json").toFile());
             JsonNode combination = doc.get("combinations").get(0);
             JsonNode stats = combination.get("serverStats").get("iterations").get(0);
             assertEquals(messages, stats.get("requests").asLong(), server + ": " + stats);

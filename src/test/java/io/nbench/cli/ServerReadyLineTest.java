@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.client.ExitCode;
+import io.nbench.client.monitor.MonitorClient;
+import io.nbench.monitor.MonitorToken;
 import io.nbench.process.ChildServer;
 import io.nbench.server.ReadyLine;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -60,20 +65,20 @@ class ServerReadyLineTest {
     void childServerWithAMonitorReportsItsPortInTheReadyLine() throws Exception {
         String token = "ready-line-test-token";
         try (ChildServer child = ChildServer.start(List.of("--impl", "nio", "--port", "0", "--monitor-port", "0"),
-                java.util.Map.of(io.nbench.monitor.MonitorToken.ENV, token))) {
+                Map.of(MonitorToken.ENV, token))) {
             assertTrue(child.monitorPort() > 0 && child.monitorPort() != child.port(), child.banner());
             assertTrue(child.banner().contains(", monitor on 127.0.0.1:" + child.monitorPort()), child.banner());
-            try (io.nbench.client.monitor.MonitorClient monitor = io.nbench.client.monitor.MonitorClient.connect("127.0.0.1",
-                    child.monitorPort(), io.nbench.monitor.MonitorToken.from(null,
-                            java.util.Map.of(io.nbench.monitor.MonitorToken.ENV, token)),
-                    java.time.Duration.ofSeconds(10))) {
+            try (MonitorClient monitor = MonitorClient.connect("127.0.0.1",
+                    child.monitorPort(), MonitorToken.from(null,
+                            Map.of(MonitorToken.ENV, token)),
+                    Duration.ofSeconds(10))) {
                 assertTrue(monitor.metricsJson().contains("\"sinceStart\""), "the monitor answers with this token");
             }
             child.stop();
         }
-        assertEquals(java.util.OptionalInt.empty(), ReadyLine.monitorPort("nbench-ready {\"address\":\"127.0.0.1\","
+        assertEquals(OptionalInt.empty(), ReadyLine.monitorPort("nbench-ready {\"address\":\"127.0.0.1\","
                 + "\"port\":7007}"));
-        assertEquals(java.util.OptionalInt.of(7008), ReadyLine.monitorPort("nbench-ready {\"address\":\"127.0.0.1\","
+        assertEquals(OptionalInt.of(7008), ReadyLine.monitorPort("nbench-ready {\"address\":\"127.0.0.1\","
                 + "\"port\":7007,\"monitorPort\":7008}"));
     }
 

@@ -12,11 +12,14 @@ import io.nbench.testkit.ServerProcess;
 import io.nbench.testkit.Transports;
 import java.io.IOException;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,7 +114,7 @@ class ServerSocketOptionsTest {
     void theClientsKeepAliveReachesTheKernel(String name) throws Exception {
         assumeTrue(ExternalTools.onPath("ss"), "ss (iproute2) is not installed: the kernel's view is not checked");
         try (ServerProcess server = start(List.of("--impl", "nio"))) {
-            java.util.concurrent.CompletableFuture<CliTest.Outcome> client = java.util.concurrent.CompletableFuture
+            CompletableFuture<CliTest.Outcome> client = CompletableFuture
                     .supplyAsync(() -> CliTest.run("client", "--impl", name, "--port", "" + server.port, "--protocol",
                             "echo", "--keepalive", "--rate", "10", "--msgs", "20", "--warmup", "0", "--iterations",
                             "1", "--threads", "1"));
@@ -127,7 +130,7 @@ class ServerSocketOptionsTest {
                 connection = now.isEmpty() ? connection : now;
                 Thread.sleep(50);
             }
-            CliTest.Outcome o = client.get(NbenchProcess.HANG_MINUTES, java.util.concurrent.TimeUnit.MINUTES);
+            CliTest.Outcome o = client.get(NbenchProcess.HANG_MINUTES, TimeUnit.MINUTES);
             // The pace only keeps the connection open; a starved machine missing it (CI at load 16: 9 of 10 msg/s,
             // FAIL, exit 4) says nothing of keepalive. Any other failure does.
             boolean onlyTheRateMissed = o.code() == ExitCode.FAILED
@@ -235,7 +238,7 @@ class ServerSocketOptionsTest {
             peer.setSoTimeout(60_000); // a hang detector only
             peer.getOutputStream().write('x');
             assertEquals('x', peer.getInputStream().read());
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1); // a hang detector
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1); // a hang detector
             while (true) {
                 String out = ss("-Htno", "state", "established", "( sport = :" + port + " )");
                 assertEquals(1, out.lines().count(), out);
@@ -251,7 +254,7 @@ class ServerSocketOptionsTest {
         List<String> command = new ArrayList<>(List.of("ss"));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out);
         return out;
     }

@@ -8,10 +8,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
+import io.nbench.transport.Vectors;
+import io.nbench.units.Units;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,7 +41,7 @@ class ServerStatsTest {
     @BeforeAll
     static void startServer() throws Exception {
         // mina, not the clients' nio: the document must name the server's transport, not the client's
-        server = ServerProcess.start(java.util.Map.of("NBENCH_MONITOR_TOKEN", TOKEN), "--impl", "mina", "--port", "0",
+        server = ServerProcess.start(Map.of("NBENCH_MONITOR_TOKEN", TOKEN), "--impl", "mina", "--port", "0",
                 "--monitor-port", "0");
     }
 
@@ -114,8 +126,8 @@ class ServerStatsTest {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return NbenchProcess.run(dir, "022", args);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -170,12 +182,12 @@ class ServerStatsTest {
                 perRequest += cpuNs / requests / stats.size();
                 perMessage += cpuNs / messages / stats.size();
             }
-            String expected = io.nbench.units.Units.micros(perRequest) + " µs";
-            assertFalse(expected.equals(io.nbench.units.Units.micros(perMessage) + " µs"),
+            String expected = Units.micros(perRequest) + " µs";
+            assertFalse(expected.equals(Units.micros(perMessage) + " µs"),
                     "the two divisions print alike: the test cannot tell them apart");
             int at = row.indexOf(expected, from);
             assertTrue(at >= 0, json.getFileName() + ": server CPU/msg " + expected + " (CPU time / the server's "
-                    + "requests; per client message it is " + io.nbench.units.Units.micros(perMessage) + " µs) not in: "
+                    + "requests; per client message it is " + Units.micros(perMessage) + " µs) not in: "
                     + row);
             from = at + expected.length();
         }
@@ -186,19 +198,19 @@ class ServerStatsTest {
      * and reading their 8 responses, until closed.
      */
     private static final class SecondClient implements AutoCloseable {
-        private final List<java.net.Socket> sockets = new java.util.ArrayList<>();
-        private final List<Thread> threads = new java.util.ArrayList<>();
-        private final java.util.concurrent.atomic.AtomicReference<Throwable> failed =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        private final List<Socket> sockets = new ArrayList<>();
+        private final List<Thread> threads = new ArrayList<>();
+        private final AtomicReference<Throwable> failed =
+                new AtomicReference<>();
         private volatile boolean closing;
 
         SecondClient(int port, int count) throws Exception {
-            byte[] batch = io.nbench.transport.Vectors.concat(java.util.Collections.nCopies(8,
-                    io.nbench.transport.Vectors.REQ1).toArray(new byte[0][]));
-            int answer = io.nbench.transport.Vectors.RESP1.length * 8;
-            java.util.concurrent.CountDownLatch answering = new java.util.concurrent.CountDownLatch(count);
+            byte[] batch = Vectors.concat(Collections.nCopies(8,
+                    Vectors.REQ1).toArray(new byte[0][]));
+            int answer = Vectors.RESP1.length * 8;
+            CountDownLatch answering = new CountDownLatch(count);
             for (int i = 0; i < count; i++) {
-                java.net.Socket s = new java.net.Socket("127.0.0.1", port);
+                Socket s = new Socket("127.0.0.1", port);
                 s.setTcpNoDelay(true);
                 s.setSoTimeout(30_000);
                 sockets.add(s);
@@ -207,7 +219,7 @@ class ServerStatsTest {
                         while (!closing) {
                             s.getOutputStream().write(batch);
                             if (s.getInputStream().readNBytes(answer).length != answer) {
-                                throw new java.io.EOFException("the server closed");
+                                throw new EOFException("the server closed");
                             }
                             answering.countDown();
                         }
@@ -221,7 +233,7 @@ class ServerStatsTest {
                 threads.add(t);
                 t.start();
             }
-            assertTrue(answering.await(30, java.util.concurrent.TimeUnit.SECONDS), "the second client got no answer");
+            assertTrue(answering.await(30, TimeUnit.SECONDS), "the second client got no answer");
         }
 
         void assertAlive() {
@@ -229,9 +241,9 @@ class ServerStatsTest {
         }
 
         @Override
-        public void close() throws java.io.IOException {
+        public void close() throws IOException {
             closing = true;
-            for (java.net.Socket s : sockets) {
+            for (Socket s : sockets) {
                 s.close();
             }
             try {

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
-import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ScriptedServer.Action;
+import io.nbench.testkit.ScriptedServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,7 @@ class StalledClientTest {
             } finally {
                 NbenchProcess.destroyTree(p);
             }
-            assertEquals(0, p.exitValue(), printed + java.nio.file.Files.readString(dir.resolve("err.txt")));
+            assertEquals(0, p.exitValue(), printed + Files.readString(dir.resolve("err.txt")));
         }
         JsonNode doc = ResultDocs.read(out);
         JsonNode combination = doc.get("combinations").get(0);

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
+import io.nbench.testkit.CsvColumns;
 import io.nbench.testkit.ResultDocs;
-import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.ScriptedServer.Action;
+import io.nbench.testkit.ScriptedServer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -57,7 +61,7 @@ class SteadyStateWarningTest {
             assertEquals(3, test.get("n").asInt());
             // With 3 points the fitted change from the first to the last is exactly last / first.
             assertEquals(last / first, test.get("change").asDouble(), 1e-9 * last / first);
-            assertEquals(String.format(java.util.Locale.ROOT, "%.1f", last / first), m.group(1));
+            assertEquals(String.format(Locale.ROOT, "%.1f", last / first), m.group(1));
 
             // The document keeps the warning as the text printed it, after "Warning: ".
             String warning = "not at steady state: throughput rose " + m.group(1) + "x over 3 iterations (it rose from "
@@ -90,17 +94,17 @@ class SteadyStateWarningTest {
                     "--size", "16", "--format", "csv", "--out", out.toString());
             assertEquals(ExitCode.OK, o.code(), o.out() + o.err());
             JsonNode doc = ResultDocs.read(out);
-            java.util.List<String> warnings = texts(doc.get("summary").get("warnings"));
+            List<String> warnings = texts(doc.get("summary").get("warnings"));
             String steady = warnings.stream().filter(w -> w.startsWith("not at steady state: throughput rose "))
                     .findFirst().orElse(null);
             assertTrue(steady != null, "the document keeps the trend warning: " + warnings);
-            java.util.List<java.util.List<String>> rows = io.nbench.testkit.CsvColumns.records(o.out());
+            List<List<String>> rows = CsvColumns.records(o.out());
             int column = rows.get(0).indexOf("warnings");
             assertEquals(4, rows.size(), o.out());
             assertEquals("", rows.get(1).get(column));
             assertEquals("", rows.get(2).get(column));
             assertEquals(String.join(" | ", warnings), rows.get(3).get(column), "the last row carries every warning");
-            io.nbench.testkit.CsvColumns.check(o.out(), doc);
+            CsvColumns.check(o.out(), doc);
             String name = doc.get("combinations").get(0).get("name").asText();
             for (String w : warnings) {
                 assertTrue(o.err().contains("nbench client: warning [" + name + "]: " + w + "\n"), o.err());
@@ -109,8 +113,8 @@ class SteadyStateWarningTest {
         }
     }
 
-    private static java.util.List<String> texts(JsonNode array) {
-        java.util.List<String> texts = new java.util.ArrayList<>();
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
         if (array == null) {
             return texts; // a document without the field
         }

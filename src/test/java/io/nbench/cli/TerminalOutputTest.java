@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -227,7 +229,7 @@ class TerminalOutputTest {
         lines.forEach(l -> assertTrue(l.startsWith("iteration 1/1: ") && l.contains(" msg/s, p50 "), l));
         // Elapsed and left: a time-based run of 2.2 s, so the two add up to the planned 2 s (whole seconds cut).
         for (String l : lines) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\| (\\d+):(\\d\\d) elapsed, (\\d+):(\\d\\d) left$")
+            Matcher m = Pattern.compile("\\| (\\d+):(\\d\\d) elapsed, (\\d+):(\\d\\d) left$")
                     .matcher(l);
             assertTrue(m.find(), l);
             int elapsed = Integer.parseInt(m.group(1)) * 60 + Integer.parseInt(m.group(2));

@@ -7,11 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.BenchServer;
 import io.nbench.server.ServerPlan;
+import io.nbench.stats.HistogramCodec;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.tls.TlsChoice;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +30,7 @@ class TlsHandshakeCliTest {
     @TempDir
     static Path dir;
 
-    static java.util.List<String> tlsTransports() {
+    static List<String> tlsTransports() {
         return TlsCliTest.tlsTransports();
     }
 
@@ -69,9 +72,9 @@ class TlsHandshakeCliTest {
      * the printed handshake latency is the connect latency.
      */
     private static void handshakesAreTheConnectsLastPart(JsonNode it) {
-        org.HdrHistogram.Histogram handshakes = io.nbench.stats.HistogramCodec.decode(
+        org.HdrHistogram.Histogram handshakes = HistogramCodec.decode(
                 it.path("handshakeLatency").path("histogram").asText());
-        org.HdrHistogram.Histogram connects = io.nbench.stats.HistogramCodec.decode(
+        org.HdrHistogram.Histogram connects = HistogramCodec.decode(
                 it.path("connectLatency").path("histogram").asText());
         assertEquals(connects.getTotalCount(), handshakes.getTotalCount(), it.toString());
         for (double p : new double[] {25, 50, 90, 99, 100}) {
@@ -136,8 +139,8 @@ class TlsHandshakeCliTest {
         }
         assertEquals(0, o.code(), o.out() + o.err());
         JsonNode joined = ResultDocs.valid(ResultDocs.read(out)).path("combinations").get(0).path("iterations");
-        java.util.List<JsonNode> forked = new java.util.ArrayList<>();
-        for (String fork : java.util.List.of("forked.fork1.json", "forked.fork2.json")) {
+        List<JsonNode> forked = new ArrayList<>();
+        for (String fork : List.of("forked.fork1.json", "forked.fork2.json")) {
             ResultDocs.valid(ResultDocs.read(dir.resolve(fork))).path("combinations").get(0).path("iterations")
                     .forEach(forked::add);
         }

@@ -8,15 +8,20 @@ import io.nbench.client.ExitCode;
 import io.nbench.testkit.ScriptedServer;
 import io.nbench.testkit.Transports;
 import java.io.BufferedInputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,7 +91,7 @@ class UnsolicitedResponseTest {
 
     /** Count-based and short: the extra response comes with the first answer, so the run stops at once. */
     private static CliTest.Outcome client(String impl, String... target) {
-        List<String> args = new java.util.ArrayList<>(List.of("client", "--impl", impl, "--connections", "2",
+        List<String> args = new ArrayList<>(List.of("client", "--impl", impl, "--connections", "2",
                 "--threads", "2", "--msgs", "200", "--warmup", "0", "--iterations", "1"));
         args.addAll(List.of(target));
         if (!args.contains("--timeout")) {
@@ -113,7 +118,7 @@ class UnsolicitedResponseTest {
      * its first request never, its second twice (in one write). The other connections answer 5 ms late.
      */
     static final class FramedPeer extends Peer {
-        private final java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean();
+        private final AtomicBoolean first = new AtomicBoolean();
 
         FramedPeer() throws IOException {
             listen();
@@ -122,14 +127,14 @@ class UnsolicitedResponseTest {
         @Override
         void serve(Socket s) throws IOException {
             boolean misbehaves = first.compareAndSet(false, true);
-            java.io.DataInputStream in = new java.io.DataInputStream(new BufferedInputStream(s.getInputStream()));
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             OutputStream out = s.getOutputStream();
             for (int n = 0; ; n++) {
                 int frameLength = in.readInt();
                 int responseLength = in.readInt();
                 long id = in.readLong();
                 byte[] payload = in.readNBytes(frameLength - 12);
-                java.nio.ByteBuffer r = java.nio.ByteBuffer.allocate(13 + responseLength);
+                ByteBuffer r = ByteBuffer.allocate(13 + responseLength);
                 r.putInt(9 + responseLength).putLong(id).put((byte) 0);
                 r.put(payload, 0, Math.min(payload.length, responseLength));
                 byte[] answer = r.array();
@@ -156,7 +161,7 @@ class UnsolicitedResponseTest {
         }
 
         private static byte[] twice(byte[] b) {
-            byte[] two = java.util.Arrays.copyOf(b, 2 * b.length);
+            byte[] two = Arrays.copyOf(b, 2 * b.length);
             System.arraycopy(b, 0, two, b.length, b.length);
             return two;
         }

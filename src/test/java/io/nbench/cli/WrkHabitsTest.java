@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nbench.client.ExitCode;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -58,7 +59,7 @@ class WrkHabitsTest {
     /** Counts each request head (and skips a Content-Length body), answering each one 200, keep-alive. */
     private static void serve(Socket s) {
         byte[] ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-        try (s; InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+        try (s; InputStream in = new BufferedInputStream(s.getInputStream());
              OutputStream out = s.getOutputStream()) {
             StringBuilder line = new StringBuilder();
             long body = 0;

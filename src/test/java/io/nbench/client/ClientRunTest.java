@@ -1,6 +1,5 @@
 package io.nbench.client;
 
-import io.nbench.testkit.Stderr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +16,7 @@ import io.nbench.report.json.ResultDocument;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.sweep.Combination;
 import io.nbench.testkit.Runs;
+import io.nbench.testkit.Stderr;
 import io.nbench.testkit.TestServers;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.TransportRegistry;
@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,7 +87,7 @@ class ClientRunTest {
     }
 
     /** Runs {@code plan} with {@code format} on stdout; {@code before} is done to the run before it starts. */
-    private SweepResult run(ClientPlan plan, String format, java.util.function.Consumer<ClientRun> before)
+    private SweepResult run(ClientPlan plan, String format, Consumer<ClientRun> before)
             throws Exception {
         OutputSettings settings = new OutputSettings(format, true, false, null, null, null, null,
                 OutputSettings.Progress.NEVER);

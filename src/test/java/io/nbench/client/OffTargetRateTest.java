@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.load.LoadSpec;
+import io.nbench.load.Pacing;
 import io.nbench.load.RunResult;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.Status;
@@ -71,7 +72,7 @@ class OffTargetRateTest {
 
         IterationResult burst = its.get(1);
         assertTrue(ResultDocument.iteration(burst, Percentiles.DEFAULT).get("openLoop").get("missed").asBoolean());
-        assertEquals(1, ResultDocument.summary(new Summary(its, Percentiles.DEFAULT), io.nbench.load.Pacing.SLEEP).get("openLoop")
+        assertEquals(1, ResultDocument.summary(new Summary(its, Percentiles.DEFAULT), Pacing.SLEEP).get("openLoop")
                 .get("rateMissedIterations").asLong());
         StringWriter text = new StringWriter();
         TextReport report = new TextReport(new PrintWriter(text, true), SPEC, false);

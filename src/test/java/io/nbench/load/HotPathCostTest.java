@@ -14,12 +14,13 @@ import io.nbench.testkit.TestServers;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
-import io.nbench.transport.SocketSettings;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.PayloadView;
+import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import io.nbench.transport.support.ByteBufferPayloadView;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class HotPathCostTest {
     }
 
     /** A real echo client of transport {@code name} with one I/O thread. */
-    private static ClientTransport oneLoopEchoClient(String name) throws java.io.IOException {
+    private static ClientTransport oneLoopEchoClient(String name) throws IOException {
         TransportRegistry registry = TransportRegistry.load();
         Transport t = registry.get(name);
         return t.newClient(new ClientSettings(Protocol.ECHO, new SocketSettings(1, true, 0, 0),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nbench.protocol.Protocol;
 import io.nbench.stats.Percentiles;
 import io.nbench.testkit.Runs;
+import io.nbench.testkit.TestMatrix;
 import io.nbench.testkit.TestServers;
 import io.nbench.testkit.Transports;
 import io.nbench.transport.RunningServer;
@@ -26,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class InteropMatrixTest {
 
-    static final boolean FULL = io.nbench.testkit.TestMatrix.FULL;
+    static final boolean FULL = TestMatrix.FULL;
 
     record Shape(Protocol protocol, int window, int size, Driver driver, Measure measure) {
         @Override
@@ -44,7 +45,7 @@ class InteropMatrixTest {
             shapes.add(new Shape(Protocol.FRAMED, 4, 512, Driver.THREADS, Measure.SEND));
             return shapes;
         }
-        for (Protocol p : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
+        for (Protocol p : List.of(Protocol.FRAMED, Protocol.ECHO)) {
             for (int w : new int[] {1, 16}) {
                 for (int size : new int[] {1, 100, 1024, 5 * 1024, 64 * 1024, 100 * 1024}) {
                     for (Driver d : Driver.values()) {

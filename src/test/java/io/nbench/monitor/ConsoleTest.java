@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -153,7 +154,7 @@ class ConsoleTest {
         String screen = "";
         while (System.nanoTime() < deadline) {
             screen = capture(session);
-            if (screen.split(java.util.regex.Pattern.quote(text), -1).length - 1 >= times) {
+            if (screen.split(Pattern.quote(text), -1).length - 1 >= times) {
                 return;
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));

@@ -8,6 +8,9 @@ import io.nbench.process.ChildServer;
 import io.nbench.protocol.http.HttpResponses;
 import io.nbench.testkit.ExternalTools;
 import io.nbench.testkit.Transports;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -172,11 +175,11 @@ class HttpInteropTest {
     }
 
     /** Sends {@code request} on a new connection and reads the answer until the server closes. */
-    private static String refusal(int port, String request) throws java.io.IOException {
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
-            s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    private static String refusal(int port, String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
-            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
         }
     }
 

@@ -3,8 +3,11 @@ package io.nbench.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.transport.ServerEvents;
+import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The server's counters and its rate-limited protocol-error log. */
@@ -66,7 +69,7 @@ class ServerMetricsTest {
         final ServerMetrics m;
 
         Fixture(int maxConnections) {
-            m = new ServerMetrics(new PrintWriter(new java.io.BufferedWriter(flushed, 1 << 16)), maxConnections, "; HINT",
+            m = new ServerMetrics(new PrintWriter(new BufferedWriter(flushed, 1 << 16)), maxConnections, "; HINT",
                     () -> now[0], false);
         }
 
@@ -74,7 +77,7 @@ class ServerMetricsTest {
             now[0] += ms * 1_000_000L;
         }
 
-        java.util.List<String> lines() {
+        List<String> lines() {
             return flushed.toString().lines().toList();
         }
     }
@@ -86,7 +89,7 @@ class ServerMetricsTest {
         f.m.protocolError("b", "second");
         f.advanceMillis(999);
         f.m.protocolError("c", "third");
-        assertEquals(java.util.List.of("nbench server: protocol error from a: first; connection closed"), f.lines(),
+        assertEquals(List.of("nbench server: protocol error from a: first; connection closed"), f.lines(),
                 "flushed at once, then nothing for a second");
         f.advanceMillis(1);
         f.m.protocolError("d", "fourth");
@@ -106,7 +109,7 @@ class ServerMetricsTest {
         f.advanceMillis(9_999);
         f.m.trouble("accept", "cannot accept: C");
         f.m.trouble("accept", "cannot accept: D");
-        assertEquals(java.util.List.of("nbench server: cannot accept: A", "nbench server: other: B"), f.lines());
+        assertEquals(List.of("nbench server: cannot accept: A", "nbench server: other: B"), f.lines());
         f.advanceMillis(1);
         f.m.trouble("accept", "cannot accept: E");
         assertEquals("nbench server: cannot accept: E (2 more since the last line)", f.lines().get(2));
@@ -125,7 +128,7 @@ class ServerMetricsTest {
         assertEquals(2, f.m.idleClosedConnections());
         f.advanceMillis(12_345);
         StringWriter out = new StringWriter();
-        f.m.print(new PrintWriter(new java.io.BufferedWriter(out, 1 << 16)));
+        f.m.print(new PrintWriter(new BufferedWriter(out, 1 << 16)));
         assertEquals("server metrics after 12.3 s: connections 1 total (1 open), requests 1, bytes in 128, bytes out 125, "
                 + "protocol errors 1, idle closed 2, refused (--max-connections) 1", out.toString().lines().findFirst().get());
         Fixture none = new Fixture(5);
@@ -138,7 +141,7 @@ class ServerMetricsTest {
     @Test
     void processingQueueWaitAndRejectionsReachTheSnapshotAndTheReport() {
         Fixture f = new Fixture(Integer.MAX_VALUE);
-        io.nbench.transport.ServerEvents events = f.m;
+        ServerEvents events = f.m;
         events.requestServed(117, 30);
         events.processed(25_000);
         events.queueWait(4_000);

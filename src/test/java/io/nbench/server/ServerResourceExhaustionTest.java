@@ -12,12 +12,14 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -213,7 +215,7 @@ class ServerResourceExhaustionTest {
                     int first;
                     try {
                         first = fourth.getInputStream().read();
-                    } catch (java.net.SocketException reset) {
+                    } catch (SocketException reset) {
                         first = -1;
                     }
                     assertEquals(-1, first, "the fourth connection was answered");
@@ -370,6 +372,6 @@ class ServerResourceExhaustionTest {
     }
 
     private static byte[] hex(String s) {
-        return java.util.HexFormat.of().parseHex(s.replace(" ", ""));
+        return HexFormat.of().parseHex(s.replace(" ", ""));
     }
 }

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nbench.client.monitor.MonitorClient;
 import io.nbench.monitor.MonitorToken;
-import io.nbench.protocol.RequestTemplate;
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.RequestTemplate;
 import io.nbench.server.metrics.Counters;
 import io.nbench.testkit.ServerProcess;
 import io.nbench.testkit.TestServers;
@@ -24,6 +24,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -110,7 +111,7 @@ class ShutdownAccountingTest {
                 assertEquals(0, kill.waitFor());
                 assertEquals(0, server.waitFor(), "exit code after SIGTERM; stderr: " + server.stderr());
                 String first = server.awaitLine(l -> l.startsWith("server metrics after "));
-                assertTrue(first.contains(String.format(java.util.Locale.ROOT, "bytes in %,d,", sentBytes)), first);
+                assertTrue(first.contains(String.format(Locale.ROOT, "bytes in %,d,", sentBytes)), first);
                 String accounts = server.awaitLine(l -> l.startsWith("  requests received "));
                 Matcher m = Pattern.compile("  requests received ([\\d,]+): answered ([\\d,]+), rejected ([\\d,]+), "
                         + "dropped at shutdown ([\\d,]+), dropped on close ([\\d,]+), in progress ([\\d,]+)")

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.resources.ResourceUsage;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class StatisticsTest {
             h.recordValue(v);
         }
         return new IterationResult(index, warmup, values.length, wallNanos, 1024, h, ErrorCounts.Snapshot.ZERO, 0, false,
-                io.nbench.resources.ResourceUsage.UNKNOWN, null, null);
+                ResourceUsage.UNKNOWN, null, null);
     }
 
     @Test

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.SteadyState.Rule;
 import io.nbench.stats.SteadyState.Trend;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -175,7 +177,7 @@ class SteadyStateTest {
 
     @Test
     void theSummaryTestsItsMeasuredIterationsOnly() {
-        java.util.List<IterationResult> its = java.util.List.of(iteration(true, 1_000), iteration(false, 28_000),
+        List<IterationResult> its = List.of(iteration(true, 1_000), iteration(false, 28_000),
                 iteration(false, 39_000), iteration(false, 73_000));
         SteadyState s = new Summary(its, Percentiles.DEFAULT).steadyState();
         assertEquals(Trend.RISING, s.trend());
@@ -186,7 +188,7 @@ class SteadyStateTest {
     /** An iteration of one second that completed {@code messages}. */
     private static IterationResult iteration(boolean warmup, long messages) {
         return new IterationResult(1, warmup, messages, 1_000_000_000L, 100, LatencyHistograms.newHistogram(),
-                ErrorCounts.Snapshot.ZERO, 0, false, io.nbench.resources.ResourceUsage.UNKNOWN, null, null);
+                ErrorCounts.Snapshot.ZERO, 0, false, ResourceUsage.UNKNOWN, null, null);
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -37,7 +38,7 @@ class SweepTest {
     @Test
     void tagIsLegalForHdrHistogramLogsAndFileNameIsPlain() {
         Combination c = new Combination(Map.of("impl", "netty"));
-        Combination odd = new Combination(new java.util.LinkedHashMap<>(Map.of("x.opt", "a b,c")));
+        Combination odd = new Combination(new LinkedHashMap<>(Map.of("x.opt", "a b,c")));
         assertEquals("x.opt=a_b_c", odd.tag());
         assertEquals("impl-netty", c.fileName());
         assertEquals("x.opt-a_b_c", odd.fileName());

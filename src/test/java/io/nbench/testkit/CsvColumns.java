@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import io.nbench.capacity.Capacity;
 import io.nbench.report.csv.CsvReport;
 import io.nbench.stats.HistogramCodec;
 import io.nbench.transport.ErrorKind;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -182,7 +184,7 @@ public final class CsvColumns {
     }
 
     private static List<String> texts(JsonNode array) {
-        List<String> texts = new java.util.ArrayList<>();
+        List<String> texts = new ArrayList<>();
         array.forEach(t -> texts.add(t.asText()));
         return texts;
     }
@@ -279,7 +281,7 @@ public final class CsvColumns {
         int statusColumn = header.indexOf("statuses");
         for (JsonNode combination : doc.path("combinations")) {
             Map<String, Long> totals = new LinkedHashMap<>();
-            Map<String, Long> statuses = new java.util.TreeMap<>();
+            Map<String, Long> statuses = new TreeMap<>();
             for (JsonNode iteration : combination.path("iterations")) {
                 assertNotNull(line < records.size() ? records.get(line) : null, "a CSV row per iteration");
                 List<String> cells = records.get(line);
@@ -310,7 +312,7 @@ public final class CsvColumns {
             // Every response of the run is in one row or in the drain (what came after a time-based run's cut).
             combination.path("drain").path("errors").path("statuses").properties()
                     .forEach(e -> statuses.merge(e.getKey(), e.getValue().asLong(), Long::sum));
-            Map<String, Long> run = new java.util.TreeMap<>();
+            Map<String, Long> run = new TreeMap<>();
             combination.path("errors").path("statuses").properties()
                     .forEach(e -> run.put(e.getKey(), e.getValue().asLong()));
             assertEquals(run, statuses, "column statuses summed over the rows (and the drain) of "
@@ -347,7 +349,7 @@ public final class CsvColumns {
         if (given.isEmpty()) {
             return "";
         }
-        if (given.equals(io.nbench.capacity.Capacity.PROBE)) { // a capacity search's probe: the closed loop
+        if (given.equals(Capacity.PROBE)) { // a capacity search's probe: the closed loop
             assertEquals(0.0, r.load().path(loadField).asDouble(), 0.0, "the probe's load." + loadField);
             return given;
         }

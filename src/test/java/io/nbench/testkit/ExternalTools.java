@@ -1,6 +1,9 @@
 package io.nbench.testkit;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +28,7 @@ public final class ExternalTools {
 
     /** A port that was free a moment ago, for a program that must be told which port to listen on. */
     public static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
     }
@@ -37,10 +40,10 @@ public final class ExternalTools {
     public static Process startListening(List<String> command, int port) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        java.net.InetSocketAddress address = new java.net.InetSocketAddress("127.0.0.1", port);
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline && p.isAlive()) {
-            try (java.net.Socket s = new java.net.Socket()) {
+            try (Socket s = new Socket()) {
                 s.connect(address, 200);
                 return p;
             } catch (IOException notYet) {

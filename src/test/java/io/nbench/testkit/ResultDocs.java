@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
@@ -48,7 +49,7 @@ public final class ResultDocs {
     }
 
     private static JsonNode intervalSchema() {
-        com.fasterxml.jackson.databind.node.ObjectNode s = ResultDocument.MAPPER.createObjectNode();
+        ObjectNode s = ResultDocument.MAPPER.createObjectNode();
         s.set("$schema", SCHEMA_NODE.get("$schema"));
         s.set("$defs", SCHEMA_NODE.get("$defs"));
         s.put("$ref", "#/$defs/ndjsonInterval");
@@ -117,7 +118,7 @@ public final class ResultDocs {
     /** {@link #withMeasured(JsonNode, double[], long[])} for the combination at {@code combination}. */
     public static ObjectNode withMeasured(JsonNode real, int combination, double[] msgPerSec, long[] latencyNs) {
         ObjectNode doc = real.deepCopy();
-        com.fasterxml.jackson.databind.node.ArrayNode its = (com.fasterxml.jackson.databind.node.ArrayNode)
+        ArrayNode its = (ArrayNode)
                 doc.path("combinations").get(combination).path("iterations");
         JsonNode template = null;
         for (int i = its.size() - 1; i >= 0; i--) {

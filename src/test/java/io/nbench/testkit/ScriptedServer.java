@@ -7,6 +7,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -122,7 +124,7 @@ public final class ScriptedServer implements AutoCloseable {
                     } else {
                         byte[] response = response(id, responseLength, payload, action == Action.CORRUPT);
                         if (action == Action.ANSWER_TWICE) {
-                            byte[] twice = java.util.Arrays.copyOf(response, 2 * response.length);
+                            byte[] twice = Arrays.copyOf(response, 2 * response.length);
                             System.arraycopy(response, 0, twice, response.length, response.length);
                             response = twice;
                         }
@@ -137,7 +139,7 @@ public final class ScriptedServer implements AutoCloseable {
     }
 
     private static byte[] response(long id, int responseLength, byte[] payload, boolean corrupt) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(13 + responseLength);
+        ByteBuffer b = ByteBuffer.allocate(13 + responseLength);
         b.putInt(9 + responseLength).putLong(id).put((byte) 0);
         byte[] body = new byte[responseLength];
         System.arraycopy(payload, 0, body, 0, Math.min(payload.length, responseLength));

@@ -3,6 +3,7 @@ package io.nbench.testkit;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /** The transports the tests exercise: everything the ServiceLoader finds that can run in this JVM. */
@@ -23,7 +24,7 @@ public final class Transports {
         TransportRegistry registry = TransportRegistry.load();
         return registry.all().stream()
                 .filter(t -> !t.inJvm() && t.availability().available()
-                        && t.tls(registry.resolveOptions(t, java.util.Map.of())).available())
+                        && t.tls(registry.resolveOptions(t, Map.of())).available())
                 .map(Transport::name).collect(Collectors.toList());
     }
 

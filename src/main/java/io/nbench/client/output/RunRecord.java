@@ -4,6 +4,7 @@ import io.nbench.report.Environment;
 import io.nbench.report.MeasuredServer;
 import io.nbench.report.json.IntervalDoc;
 import io.nbench.report.json.ResultDocument;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,7 @@ public final class RunRecord {
 
     /** Where one combination's per-second figures go (its combinations[].intervals in the document). */
     List<IntervalDoc> intervalsOf(String combination) {
-        return intervals.computeIfAbsent(combination, k -> new java.util.ArrayList<>());
+        return intervals.computeIfAbsent(combination, k -> new ArrayList<>());
     }
 
     private ResultDocument document;

@@ -3,6 +3,7 @@ package io.nbench.client.output;
 import io.nbench.load.RunListener;
 import io.nbench.report.CapacityTable;
 import io.nbench.report.CombinationResult;
+import io.nbench.report.CurveTable;
 import io.nbench.report.SweepResult;
 import io.nbench.report.SweepTable;
 import io.nbench.report.TextReport;
@@ -68,7 +69,7 @@ final class TextOutput implements Output {
     public void finish(SweepResult last, List<String> writeErrors) {
         if (context.sweep() && !last.combinations().isEmpty()) {
             if (last.curve() != null) { // a search's answer stays its last line
-                io.nbench.report.CurveTable.print(out, last.curve());
+                CurveTable.print(out, last.curve());
             }
             if (last.capacity() != null) {
                 CapacityTable.print(out, last);

@@ -7,6 +7,7 @@ import io.nbench.stats.StudentT;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** {@code nbench compare --format json} and {@code --format markdown}; the text table is {@link CompareTable}. */
 public final class CompareFormats {
@@ -83,7 +84,7 @@ public final class CompareFormats {
                     number(o, "ratio", ratio ? cell.ratio().ratio() : Double.NaN);
                     number(o, "low", interval ? cell.ratio().low() : Double.NaN);
                     number(o, "high", interval ? cell.ratio().high() : Double.NaN);
-                    o.put("verdict", cell.verdict().name().toLowerCase(java.util.Locale.ROOT));
+                    o.put("verdict", cell.verdict().name().toLowerCase(Locale.ROOT));
                     o.put("verdictText", cell.verdictText());
                 }
             }

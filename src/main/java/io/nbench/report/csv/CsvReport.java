@@ -7,6 +7,7 @@ import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
+import io.nbench.stats.StatusClassLatency;
 import io.nbench.sweep.Combination;
 import io.nbench.transport.ErrorKind;
 import java.io.PrintWriter;
@@ -14,6 +15,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -95,7 +98,7 @@ public final class CsvReport {
             c.add("handshake_" + Percentiles.label(p) + "_ns");
         }
         // HTTP: every response is timed; its latency by status class (empty cells for other protocols)
-        for (String cls : io.nbench.stats.StatusClassLatency.LABELS) {
+        for (String cls : StatusClassLatency.LABELS) {
             c.add("status_" + cls);
             for (double p : STATUS_CLASS_PERCENTILES) {
                 c.add("status_" + cls + "_" + Percentiles.label(p) + "_ns");
@@ -204,7 +207,7 @@ public final class CsvReport {
         head.add(options.toString());
         return new RunListener() {
             /** Reopened echo connections since the last row (the watchdog reports them, the coordinator prints). */
-            private final java.util.concurrent.atomic.AtomicLong reconnects = new java.util.concurrent.atomic.AtomicLong();
+            private final AtomicLong reconnects = new AtomicLong();
 
             @Override
             public void onStarted(long startEpochMillis) {
@@ -283,7 +286,7 @@ public final class CsvReport {
 
     /** HTTP: each status class's response count and latency; empty cells for other protocols. */
     private static void statusClasses(List<String> cells, IterationResult r) {
-        for (int i = 0; i < io.nbench.stats.StatusClassLatency.LABELS.size(); i++) {
+        for (int i = 0; i < StatusClassLatency.LABELS.size(); i++) {
             Histogram h = r.statusClasses() == null ? null : r.statusClasses().get(i);
             cells.add(h == null ? "" : Long.toString(h.getTotalCount()));
             for (double p : STATUS_CLASS_PERCENTILES) {
@@ -298,7 +301,7 @@ public final class CsvReport {
      * stay the same whatever the server answered, the exact codes are kept (a 404 is not a 401), and the
      * {@code key=value;key=value} form is the {@code options} column's, so one split reads both.
      */
-    static String statuses(java.util.Map<Integer, Long> byCode) {
+    static String statuses(Map<Integer, Long> byCode) {
         StringBuilder cell = new StringBuilder();
         byCode.forEach((code, n) -> cell.append(cell.length() > 0 ? ";" : "").append(code).append('=').append(n));
         return cell.toString();

@@ -2,14 +2,17 @@ package io.nbench.report.html;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.report.AtomicFiles;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultDocument;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
@@ -56,9 +59,9 @@ public final class HtmlReport {
     }
 
     /** Renders the page and writes it atomically to {@code target} (an existing file keeps its mode). */
-    public static void write(java.nio.file.Path target, List<Source> sources, JsonNode comparison, String version)
+    public static void write(Path target, List<Source> sources, JsonNode comparison, String version)
             throws IOException {
-        io.nbench.report.AtomicFiles.write(target, render(sources, comparison, version).getBytes(StandardCharsets.UTF_8));
+        AtomicFiles.write(target, render(sources, comparison, version).getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -69,7 +72,7 @@ public final class HtmlReport {
     static String scriptSafe(JsonNode data) {
         String json;
         try {
-            json = ResultDocument.MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+            json = ResultDocument.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT)
                     .writeValueAsString(data);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize the report's data", e);

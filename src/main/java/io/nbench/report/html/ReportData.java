@@ -2,6 +2,7 @@ package io.nbench.report.html;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.protocol.SuccessStatuses;
 import io.nbench.report.json.AsRead;
 import io.nbench.report.json.CapacityDoc;
 import io.nbench.report.json.CombinationDoc;
@@ -14,7 +15,9 @@ import io.nbench.report.json.SummaryDoc;
 import io.nbench.report.threshold.MetricKind;
 import io.nbench.report.threshold.Threshold;
 import io.nbench.stats.HistogramCodec;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -136,7 +139,7 @@ final class ReportData {
         Histogram merged = null;
         Histogram uncorrected = null;
         // HTTP: the measured responses' latency by status class, each class's histograms added up
-        java.util.Map<String, Histogram> byClass = new java.util.LinkedHashMap<>();
+        Map<String, Histogram> byClass = new LinkedHashMap<>();
         ArrayNode iterations = o.putArray("iterations");
         for (IterationDoc it : c.iterations()) {
             if (it.warmup()) {
@@ -178,7 +181,7 @@ final class ReportData {
             ObjectNode statuses = o.putObject("statuses");
             c.errors().statuses().forEach(statuses::put);
             // The codes that are not a success by the run's --success-status, marked as errors on the page.
-            io.nbench.protocol.SuccessStatuses success = c.load().successStatuses();
+            SuccessStatuses success = c.load().successStatuses();
             ArrayNode failed = o.putArray("failedStatuses");
             // "other" (0): a status line nbench could not read, never a success.
             c.errors().statuses().keySet().stream().mapToInt(Integer::parseInt).filter(code -> !success.test(code))

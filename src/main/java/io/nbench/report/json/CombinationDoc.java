@@ -1,6 +1,9 @@
 package io.nbench.report.json;
 
 import io.nbench.report.Status;
+import io.nbench.transport.TlsSession;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +35,7 @@ public record CombinationDoc(String name, Map<String, String> keys, Status statu
      * TLS connection negotiated (null without --tls).
      */
     public record Transport(String name, Map<String, String> options, Map<String, String> effective,
-                            io.nbench.transport.TlsSession tls) {
+                            TlsSession tls) {
     }
 
     /**
@@ -47,7 +50,7 @@ public record CombinationDoc(String name, Map<String, String> keys, Status statu
          * given (code order): the document, the page and the CSV list codes in it.
          */
         public RunErrors {
-            statuses = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(statuses));
+            statuses = Collections.unmodifiableMap(new LinkedHashMap<>(statuses));
         }
 
         public RunErrors(ErrorsDoc counts, long lateResponses, long reconnects, Map<String, String> first) {

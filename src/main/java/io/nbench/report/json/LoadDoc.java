@@ -2,8 +2,11 @@ package io.nbench.report.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.load.Pacing;
+import io.nbench.protocol.SuccessStatuses;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A combination's resolved workload, kept as written: one flat object of {@code LoadSpec}'s components, whose
@@ -23,13 +26,13 @@ public record LoadDoc(ObjectNode fields) {
      * HTTP: the statuses that count as a success ({@code --success-status}); 2xx for a document that does not say
      * (written before the option, or not HTTP).
      */
-    public io.nbench.protocol.SuccessStatuses successStatuses() {
+    public SuccessStatuses successStatuses() {
         JsonNode given = fields.path("http").path("successStatus");
         try {
-            return given.isTextual() ? io.nbench.protocol.SuccessStatuses.parse(given.asText())
-                    : io.nbench.protocol.SuccessStatuses.DEFAULT;
+            return given.isTextual() ? SuccessStatuses.parse(given.asText())
+                    : SuccessStatuses.DEFAULT;
         } catch (IllegalArgumentException e) {
-            return io.nbench.protocol.SuccessStatuses.DEFAULT; // a hand-edited value: judged as nbench's default
+            return SuccessStatuses.DEFAULT; // a hand-edited value: judged as nbench's default
         }
     }
 
@@ -39,14 +42,14 @@ public record LoadDoc(ObjectNode fields) {
     }
 
     /** How the open loop's pacers waited ({@code --pacer}); sleep when the document does not say. */
-    public io.nbench.load.Pacing pacing() {
-        String p = fields.path("pacing").asText("sleep").toUpperCase(java.util.Locale.ROOT);
-        for (io.nbench.load.Pacing known : io.nbench.load.Pacing.values()) {
+    public Pacing pacing() {
+        String p = fields.path("pacing").asText("sleep").toUpperCase(Locale.ROOT);
+        for (Pacing known : Pacing.values()) {
             if (known.name().equals(p)) {
                 return known;
             }
         }
-        return io.nbench.load.Pacing.SLEEP;
+        return Pacing.SLEEP;
     }
 
     /** The request payload in bytes ({@code --size}). */

@@ -2,13 +2,16 @@ package io.nbench.report.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.report.MeasuredServer;
 import io.nbench.report.Status;
 import io.nbench.stats.ErrorCounts;
 import io.nbench.transport.ErrorKind;
+import io.nbench.transport.TlsSession;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
@@ -43,12 +46,12 @@ public final class ResultDocReader {
     }
 
     /** {@code configuration.server}, or null: not known (or a document written before the field). */
-    private static io.nbench.report.MeasuredServer server(JsonNode s) {
+    private static MeasuredServer server(JsonNode s) {
         if (!s.isObject()) {
             return null;
         }
-        return new io.nbench.report.MeasuredServer(text(s.path("transport")), text(s.path("protocol")),
-                text(s.path("address")), io.nbench.report.MeasuredServer.Source.parse(text(s.path("source"))));
+        return new MeasuredServer(text(s.path("transport")), text(s.path("protocol")),
+                text(s.path("address")), MeasuredServer.Source.parse(text(s.path("source"))));
     }
 
     /** A curve of latency against load, or null: the document has none. */
@@ -175,7 +178,7 @@ public final class ResultDocReader {
         if (!n.isObject()) {
             return null;
         }
-        Map<String, IterationDoc.ConnectLatency> m = new java.util.LinkedHashMap<>();
+        Map<String, IterationDoc.ConnectLatency> m = new LinkedHashMap<>();
         n.properties().forEach(e -> m.put(e.getKey(), connectLatency(e.getValue())));
         return m;
     }
@@ -270,7 +273,7 @@ public final class ResultDocReader {
         for (ErrorKind k : ErrorKind.values()) {
             byClass[k.ordinal()] = e.path(k.label()).asLong();
         }
-        Map<Integer, Long> statuses = new java.util.TreeMap<>();
+        Map<Integer, Long> statuses = new TreeMap<>();
         counts(e.path("statuses")).forEach((code, n) -> statuses.put(Integer.parseInt(code), n));
         return new ErrorsDoc(e.path("total").asLong(), new ErrorCounts.Snapshot(byClass, statuses));
     }
@@ -300,8 +303,8 @@ public final class ResultDocReader {
     }
 
     /** The negotiated TLS of a client transport, absent without --tls. */
-    private static io.nbench.transport.TlsSession tls(JsonNode tls) {
-        return tls.isMissingNode() || tls.isNull() ? null : new io.nbench.transport.TlsSession(text(tls.path("engine")),
+    private static TlsSession tls(JsonNode tls) {
+        return tls.isMissingNode() || tls.isNull() ? null : new TlsSession(text(tls.path("engine")),
                 text(tls.path("protocol")), text(tls.path("cipher")));
     }
 
@@ -327,7 +330,7 @@ public final class ResultDocReader {
 
     /** An object of counts ({@code {"200": 5}}) in its order; empty when absent. */
     private static Map<String, Long> counts(JsonNode node) {
-        Map<String, Long> map = new java.util.LinkedHashMap<>();
+        Map<String, Long> map = new LinkedHashMap<>();
         node.properties().forEach(e -> map.put(e.getKey(), e.getValue().asLong()));
         return map;
     }

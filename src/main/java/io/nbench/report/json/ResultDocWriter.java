@@ -1,7 +1,9 @@
 package io.nbench.report.json;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nbench.report.MeasuredServer;
 import io.nbench.transport.ErrorKind;
 import java.util.Map;
 
@@ -59,7 +61,7 @@ public final class ResultDocWriter {
     }
 
     /** {@code configuration.server}. */
-    private static ObjectNode server(io.nbench.report.MeasuredServer s) {
+    private static ObjectNode server(MeasuredServer s) {
         return ResultDocument.MAPPER.createObjectNode().put("transport", s.transport()).put("protocol", s.protocol())
                 .put("address", s.address()).put("source", s.source() == null ? null : s.source().label());
     }
@@ -98,7 +100,7 @@ public final class ResultDocWriter {
     }
 
     /** The runs at one end of the bracket, or JSON null. */
-    private static com.fasterxml.jackson.databind.JsonNode spread(CapacityDoc.Spread s) {
+    private static JsonNode spread(CapacityDoc.Spread s) {
         if (s == null) {
             return ResultDocument.MAPPER.nullNode();
         }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.load.LoadSpec;
 import io.nbench.load.Pacing;
 import io.nbench.load.RunResult;
+import io.nbench.protocol.ClientRequest;
+import io.nbench.protocol.Protocol;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.MeasuredServer;
 import io.nbench.report.RunWarnings;
@@ -19,6 +21,7 @@ import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
+import io.nbench.stats.StatusClassLatency;
 import io.nbench.stats.SteadyState;
 import io.nbench.stats.StudentT;
 import io.nbench.stats.Summary;
@@ -196,8 +199,8 @@ public final class ResultDocument {
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException(e);
             }
-            if (value instanceof io.nbench.protocol.ClientRequest request) {
-                if (request != io.nbench.protocol.ClientRequest.NONE) {
+            if (value instanceof ClientRequest request) {
+                if (request != ClientRequest.NONE) {
                     ObjectNode http = node.putObject("http");
                     http.put("method", request.method());
                     http.put("url", "http://" + request.authority() + request.path());
@@ -212,7 +215,7 @@ public final class ResultDocument {
             }
             if (value instanceof Enum<?> e) {
                 value = e.name().toLowerCase(Locale.ROOT);
-            } else if (value instanceof io.nbench.protocol.Protocol p) {
+            } else if (value instanceof Protocol p) {
                 value = p.label(); // as on the command line, as when it was an enum
             }
             node.set(component.getName(), MAPPER.valueToTree(value));
@@ -246,14 +249,14 @@ public final class ResultDocument {
     }
 
     /** HTTP: each status class's count, percentiles and histogram, 2xx to 5xx; null otherwise. */
-    private static Map<String, IterationDoc.ConnectLatency> statusClasses(io.nbench.stats.StatusClassLatency s,
+    private static Map<String, IterationDoc.ConnectLatency> statusClasses(StatusClassLatency s,
                                                                           List<Double> percentiles) {
         if (s == null) {
             return null;
         }
-        Map<String, IterationDoc.ConnectLatency> m = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < io.nbench.stats.StatusClassLatency.LABELS.size(); i++) {
-            m.put(io.nbench.stats.StatusClassLatency.LABELS.get(i), connectLatency(s.get(i), percentiles));
+        Map<String, IterationDoc.ConnectLatency> m = new LinkedHashMap<>();
+        for (int i = 0; i < StatusClassLatency.LABELS.size(); i++) {
+            m.put(StatusClassLatency.LABELS.get(i), connectLatency(s.get(i), percentiles));
         }
         return m;
     }

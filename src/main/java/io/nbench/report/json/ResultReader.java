@@ -1,12 +1,14 @@
 package io.nbench.report.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
@@ -70,10 +72,10 @@ public final class ResultReader {
         // A field the schema does not know is one a newer nbench-result/1 writer added: ignored, since refusing
         // it would make every added field a break between versions; the schema stays closed for what this
         // nbench writes (ResultSchemaTest), and every field it knows stays bounded.
-        List<com.networknt.schema.Error> errors = Validator.SCHEMA.validate(doc).stream()
+        List<Error> errors = Validator.SCHEMA.validate(doc).stream()
                 .filter(e -> !"additionalProperties".equals(e.getKeyword())).toList();
         if (!errors.isEmpty()) {
-            com.networknt.schema.Error first = errors.get(0);
+            Error first = errors.get(0);
             throw new Unreadable(path + ": " + field(first.getInstanceLocation()) + ": "
                     + oneLine(first.getMessage()) + (errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : "")
                     + ": not a valid " + ResultDocument.SCHEMA + " document (damaged, or edited?)");
@@ -115,7 +117,7 @@ public final class ResultReader {
             throw new Unreadable(path + ": no such file");
         } catch (AccessDeniedException e) {
             throw new Unreadable(path + ": permission denied");
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new Unreadable(path + ": not a JSON document (" + firstLine(e.getOriginalMessage()) + ")");
         } catch (IOException e) {
             throw new Unreadable(path + ": cannot read it (" + firstLine(e.getMessage()) + ")");

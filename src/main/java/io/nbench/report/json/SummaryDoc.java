@@ -1,5 +1,6 @@
 package io.nbench.report.json;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,7 +14,7 @@ import java.util.Map;
  */
 public record SummaryDoc(int iterations, long messages, Latency latencyNs, Throughput throughput,
                          SteadyState steadyState, ErrorsDoc errors, Resources resources, OpenLoop openLoop,
-                         java.util.List<String> warnings) {
+                         List<String> warnings) {
 
     /** A mean over iterations with its Student-t half-width ({@code ci}, null when N &lt; 2) at {@code level}. */
     public record Mean(Double mean, Double ci, int n, double level) {

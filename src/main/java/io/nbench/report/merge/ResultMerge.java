@@ -1,6 +1,7 @@
 package io.nbench.report.merge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.report.MeasuredServer;
 import io.nbench.report.Status;
 import io.nbench.report.json.CombinationDoc;
 import io.nbench.report.json.ErrorsDoc;
@@ -12,6 +13,7 @@ import io.nbench.stats.HistogramCodec;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.OpenLoopFigures;
+import io.nbench.stats.StatusClassLatency;
 import io.nbench.stats.Summary;
 import io.nbench.transport.ErrorKind;
 import java.time.Duration;
@@ -23,7 +25,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 import org.HdrHistogram.Histogram;
@@ -82,7 +86,7 @@ public final class ResultMerge {
             checkSameConfiguration(first, other);
         }
         ResultDoc base = first.document();
-        io.nbench.report.MeasuredServer server = sameServer(inputs);
+        MeasuredServer server = sameServer(inputs);
         ResultDoc worst = worst(inputs.stream().map(Input::document).toList(), ResultDoc::status);
         String error = inputs.stream().map(i -> i.document().error()).filter(e -> e != null).findFirst()
                 .orElse(base.error());
@@ -108,19 +112,19 @@ public final class ResultMerge {
      * client host by its name, another by its address) or one does not know it. Two known transports that differ
      * are two servers, whose figures do not add up: refused.
      */
-    private static io.nbench.report.MeasuredServer sameServer(List<Input> inputs) throws Refused {
+    private static MeasuredServer sameServer(List<Input> inputs) throws Refused {
         Input first = inputs.get(0);
-        io.nbench.report.MeasuredServer server = first.document().configuration().server();
+        MeasuredServer server = first.document().configuration().server();
         boolean same = true;
         for (Input other : inputs.subList(1, inputs.size())) {
-            io.nbench.report.MeasuredServer s = other.document().configuration().server();
+            MeasuredServer s = other.document().configuration().server();
             String a = server == null ? null : server.transport();
             String b = s == null ? null : s.transport();
             if (a != null && b != null && !a.equals(b)) {
                 throw new Refused(other.name() + " measured another server than " + first.name() + ": its transport is "
                         + b + ", not " + a + "; merge only documents of one server, one per client host");
             }
-            same &= java.util.Objects.equals(server, s);
+            same &= Objects.equals(server, s);
         }
         return same ? server : null;
     }
@@ -348,17 +352,17 @@ public final class ResultMerge {
         Histogram connect = reconnects ? LatencyHistograms.newHistogram() : null;
         boolean handshakes = base.handshakeLatency() != null;
         Histogram handshake = handshakes ? LatencyHistograms.newHistogram() : null;
-        Map<Integer, Long> statuses = new java.util.TreeMap<>();
+        Map<Integer, Long> statuses = new TreeMap<>();
         // Bytes in and out are the hosts' sums, known only when every host counted them
         boolean transfer = true;
         // HTTP: the latency by status class, each class's histograms added up (absent where no input has them)
-        io.nbench.stats.StatusClassLatency classes = null;
+        StatusClassLatency classes = null;
         for (Input input : inputs) {
             IterationDoc p = input.document().combinations().get(c).iterations().get(i);
             latency.add(HistogramCodec.decode(p.histogram()));
             if (p.latencyByStatusClass() != null) {
                 if (classes == null) {
-                    classes = new io.nbench.stats.StatusClassLatency();
+                    classes = new StatusClassLatency();
                 }
                 for (Map.Entry<String, IterationDoc.ConnectLatency> e : p.latencyByStatusClass().entrySet()) {
                     Histogram into = classes.get(e.getKey());
@@ -468,7 +472,7 @@ public final class ResultMerge {
     static CombinationDoc.RunErrors runErrors(List<Input> inputs, int c) throws Overflow {
         Counts sums = new Counts();
         Map<String, String> first = new LinkedHashMap<>();
-        Map<String, Long> statuses = new java.util.TreeMap<>();
+        Map<String, Long> statuses = new TreeMap<>();
         for (Input input : inputs) {
             CombinationDoc.RunErrors e = input.document().combinations().get(c).errors();
             e.statuses().forEach((code, n) -> statuses.merge(code, n, Long::sum));

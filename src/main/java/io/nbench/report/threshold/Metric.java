@@ -3,6 +3,7 @@ package io.nbench.report.threshold;
 import io.nbench.load.RunResult;
 import io.nbench.stats.IterationResult;
 import io.nbench.stats.Summary;
+import io.nbench.transport.ErrorKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
@@ -74,7 +75,7 @@ public record Metric(String name, MetricKind kind, ToDoubleFunction<RunResult> e
             messages += it.messages();
         }
         long errors = r.errors().total();
-        long attempts = messages + errors - r.errors().get(io.nbench.transport.ErrorKind.STATUS);
+        long attempts = messages + errors - r.errors().get(ErrorKind.STATUS);
         return attempts == 0 ? 0 : errors * 100.0 / attempts;
     }
 }

@@ -2,6 +2,7 @@ package io.nbench.server.runtime;
 
 import io.nbench.transport.BusinessPool;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -80,7 +81,7 @@ public final class BusinessExecutor implements BusinessPool, AutoCloseable {
      * Stops {@code executor} without running what it holds, and waits for its threads (5 s at most: spin work
      * cannot be interrupted and runs to its end).
      */
-    static void stopNow(java.util.concurrent.ExecutorService executor) {
+    static void stopNow(ExecutorService executor) {
         executor.shutdownNow();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);

@@ -1,5 +1,7 @@
 package io.nbench.server.runtime;
 
+import java.util.Locale;
+
 /** How {@code --work} spends its time. */
 public enum WorkMode {
     /** Blocks the thread, as a handler waiting on a database or a remote call does. */
@@ -13,6 +15,6 @@ public enum WorkMode {
     DELAY;
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.testkit.AlignedTables;
+import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ class CompareBlocksTest {
         List<ResultFile> files = files();
         List<Comparison.Block> blocks = Comparison.compare(files);
         StringWriter s = new StringWriter();
-        CompareBlocks.print(new PrintWriter(new java.io.BufferedWriter(s)), files, blocks, width);
+        CompareBlocks.print(new PrintWriter(new BufferedWriter(s)), files, blocks, width);
         List<String> lines = s.toString().lines().toList();
         String text = String.join("\n", lines);
 

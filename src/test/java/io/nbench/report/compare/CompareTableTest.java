@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nbench.stats.LatencyHistograms;
+import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class CompareTableTest {
     /** Through a buffered writer, as the CLI's is: the table must flush what it printed. */
     private static String print(List<ResultFile> files) {
         StringWriter s = new StringWriter();
-        CompareTable.print(new PrintWriter(new java.io.BufferedWriter(s)), files, Comparison.compare(files));
+        CompareTable.print(new PrintWriter(new BufferedWriter(s)), files, Comparison.compare(files));
         return s.toString();
     }
 

@@ -9,12 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.stats.LatencyHistograms;
 import io.nbench.stats.LogRatio;
+import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -66,7 +68,7 @@ class GateTest {
     @Test
     void aGateIsJudgedOnlyOnEnoughEvidence() {
         Gate g = Gate.slower(10);
-        java.util.function.BiFunction<Integer, double[], Gate.Verdict> verdict = (n, r) -> {
+        BiFunction<Integer, double[], Gate.Verdict> verdict = (n, r) -> {
             Comparison.Cell c = new Comparison.Cell(1, n, n, new LogRatio.Ratio(r[0], r[1], r[2], 8),
                     Comparison.Verdict.SLOWER);
             return new Gate.Verdict(g, "impl=netty", 1, "impl=netty", c, g.breachedBy(c));
@@ -186,7 +188,7 @@ class GateTest {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter md = new StringWriter();
         List<Gate.Verdict> verdicts = Gate.higher("max:100").judge(blocks, THREE.size());
-        CompareFormats.markdown(new PrintWriter(new java.io.BufferedWriter(md)), new Sides.Files(THREE), blocks, verdicts, List.of());
+        CompareFormats.markdown(new PrintWriter(new BufferedWriter(md)), new Sides.Files(THREE), blocks, verdicts, List.of());
         assertEquals(WHOLE_MARKDOWN, md.toString());
     }
 
@@ -194,7 +196,7 @@ class GateTest {
     void wholeJson() {
         List<Comparison.Block> blocks = Comparison.compare(THREE);
         StringWriter json = new StringWriter();
-        CompareFormats.json(new PrintWriter(new java.io.BufferedWriter(json)), new Sides.Files(THREE), blocks, List.of(), 0, List.of());
+        CompareFormats.json(new PrintWriter(new BufferedWriter(json)), new Sides.Files(THREE), blocks, List.of(), 0, List.of());
         assertEquals(sixDigits(WHOLE_JSON), sixDigits(json.toString()));
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.report.json.ResultDocReader;
 import io.nbench.report.json.ResultDocument;
 import java.io.PrintWriter;
@@ -62,7 +63,7 @@ class SteadyStateNotesTest {
         CompareTable.print(new PrintWriter(text), files, Comparison.compare(files));
         assertTrue(text.toString().contains("\n  E: " + older.path() + "\n  Warning: B impl=nio: not at steady state: "),
                 text.toString());
-        com.fasterxml.jackson.databind.JsonNode json = CompareFormats.document(files, Comparison.compare(files),
+        JsonNode json = CompareFormats.document(files, Comparison.compare(files),
                 List.of(), 0).get("notSteady");
         assertEquals(2, json.size(), json.toString());
         assertEquals(rising.path().toString(), json.get(0).get("file").asText());

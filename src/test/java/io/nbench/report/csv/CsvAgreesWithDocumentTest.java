@@ -3,6 +3,7 @@ package io.nbench.report.csv;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nbench.report.Environment;
+import io.nbench.report.MeasuredServer;
 import io.nbench.report.json.ResultDocument;
 import io.nbench.resources.ResourceUsage;
 import io.nbench.stats.ErrorCounts;
@@ -12,6 +13,7 @@ import io.nbench.stats.OpenLoopFigures;
 import io.nbench.stats.Percentiles;
 import io.nbench.sweep.Combination;
 import io.nbench.testkit.CsvColumns;
+import io.nbench.transport.ErrorKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
@@ -19,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,7 +44,7 @@ class CsvAgreesWithDocumentTest {
     }
 
     private static ErrorCounts.Snapshot errors(long base) {
-        long[] v = new long[io.nbench.transport.ErrorKind.values().length];
+        long[] v = new long[ErrorKind.values().length];
         for (int k = 0; k < v.length; k++) {
             v[k] = base + k * 2 + 1;
         }
@@ -66,8 +69,8 @@ class CsvAgreesWithDocumentTest {
     void everyColumnOfEveryRowIsTheDocumentsField() {
         StringWriter csv = new StringWriter();
         // The server measured is not the client's transport (the rows' impl): nio, learned from its monitor
-        io.nbench.report.MeasuredServer server = new io.nbench.report.MeasuredServer("nio", "framed", "10.0.0.9:7000",
-                io.nbench.report.MeasuredServer.Source.MONITOR);
+        MeasuredServer server = new MeasuredServer("nio", "framed", "10.0.0.9:7000",
+                MeasuredServer.Source.MONITOR);
         CsvReport report = new CsvReport(new PrintWriter(csv), List.of("impl", "size", "rate", "netty.io"), "run-7",
                 "host-a", server);
         report.header();
@@ -121,7 +124,7 @@ class CsvAgreesWithDocumentTest {
     @Test
     void theCsvsPercentilesAreAllInTheCheckedSet() {
         // The columns CsvColumns resolves by pattern are checked against these, all present in the document above.
-        org.junit.jupiter.api.Assertions.assertEquals(CsvReport.PERCENTILES, PERCENTILES);
-        org.junit.jupiter.api.Assertions.assertTrue(PERCENTILES.containsAll(Percentiles.DEFAULT));
+        Assertions.assertEquals(CsvReport.PERCENTILES, PERCENTILES);
+        Assertions.assertTrue(PERCENTILES.containsAll(Percentiles.DEFAULT));
     }
 }

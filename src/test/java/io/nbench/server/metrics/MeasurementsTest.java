@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nbench.stats.HistogramCodec;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** The server's measurements: lock-free recording from many threads, reset, and the JSON and text views. */
@@ -157,8 +159,8 @@ class MeasurementsTest {
     /** The I/O threads' side allocates nothing per request once the histograms cover the values' range. */
     @Test
     void recordingAllocatesNothingPerRequest() {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
                 "needs HotSpot's allocation counters");
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
         Runnable requests = () -> {

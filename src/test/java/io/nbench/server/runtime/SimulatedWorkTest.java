@@ -2,6 +2,7 @@ package io.nbench.server.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +48,7 @@ class SimulatedWorkTest {
     /** CORE:MAX grows past CORE only when the queue is full, as Java's ThreadPoolExecutor, then rejects. */
     @Test
     void poolGrowsPastCoreOnlyWhenItsQueueIsFull() throws Exception {
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         Runnable blocked = () -> {
             try {
                 release.await();
