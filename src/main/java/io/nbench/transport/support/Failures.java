@@ -44,6 +44,10 @@ public final class Failures {
             return new TransportFailure(Kind.HANDSHAKE, "TLS handshake did not complete within " + timeoutMillis
                     + " ms: is the server running with --tls?", null);
         }
+        String dated = CertificateDates.explain(cause);
+        if (dated != null) {
+            return new TransportFailure(Kind.HANDSHAKE, "TLS handshake failed: " + dated, cause);
+        }
         String why = has(cause, java.nio.channels.ClosedChannelException.class) ? "the server closed the connection"
                 : root(cause);
         String lower = why.toLowerCase(Locale.ROOT);
