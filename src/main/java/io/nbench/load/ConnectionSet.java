@@ -71,7 +71,7 @@ final class ConnectionSet {
                 run.attach(java.util.Arrays.copyOf(cs, i));
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
                         + cs.length + "): " + (FileDescriptors.exhausted(e) ? FileDescriptors.exhaustedMessage(cs.length)
-                        : e.getMessage()), e);
+                        : e.getMessage() + plainTextFix(e)), e);
             }
             if (c.handshook()) {
                 run.openingHandshakes++;
@@ -100,6 +100,15 @@ final class ConnectionSet {
                 LockSupport.parkNanos(100_000_000L);
             }
         }
+    }
+
+    /** The fix for a server that answered TLS in plain text: it runs without, so the client should too. */
+    private String plainTextFix(IOException e) {
+        if (!(e instanceof TransportFailure f && f.kind() == TransportFailure.Kind.PLAIN_TEXT)) {
+            return "";
+        }
+        return spec.protocol().httpMessages() ? ": use http:// (or start the server with --tls)"
+                : ": leave --tls out (or start the server with --tls)";
     }
 
     private static String describe(InetSocketAddress a) {

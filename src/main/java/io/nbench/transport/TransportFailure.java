@@ -24,6 +24,11 @@ public final class TransportFailure extends IOException {
         ADDRESS_IN_USE,
         /** The TCP connection was made but its TLS handshake failed; the message says why and what to change. */
         HANDSHAKE,
+        /**
+         * The TCP connection was made but the server answered the TLS ClientHello in plain text: it runs without TLS.
+         * The message says so; the caller, who knows the protocol, adds the fix (http://, or no --tls).
+         */
+        PLAIN_TEXT,
         /** Anything else; the message says what. */
         OTHER
     }

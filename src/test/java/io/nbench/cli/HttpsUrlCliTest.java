@@ -1,6 +1,7 @@
 package io.nbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -8,6 +9,7 @@ import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.BenchServer;
 import io.nbench.testkit.ExternalTools;
+import io.nbench.testkit.TestServers;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -63,6 +65,28 @@ class HttpsUrlCliTest {
             assertTrue(o.out().contains("\n  tls: TLSv1.3, TLS_"), o.out());
             assertEquals(100, s.metrics().requests(), "every request went through the HTTPS server");
         }
+    }
+
+    /**
+     * An https:// URL to a plain HTTP server: one line saying so and to use http:// (before: netty's "not an SSL/TLS
+     * record: 485454502f312e31..." with the 400 page in 440 hex digits, the JDK's "Unsupported or unrecognized SSL
+     * message", each followed by "is the server running with --tls, offering one of --tls-protocols ...").
+     */
+    @Test
+    void anHttpsUrlToAPlainHttpServerSaysItAnsweredInPlainText() {
+        int port = TestServers.get("netty", Protocol.HTTP).address().getPort();
+        for (String impl : tlsTransports()) {
+            String line = TlsCliTest.oneLine(client(impl, "https://127.0.0.1:" + port + "/", "--tls-insecure"),
+                    ExitCode.COULD_NOT_RUN);
+            assertTrue(line.endsWith("TLS handshake failed: the server answered in plain text, not TLS: use http:// "
+                    + "(or start the server with --tls)"), impl + ": " + line);
+            assertFalse(java.util.regex.Pattern.compile("[0-9a-fA-F]{40}").matcher(line).find(), impl + ": " + line);
+        }
+        // The same answer to a framed client's --tls, with its own fix.
+        String framed = TlsCliTest.oneLine(TlsCliTest.client("netty", port, "--tls", "--tls-insecure"),
+                ExitCode.COULD_NOT_RUN);
+        assertTrue(framed.endsWith("TLS handshake failed: the server answered in plain text, not TLS: leave --tls out "
+                + "(or start the server with --tls)"), framed);
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
 import io.nbench.server.BenchServer;
 import io.nbench.server.ServerPlan;
+import io.nbench.testkit.DatedCertificates;
 import io.nbench.testkit.ExternalTools;
 import io.nbench.testkit.ResultDocs;
 import io.nbench.testkit.ServerProcess;
@@ -21,6 +22,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -255,6 +261,36 @@ class TlsCliTest {
                     cert.toString()), ExitCode.COULD_NOT_RUN);
             assertTrue(line.endsWith("the server's certificate is not trusted: give it (or its CA) with --tls-ca FILE, "
                     + "or use --tls-insecure"), line);
+        }
+    }
+
+    /**
+     * A certificate the client trusts (its CA is --tls-ca) but out of its dates: every TLS client says which date, and
+     * that the fix is a new certificate, --tls-insecure only as the last resort (before: "the server's certificate
+     * is not trusted: give it (or its CA) with --tls-ca FILE, or use --tls-insecure", the CA being given).
+     */
+    @Test
+    void aTrustedCertificateOutOfItsDatesIsNamedWithItsDate() throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        DatedCertificates.Issued expired = DatedCertificates.write(dir, "expired", now.minus(Duration.ofDays(3)),
+                now.minus(Duration.ofDays(1)));
+        DatedCertificates.Issued early = DatedCertificates.write(dir, "early", now.plus(Duration.ofDays(1)),
+                now.plus(Duration.ofDays(3)));
+        DateTimeFormatter utc = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
+        Map<DatedCertificates.Issued, String> said = Map.of(
+                expired, "the server's certificate expired on " + utc.format(now.minus(Duration.ofDays(1))) + ": renew it",
+                early, "the server's certificate is not valid before " + utc.format(now.plus(Duration.ofDays(1))) + ": ");
+        for (Map.Entry<DatedCertificates.Issued, String> e : said.entrySet()) {
+            try (BenchServer s = server("netty", Protocol.FRAMED, Map.of(), e.getKey().cert(), e.getKey().key(),
+                    new StringWriter())) {
+                for (String impl : tlsTransports()) {
+                    String line = oneLine(client(impl, s.address().getPort(), "--tls", "--tls-ca",
+                            e.getKey().ca().toString()), ExitCode.COULD_NOT_RUN);
+                    assertTrue(line.contains("TLS handshake failed: " + e.getValue()), impl + ": " + line);
+                    assertTrue(line.endsWith("(or, as a last resort, accept any certificate with --tls-insecure)"),
+                            impl + ": " + line);
+                }
+            }
         }
     }
 

@@ -139,7 +139,10 @@ final class NettyClient implements ClientTransport {
         long timeout = settings.connectTimeout().toMillis();
         if (!done.awaitUninterruptibly(timeout + 1000) || !done.isSuccess()) {
             ch.close();
-            throw Failures.handshake(done.isDone() ? done.cause() : null, timeout);
+            Throwable cause = done.isDone() ? done.cause() : null;
+            // Netty checks the first record itself; its exception's message is a hex dump of what the server sent.
+            throw cause instanceof io.netty.handler.ssl.NotSslRecordException ? Failures.plainTextPeer(cause)
+                    : Failures.handshake(cause, timeout);
         }
         if (session == null) {
             session = NettyTls.session(ssl, config.tlsEngine);

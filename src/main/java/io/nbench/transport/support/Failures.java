@@ -44,6 +44,13 @@ public final class Failures {
             return new TransportFailure(Kind.HANDSHAKE, "TLS handshake did not complete within " + timeoutMillis
                     + " ms: is the server running with --tls?", null);
         }
+        if (plainTextAnswer(cause)) {
+            return plainTextPeer(cause);
+        }
+        String dated = CertificateDates.explain(cause);
+        if (dated != null) {
+            return new TransportFailure(Kind.HANDSHAKE, "TLS handshake failed: " + dated, cause);
+        }
         String why = has(cause, java.nio.channels.ClosedChannelException.class) ? "the server closed the connection"
                 : root(cause);
         String lower = why.toLowerCase(Locale.ROOT);
@@ -58,6 +65,30 @@ public final class Failures {
             fix = "is the server running with --tls, offering one of --tls-protocols and --tls-ciphers?";
         }
         return new TransportFailure(Kind.HANDSHAKE, "TLS handshake failed (" + why + "): " + fix, cause);
+    }
+
+    /**
+     * A peer that answered the ClientHello with bytes that are no TLS record (an HTTP server's 400 page, a framed
+     * server's error frame): said as such rather than as the library's words for it, Netty's being a hex dump of
+     * everything the server sent. The fix depends on the protocol, which the caller knows ({@link Kind#PLAIN_TEXT}).
+     */
+    public static TransportFailure plainTextPeer(Throwable cause) {
+        return new TransportFailure(Kind.PLAIN_TEXT, "TLS handshake failed: the server answered in plain text, not TLS",
+                cause);
+    }
+
+    /**
+     * The JDK's words for it: "Unsupported or unrecognized SSL message" (SSLSocket), "Unrecognized SSL message,
+     * plaintext connection?" (SSLEngine); no exception type of its own, so its text.
+     */
+    private static boolean plainTextAnswer(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException
+                    && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("unrecognized ssl message")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean has(Throwable cause, Class<? extends Throwable> type) {
