@@ -187,7 +187,7 @@ final class ServerCommand implements Callable<Integer> {
                 .idleTimeout(idleTimeout).maxConnections(maxConnections).duration(duration).reportInterval(reportInterval)
                 .business(business.plan(spec))
                 .monitorPort(monitor.port).monitorBind(monitor.bind).readyLine(readyLine)
-                .tls(tls.common.choice(spec), tls.cert, tls.key);
+                .tls(tls.common.choice(spec), tls.cert, tls.key).tlsHandshakeTimeout(tls.handshakeTimeout(spec));
         usageErrors(builder::check);
         return builder.monitorToken(monitorToken());
     }

@@ -45,6 +45,7 @@ public final class ServerPlanBuilder {
     private TlsChoice tls;
     private Path tlsCert;
     private Path tlsKey;
+    private Duration tlsHandshakeTimeout = ServerTls.DEFAULT_HANDSHAKE_TIMEOUT;
 
     ServerPlanBuilder() {
     }
@@ -154,6 +155,12 @@ public final class ServerPlanBuilder {
         return this;
     }
 
+    /** {@code --tls-handshake-timeout}: null keeps the default. */
+    public ServerPlanBuilder tlsHandshakeTimeout(Duration d) {
+        this.tlsHandshakeTimeout = d != null ? d : ServerTls.DEFAULT_HANDSHAKE_TIMEOUT;
+        return this;
+    }
+
     public ServerPlanBuilder readyLine(boolean on) {
         this.readyLine = on;
         return this;
@@ -173,6 +180,7 @@ public final class ServerPlanBuilder {
         if (monitorPort != null) {
             ServerRules.localAddress("--monitor-bind", monitorBind);
         }
+        ServerRules.tlsHandshakeTimeout(tlsHandshakeTimeout);
         try {
             TlsSetup.checkServer(tls, tlsCert, tlsKey);
         } catch (InvalidTls e) {
@@ -197,7 +205,7 @@ public final class ServerPlanBuilder {
         ServerRules.tls(tls != null, transport, transportOptions);
         ServerTls serverTls;
         try {
-            serverTls = TlsSetup.server(tls, tlsCert, tlsKey, address);
+            serverTls = TlsSetup.server(tls, tlsCert, tlsKey, address, tlsHandshakeTimeout);
         } catch (InvalidTls e) {
             throw new InvalidServerPlan(e.getMessage());
         }

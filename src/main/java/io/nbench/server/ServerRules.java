@@ -44,6 +44,11 @@ final class ServerRules {
         require(duration == null || !duration.isNegative(), "--duration must not be negative");
     }
 
+    static void tlsHandshakeTimeout(Duration timeout) {
+        require(!(timeout.isNegative() || timeout.isZero()),
+                "--tls-handshake-timeout must be positive, e.g. 10s (a handshake not done by then is closed)");
+    }
+
     static void idleTimeout(Duration idleTimeout) {
         require(idleTimeout == null || !(idleTimeout.isNegative() || idleTimeout.isZero()),
                 "--idle-timeout must be positive (leave it out to keep idle connections open)");

@@ -28,12 +28,19 @@ public final class TlsSetup {
      * @param choice null: no {@code --tls}, and then neither file may be given
      */
     public static ServerTls server(TlsChoice choice, Path cert, Path key, InetAddress bind) {
+        return server(choice, cert, key, bind, ServerTls.DEFAULT_HANDSHAKE_TIMEOUT);
+    }
+
+    /** @param handshakeTimeout {@code --tls-handshake-timeout} */
+    public static ServerTls server(TlsChoice choice, Path cert, Path key, InetAddress bind,
+                                   java.time.Duration handshakeTimeout) {
         checkServer(choice, cert, key);
         if (choice == null) {
             return null;
         }
         ServerKey material = cert == null ? SelfSigned.make(bind) : fromFiles(cert, key);
-        return new ServerTls(choice.protocols(), choice.ciphers(), material.key(), material.chain(), material.origin());
+        return new ServerTls(choice.protocols(), choice.ciphers(), material.key(), material.chain(), material.origin(),
+                handshakeTimeout);
     }
 
     /** The rules of the server's options alone, before anything is read or made. */

@@ -1,6 +1,7 @@
 package io.nbench.transport;
 
 import java.security.PrivateKey;
+import java.time.Duration;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Objects;
@@ -14,15 +15,32 @@ import java.util.Objects;
  * @param key       the private key of the first certificate
  * @param chain     the certificate, then the certificates that issued it, if any
  * @param origin    where the key and certificate come from, e.g. "self-signed in memory" or the PEM file names
+ * @param handshakeTimeout {@code --tls-handshake-timeout}: a connection whose handshake is not over this long after
+ *                  its accept is closed and counted as a protocol error
  */
 public record ServerTls(List<String> protocols, List<String> ciphers, PrivateKey key, List<X509Certificate> chain,
-                        String origin) {
+                        String origin, Duration handshakeTimeout) {
+
+    /** {@code --tls-handshake-timeout}'s default. */
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+    /** With the default handshake timeout. */
+    public ServerTls(List<String> protocols, List<String> ciphers, PrivateKey key, List<X509Certificate> chain,
+                     String origin) {
+        this(protocols, ciphers, key, chain, origin, DEFAULT_HANDSHAKE_TIMEOUT);
+    }
 
     public ServerTls {
         protocols = List.copyOf(protocols);
         ciphers = List.copyOf(ciphers);
         Objects.requireNonNull(key, "key");
         chain = List.copyOf(chain);
+        if (handshakeTimeout == null) {
+            handshakeTimeout = DEFAULT_HANDSHAKE_TIMEOUT;
+        }
+        if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
+            throw new IllegalArgumentException("a TLS handshake timeout must be positive");
+        }
         if (chain.isEmpty()) {
             throw new IllegalArgumentException("a server's TLS needs its certificate");
         }
@@ -36,7 +54,7 @@ public record ServerTls(List<String> protocols, List<String> ciphers, PrivateKey
     /** What the server's effective configuration says about its TLS (never the key). */
     public String describe() {
         return String.join(",", protocols) + (ciphers.isEmpty() ? "" : " ciphers " + String.join(",", ciphers))
-                + ", certificate " + origin;
+                + ", certificate " + origin + ", handshake timeout " + io.nbench.units.Durations.format(handshakeTimeout);
     }
 
     @Override

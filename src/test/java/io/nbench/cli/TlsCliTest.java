@@ -382,6 +382,10 @@ class TlsCliTest {
                 .startsWith("nbench: --tls-cert needs --tls-key"));
         assertTrue(oneLine(CliTest.run("server", "--port", "0", "--tls-cert", "x.pem"), ExitCode.USAGE)
                 .startsWith("nbench: --tls-cert needs --tls"));
+        assertTrue(oneLine(CliTest.run("server", "--port", "0", "--tls-handshake-timeout", "1s"), ExitCode.USAGE)
+                .startsWith("nbench: --tls-handshake-timeout needs --tls"));
+        assertTrue(oneLine(CliTest.run("server", "--port", "0", "--tls", "--tls-handshake-timeout", "0s"),
+                ExitCode.USAGE).startsWith("nbench: --tls-handshake-timeout must be positive"));
         assertTrue(oneLine(client("netty", 1, "--tls-insecure"), ExitCode.USAGE)
                 .startsWith("nbench: --tls-insecure needs --tls"));
         assertTrue(oneLine(client("netty", 1, "--tls", "--tls-protocols", "TLSv1.4", "--tls-insecure"), ExitCode.USAGE)

@@ -3,6 +3,7 @@ package io.nbench.transport.blocking;
 import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.ServerCodec;
+import io.nbench.transport.support.HandshakeDeadlines;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
@@ -47,6 +48,8 @@ final class BlockingServer implements RunningServer {
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private final AtomicLong connectionNumber = new AtomicLong();
     private final IdleConnections idle;
+    /** With --tls: closes the connections whose handshake is not done in time (their thread blocks in it). */
+    private final HandshakeDeadlines handshakes;
     private volatile boolean closing;
 
     /** With --tls: the SSLSocket every accepted connection is layered into; null otherwise. */
@@ -62,6 +65,8 @@ final class BlockingServer implements RunningServer {
         this.acceptor = config.threads.newThread("nbench-" + config.name + "-accept", this::accept);
         this.tls = tls;
         this.idle = IdleConnections.start(settings.idleTimeout(), events, "nbench-" + config.name + "-idle");
+        this.handshakes = tls == null ? null : HandshakeDeadlines.start(settings.tls().handshakeTimeout(), events,
+                "nbench-" + config.name + "-handshakes");
     }
 
     static BlockingServer start(BlockingConfig config, ServerSettings settings, ServerEvents events) throws IOException {
@@ -127,11 +132,19 @@ final class BlockingServer implements RunningServer {
         try (socket) {
             Socket wire = socket;
             if (tls != null) { // the handshake on this connection's thread, the acceptor never waits for a client
+                // --tls-handshake-timeout closes the socket from the sweeper's thread, which ends the blocked
+                // handshake: a silent peer holds this thread no longer than that.
+                String remote = String.valueOf(socket.getRemoteSocketAddress());
+                HandshakeDeadlines.Deadline deadline = handshakes.start(remote, () -> closeQuietly(socket));
                 try {
                     wire = tls.accept(socket);
                 } catch (javax.net.ssl.SSLException e) {
-                    events.protocolError(String.valueOf(socket.getRemoteSocketAddress()), BlockingTls.failure(e));
+                    if (handshakes.done(deadline)) { // else the timeout closed it and said so
+                        events.protocolError(remote, BlockingTls.failure(e));
+                    }
                     return;
+                } finally {
+                    handshakes.done(deadline);
                 }
             }
             InputStream in = wire.getInputStream();
@@ -280,5 +293,8 @@ final class BlockingServer implements RunningServer {
         }
         Threads.joinAll(threads);
         idle.close();
+        if (handshakes != null) {
+            handshakes.close();
+        }
     }
 }

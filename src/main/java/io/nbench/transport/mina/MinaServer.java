@@ -2,6 +2,7 @@ package io.nbench.transport.mina;
 
 import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
+import io.nbench.transport.support.HandshakeDeadlines;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ListenSettings;
 import io.nbench.transport.RunningServer;
@@ -44,14 +45,17 @@ final class MinaServer implements RunningServer {
     private final ListenSettings listen;
     private final InetSocketAddress address;
     private final IdleConnections idle;
+    /** With --tls: closes the sessions whose handshake is not done in time (MINA's SslFilter has no timeout). */
+    private final HandshakeDeadlines handshakes;
     private final String executorDescription;
     /** With --tls: the engine, protocols and certificate, for the effective configuration; else null. */
     private final String tlsDescription;
 
     private MinaServer(IoAcceptor acceptor, IoProcessor<NioSession> processors, List<ExecutorService> pools,
                        MinaConfig config, ListenSettings listen, InetSocketAddress address, IdleConnections idle,
-                       String executorDescription, String tlsDescription) {
+                       HandshakeDeadlines handshakes, String executorDescription, String tlsDescription) {
         this.tlsDescription = tlsDescription;
+        this.handshakes = handshakes;
         this.listen = listen;
         this.executorDescription = executorDescription;
         this.idle = idle;
@@ -86,6 +90,8 @@ final class MinaServer implements RunningServer {
         }
         IdleConnections idle = IdleConnections.start(settings.idleTimeout(), events,
                 config.vmpipe ? "nbench-mina-vmpipe-idle" : "nbench-mina-idle");
+        HandshakeDeadlines handshakes = tls == null ? null : HandshakeDeadlines.start(settings.tls().handshakeTimeout(),
+                events, "nbench-mina-handshakes");
         String executorDescription = "off";
         try {
             config.applyStatistics(acceptor);
@@ -137,12 +143,15 @@ final class MinaServer implements RunningServer {
                 // Last, next to the handler: requests are answered once their responses were written.
                 acceptor.getFilterChain().addLast(SentBatches.NAME, new SentBatches.Filter());
             }
-            acceptor.setHandler(new MinaServerHandler(events, decoder, codecs, idle));
+            acceptor.setHandler(new MinaServerHandler(events, decoder, codecs, idle, handshakes));
             SocketAddress bindTo = config.vmpipe ? new VmPipeAddress(settings.bind().getPort()) : settings.bind();
             acceptor.bind(bindTo);
         } catch (IOException | RuntimeException e) {
             release(acceptor, processors, pools);
             idle.close();
+            if (handshakes != null) {
+                handshakes.close();
+            }
             String where = config.vmpipe ? "vmpipe:" + settings.bind().getPort()
                     : settings.bind().getHostString() + ":" + settings.bind().getPort();
             // MINA wraps the JDK's BindException ("Address already in use") in "Error while binding on ...".
@@ -152,7 +161,7 @@ final class MinaServer implements RunningServer {
         InetSocketAddress address = local instanceof VmPipeAddress vm
                 ? new InetSocketAddress(InetAddress.getLoopbackAddress(), vm.getPort())
                 : (InetSocketAddress) local;
-        return new MinaServer(acceptor, processors, pools, config, settings.listen(), address, idle, executorDescription,
+        return new MinaServer(acceptor, processors, pools, config, settings.listen(), address, idle, handshakes, executorDescription,
                 tls == null ? null : MinaTls.describe(settings.tls()));
     }
 
@@ -188,6 +197,9 @@ final class MinaServer implements RunningServer {
     public void close() {
         release(acceptor, processors, pools);
         idle.close();
+        if (handshakes != null) {
+            handshakes.close();
+        }
     }
 
     /** Closes every session and waits for every MINA thread this server started to end. */

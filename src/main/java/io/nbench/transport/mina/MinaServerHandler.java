@@ -1,17 +1,20 @@
 package io.nbench.transport.mina;
 
+import io.nbench.transport.support.HandshakeDeadlines;
 import io.nbench.transport.support.IdleConnections;
+import org.apache.mina.core.filterchain.IoFilterChain;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.filter.FilterEvent;
+import org.apache.mina.filter.ssl.SslEvent;
 import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.support.JdkTls;
 import io.nbench.transport.support.TlsAlerts;
-import org.apache.mina.core.filterchain.IoFilterChain;
 import org.apache.mina.core.future.DefaultWriteFuture;
 import org.apache.mina.core.future.WriteFuture;
 import org.apache.mina.core.write.DefaultWriteRequest;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
-import org.apache.mina.core.session.IoSession;
 
 /**
  * The server's IoHandler: connection counts and backpressure for every protocol, and RFC 862 echo when
@@ -27,9 +30,13 @@ final class MinaServerHandler extends IoHandlerAdapter {
     private final CodecSessions codecs;
     private final IdleConnections idle;
     private final boolean idleOn;
+    /** With --tls: times each session's handshake until SslFilter's SECURED; null without TLS. */
+    private final HandshakeDeadlines handshakes;
 
-    MinaServerHandler(ServerEvents events, FramedServerDecoder decoder, CodecSessions codecs, IdleConnections idle) {
+    MinaServerHandler(ServerEvents events, FramedServerDecoder decoder, CodecSessions codecs, IdleConnections idle,
+                      HandshakeDeadlines handshakes) {
         this.events = events;
+        this.handshakes = handshakes;
         this.decoder = decoder;
         this.codecs = codecs;
         this.idle = idle;
@@ -40,6 +47,18 @@ final class MinaServerHandler extends IoHandlerAdapter {
     public void sessionCreated(IoSession session) {
         if (idle.enabled()) {
             session.setAttribute(WATCH, idle.watch(session::closeNow));
+        }
+        if (handshakes != null) { // --tls-handshake-timeout
+            session.setAttribute(HANDSHAKE, handshakes.start(String.valueOf(session.getRemoteAddress()),
+                    session::closeNow));
+        }
+    }
+
+    /** SslFilter's SECURED: the handshake is done, no longer timed. */
+    @Override
+    public void event(IoSession session, FilterEvent event) {
+        if (event == SslEvent.SECURED && handshakes != null) {
+            handshakes.done((HandshakeDeadlines.Deadline) session.removeAttribute(HANDSHAKE));
         }
     }
 
@@ -64,10 +83,15 @@ final class MinaServerHandler extends IoHandlerAdapter {
             events.connectionClosed();
         }
         idle.forget((IdleConnections.Watch) session.getAttribute(WATCH));
+        if (handshakes != null) {
+            handshakes.done((HandshakeDeadlines.Deadline) session.getAttribute(HANDSHAKE));
+        }
     }
 
     private static final String REFUSED = "nbench.refused";
     private static final String TLS_FAILED = "nbench.tls-failed";
+    /** The session attribute holding its handshake's {@link HandshakeDeadlines.Deadline} until SECURED. */
+    private static final String HANDSHAKE = "nbench.handshake";
 
     /** The session attribute holding its {@link IdleConnections.Watch}, set only with --idle-timeout. */
     static final String WATCH = "nbench.idle";
@@ -152,6 +176,11 @@ final class MinaServerHandler extends IoHandlerAdapter {
         // client's protocol error, logged once per connection as the other TLS servers do.
         if (cause instanceof javax.net.ssl.SSLException tls && session.setAttributeIfAbsent(TLS_FAILED, Boolean.TRUE)
                 == null) {
+            Object deadline = session.getAttribute(HANDSHAKE);
+            if (deadline != null && !handshakes.done((HandshakeDeadlines.Deadline) deadline)) {
+                session.closeNow(); // the timeout closed it first and said so
+                return;
+            }
             if (JdkTls.plainText(tls)) {
                 alertPlainTextClient(session);
             } else {

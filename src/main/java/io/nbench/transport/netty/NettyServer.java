@@ -12,6 +12,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -109,7 +110,11 @@ final class NettyServer implements RunningServer {
                     protected void initChannel(Channel ch) {
                         connections.add(ch); // a group forgets a channel once it is closed
                         if (tls != null) {
-                            ch.pipeline().addLast(tls.newHandler(ch.alloc()), handshakeErrors);
+                            SslHandler ssl = tls.newHandler(ch.alloc());
+                            // --tls-handshake-timeout (SslHandler's own default is also 10 s): a stalled peer's
+                            // handshake fails, reported by handshakeErrors as a protocol error.
+                            ssl.setHandshakeTimeoutMillis(settings.tls().handshakeTimeout().toMillis());
+                            ch.pipeline().addLast(ssl, handshakeErrors);
                         }
                         Protocol protocol = settings.protocol();
                         // Any protocol runs its own server codec (CodecServerDecoder, over NIO views of the

@@ -10,6 +10,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import javax.net.ssl.SSLException;
 
 /**
@@ -66,6 +67,10 @@ final class TlsHandshakeErrors extends ChannelInboundHandlerAdapter {
             String m = String.valueOf(cause.getMessage());
             return "not TLS (" + (m.length() > 72 ? m.substring(0, 72) + "..." : m) + "): this server runs with --tls, "
                     + "so clients need --tls too";
+        }
+        if (cause instanceof SslHandshakeTimeoutException) {
+            return "TLS " + cause.getMessage() + " (a client that connects and sends nothing, or too "
+                    + "slowly; raise --tls-handshake-timeout for a slow network)";
         }
         return "TLS handshake failed: " + cause.getMessage();
     }

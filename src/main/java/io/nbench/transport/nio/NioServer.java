@@ -1,6 +1,7 @@
 package io.nbench.transport.nio;
 
 import io.nbench.transport.support.Failures;
+import io.nbench.transport.support.HandshakeDeadlines;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
@@ -34,12 +35,16 @@ final class NioServer implements RunningServer {
     private final IdleConnections idle;
     /** With --tls: what every accepted connection's wire comes from; null otherwise. */
     private final NioTls tls;
+    /** With --tls: closes the connections whose handshake is not done in time; null otherwise. */
+    private final HandshakeDeadlines handshakes;
     private volatile boolean closing;
 
     private NioServer(ServerSocketChannel server, SelectorLoop[] loops, NioConfig config, ServerSettings settings,
                       ServerEvents events, NioTls tls) throws IOException {
         this.tls = tls;
         this.idle = IdleConnections.start(settings.idleTimeout(), events, "nbench-nio-idle");
+        this.handshakes = tls == null ? null : HandshakeDeadlines.start(settings.tls().handshakeTimeout(), events,
+                "nbench-nio-handshakes");
         this.server = server;
         this.address = (InetSocketAddress) server.getLocalAddress();
         this.loops = loops;
@@ -118,7 +123,7 @@ final class NioServer implements RunningServer {
             BufferPool pool = pools[next];
             next = (next + 1) % loops.length;
             Wire wire = tls == null ? new PlainWire(channel) : tls.serverWire(channel, config);
-            NioServerConnection c = new NioServerConnection(channel, wire, config, settings.codec(), settings.protocol(), events, idle, pool,
+            NioServerConnection c = new NioServerConnection(channel, wire, config, settings.codec(), settings.protocol(), events, idle, handshakes, pool,
                     settings.runtime());
             if (!loop.execute(() -> c.register(loop))) {
                 closeQuietly(channel);
@@ -163,6 +168,9 @@ final class NioServer implements RunningServer {
             loop.close();
         }
         idle.close();
+        if (handshakes != null) {
+            handshakes.close();
+        }
     }
 
 }

@@ -3,6 +3,7 @@ package io.nbench.transport.nio;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.ServerCodec;
 import io.nbench.transport.ServerRuntime;
+import io.nbench.transport.support.HandshakeDeadlines;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.support.CodecRequests;
@@ -57,6 +58,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private ByteBuffer out;
     private final IdleConnections idle;
     private IdleConnections.Watch watch;
+    /** With --tls: what times the handshake (null without TLS), and this one's deadline until it is over. */
+    private final HandshakeDeadlines handshakes;
+    private HandshakeDeadlines.Deadline handshake;
     private SelectionKey key;
     private boolean blockedOnWrite;
     private boolean closed;
@@ -77,8 +81,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
     private static final ByteBuffer END = ByteBuffer.allocate(0);
 
     NioServerConnection(SocketChannel channel, Wire wire, NioConfig config, ServerCodec.Settings codec, Protocol protocol,
-                        ServerEvents events, IdleConnections idle, BufferPool buffers, ServerRuntime runtime) {
+                        ServerEvents events, IdleConnections idle, HandshakeDeadlines handshakes, BufferPool buffers,
+                        ServerRuntime runtime) {
         this.channel = channel;
+        this.handshakes = handshakes;
         this.wire = wire;
         this.requests = RequestPipeline.of(CodecRequests.runtime(protocol, runtime), events,
                 RequestPipeline.heapResponses(protocol, this::send, this::end));
@@ -112,6 +118,10 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         }
         // --idle-timeout closes from its own thread: the close is handed to this connection's loop.
         watch = idle.watch(() -> loop.execute(this::close));
+        if (handshakes != null) { // --tls-handshake-timeout, closed the same way
+            handshake = handshakes.start(String.valueOf(channel.socket().getRemoteSocketAddress()),
+                    () -> loop.execute(this::close));
+        }
     }
 
     /**
@@ -185,9 +195,16 @@ final class NioServerConnection implements SelectorLoop.Selectable {
             if (!closed && !blockedOnWrite && !ending && (ops & SelectionKey.OP_READ) != 0) {
                 onReadable();
             }
+            if (handshake != null && !wire.handshaking()) {
+                handshakes.done(handshake);
+                handshake = null;
+            }
         } catch (SSLException e) {
-            // A plain-text client, nothing in common, a broken record: said in the log as the other TLS servers do.
-            events.protocolError(String.valueOf(channel.socket().getRemoteSocketAddress()), NioTls.failure(e));
+            // A plain-text client, nothing in common, a broken record: said in the log as the other TLS servers do
+            // (unless the handshake timed out first, which said so).
+            if (handshake == null || handshakes.done(handshake)) {
+                events.protocolError(String.valueOf(channel.socket().getRemoteSocketAddress()), NioTls.failure(e));
+            }
             close();
         } catch (IOException e) {
             // Reset or broken pipe: the peer is gone; only this connection is affected.
@@ -364,6 +381,9 @@ final class NioServerConnection implements SelectorLoop.Selectable {
         outbound.clear();
         if (key != null) {
             idle.forget(watch);
+            if (handshake != null) {
+                handshakes.done(handshake);
+            }
             events.connectionClosed();
         }
     }

@@ -46,6 +46,8 @@ final class TlsWire implements Wire {
     private boolean starved = true;
     /** The peer's close_notify arrived, or the stream ended. */
     private boolean ended;
+    /** The engine reported its first handshake FINISHED (by a wrap or an unwrap). */
+    private boolean established;
 
     TlsWire(SocketChannel channel, SSLEngine engine, Lock writeLock, NioConfig config) {
         this.channel = channel;
@@ -56,6 +58,11 @@ final class TlsWire implements Wire {
         this.netOut = config.allocate(session.getPacketBufferSize());
         this.recordPlaintext = session.getApplicationBufferSize();
         this.appIn = config.allocate(recordPlaintext).flip();
+    }
+
+    @Override
+    public boolean handshaking() {
+        return !established;
     }
 
     SSLEngine engine() {
@@ -132,6 +139,7 @@ final class TlsWire implements Wire {
                 appIn.flip();
             }
         }
+        established |= r.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.FINISHED;
         if (!direct && dst != null) {
             drainAppIn(dst);
         }
@@ -206,6 +214,7 @@ final class TlsWire implements Wire {
 
     private SSLEngineResult.Status wrap(ByteBuffer src) throws IOException {
         SSLEngineResult r = engine.wrap(src, netOut);
+        established |= r.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.FINISHED;
         if (r.getStatus() == SSLEngineResult.Status.CLOSED && src != NOTHING) {
             throw new SSLException("the TLS session is closed");
         }

@@ -25,6 +25,11 @@ interface Wire {
      */
     boolean buffered();
 
+    /** A TLS wire whose first handshake is not over yet (--tls-handshake-timeout times it); plain: never. */
+    default boolean handshaking() {
+        return false;
+    }
+
     /** Before the channel closes: says goodbye if the protocol has a way to (TLS's close_notify). Best effort. */
     void closing();
 }
