@@ -129,7 +129,7 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
 
     private void fail(ChannelHandlerContext ctx, String reason) {
         failed = true;
-        handler.onProtocolError(HttpClientCodec.notHttp(reason), connection.readHead());
+        handler.onProtocolError(HttpClientCodec.notHttp(reason), connection.readHead(counted));
         ctx.close();
     }
 
