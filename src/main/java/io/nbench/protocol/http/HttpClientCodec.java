@@ -152,6 +152,14 @@ public final class HttpClientCodec implements ClientCodec {
         return "the peer's response is not HTTP/1.1: " + reason;
     }
 
+    /**
+     * {@link #notHttp}'s reason for a status code that is not 3 digits from 100 to 599 (RFC 9110 15), which no
+     * status class holds: {@code code} as the server sent it.
+     */
+    public static String badStatus(String code) {
+        return "status '" + code + "' is not a 3-digit HTTP status (100 to 599)";
+    }
+
     /** {@link #notHttp}'s reason for a body delimited by the connection's close. */
     public static final String NO_LENGTH = "it has neither Content-Length nor chunked encoding (a body that ends "
             + "when the connection closes cannot be timed)";

@@ -77,6 +77,10 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
             return;
         }
         int code = response.status().code();
+        if (code < 100 || code > 599) {
+            fail(ctx, HttpClientCodec.badStatus(statusText(code)));
+            return;
+        }
         interim = response.status().codeClass() == HttpStatusClass.INFORMATIONAL && code != 101;
         if (interim) {
             return; // its empty LastHttpContent follows, then the final response
@@ -111,6 +115,18 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
             counted = consumed;
             handler.onResponse(ConnectionHandler.UNKNOWN_ID, status, noPayload, wireBytes);
         }
+    }
+
+    /** The status code's digits as the peer sent them ("099", which Netty reads as 99), else {@code code}'s. */
+    private String statusText(int code) {
+        byte[] head = connection.readHead(counted);
+        StringBuilder digits = new StringBuilder();
+        if (head.length > 9 && head[0] == 'H' && head[8] == ' ') {
+            for (int i = 9; i < head.length && head[i] >= '0' && head[i] <= '9'; i++) {
+                digits.append((char) head[i]);
+            }
+        }
+        return digits.length() > 0 ? digits.toString() : Integer.toString(code);
     }
 
     /** What Netty's decoder could not parse: its reason, in the words the shared parser's errors use. */

@@ -69,6 +69,34 @@ class HttpClientPeerTest {
     }
 
     /**
+     * A status code that is not 3 digits from 100 to 599 is a protocol error naming it, on every client transport
+     * (before, netty counted "HTTP/1.1 2000" and "HTTP/1.1 099" as responses and the shared parser refused 099's
+     * or took it as status 99; "Responses by status" showed them as 0).
+     */
+    @ParameterizedTest(name = "{0}, {1}")
+    @org.junit.jupiter.params.provider.MethodSource("badStatusCases")
+    void aStatusThatIsNotThreeDigitsIsAProtocolErrorNamingIt(String impl, String code) throws Exception {
+        byte[] reply = ("HTTP/1.1 " + code + " OK\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answerEachHead(server, reply), "scripted-http");
+            peer.setDaemon(true);
+            peer.start();
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "1",
+                    "--msgs", "2", "--warmup", "0", "--iterations", "1",
+                    "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
+            assertEquals(1, r.exit(), r.all());
+            String line = r.all().lines().filter(l -> l.startsWith("Result: ")).findFirst().orElse(r.all());
+            assertTrue(line.contains("status '" + code + "' is not a 3-digit HTTP status"), line);
+        }
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> badStatusCases() {
+        return io.nbench.testkit.Transports.network().stream().flatMap(impl -> java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of(impl, "2000"),
+                org.junit.jupiter.params.provider.Arguments.of(impl, "099")));
+    }
+
+    /**
      * Netty's decoder on responses nbench's own server never sends: an interim 100 before the final response and a
      * chunked body with a chunk extension and a trailer; a 204 without a length. Pipelined (--window 3) on one
      * connection whose peer answers them in turn, each is one response, counted by its final status, none an
