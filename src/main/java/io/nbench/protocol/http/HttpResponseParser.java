@@ -169,6 +169,9 @@ final class HttpResponseParser {
             }
             line = eol + 1;
         }
+        if (chunked && contentLength >= 0 && minor == '1') {
+            return bad(why, HttpClientCodec.BOTH_LENGTHS);
+        }
         if (head != null) {
             // As closes(): Connection: close, or HTTP/1.0 without Connection: keep-alive.
             boolean closes = close || minor == '0' && !keepAlive;

@@ -135,8 +135,12 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
             return false;
         }
         Throwable cause = result.cause();
+        String message = cause.getMessage() == null ? "" : cause.getMessage();
         String why = cause instanceof TooLongFrameException
                 ? "its status line or head is longer than " + HttpClientCodec.MAX_HEAD + " bytes"
+                // Netty 4.2's words for it: the shared parser's, so that every transport says the same.
+                : message.startsWith("Content-Length are not allowed in HTTP/1.1 messages that contains a "
+                        + "Transfer-Encoding") ? HttpClientCodec.BOTH_LENGTHS
                 : "Netty's decoder says " + (cause.getMessage() == null ? cause.getClass().getSimpleName()
                         : cause.getMessage().lines().findFirst().orElse(""));
         fail(ctx, why);

@@ -90,6 +90,31 @@ class HttpClientPeerTest {
         }
     }
 
+    /**
+     * An HTTP/1.1 response with both Content-Length and Transfer-Encoding (RFC 9112 6.3: "ought to be handled as
+     * an error", a sign of response smuggling) stops the run with one line naming it on every client transport,
+     * as the server refuses such a request 400. Before, netty's client refused it in Netty's words and the
+     * others framed it by its chunks (exit 0).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("io.nbench.testkit.Transports#network")
+    void bothContentLengthAndTransferEncodingAreAProtocolError(String impl) throws Exception {
+        byte[] reply = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII);
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answerEachHead(server, reply), "scripted-http");
+            peer.setDaemon(true);
+            peer.start();
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "1",
+                    "--msgs", "4", "--window", "2", "--warmup", "0", "--iterations", "1",
+                    "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
+            assertEquals(1, r.exit(), r.all());
+            String line = r.all().lines().filter(l -> l.startsWith("Result: ")).findFirst().orElse(r.all());
+            assertTrue(line.contains("the peer's response is not HTTP/1.1: " + HttpClientCodec.BOTH_LENGTHS
+                    + " (it sent 'HTTP/1.1 200 OK')"), line);
+        }
+    }
+
     static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> badStatusCases() {
         return io.nbench.testkit.Transports.network().stream().flatMap(impl -> java.util.stream.Stream.of(
                 org.junit.jupiter.params.provider.Arguments.of(impl, "2000"),
