@@ -152,6 +152,22 @@ public final class HttpClientCodec implements ClientCodec {
         return "the peer's response is not HTTP/1.1: " + reason;
     }
 
+    /**
+     * {@link #notHttp}'s reason for a status code that is not 3 digits from 100 to 599 (RFC 9110 15), which no
+     * status class holds: {@code code} as the server sent it.
+     */
+    public static String badStatus(String code) {
+        return "status '" + code + "' is not a 3-digit HTTP status (100 to 599)";
+    }
+
+    /**
+     * {@link #notHttp}'s reason for an HTTP/1.1 response with both Content-Length and Transfer-Encoding, refused
+     * on every client transport (RFC 9112 6.3 allows it: Netty's decoder refuses it, and the server refuses such
+     * a request 400). An HTTP/1.0 one is framed by its chunks, as Netty does.
+     */
+    public static final String BOTH_LENGTHS = "it has both Content-Length and Transfer-Encoding (RFC 9112 6.3: a sign "
+            + "of response smuggling)";
+
     /** {@link #notHttp}'s reason for a body delimited by the connection's close. */
     public static final String NO_LENGTH = "it has neither Content-Length nor chunked encoding (a body that ends "
             + "when the connection closes cannot be timed)";

@@ -34,6 +34,11 @@ public final class HttpRequestParser implements ServerCodec {
     public static final String MALFORMED = "400 Bad Request";
     /** What a version other than HTTP/1.1 and HTTP/1.0 is answered (HTTP/2's connection preface too). */
     public static final String VERSION_NOT_SUPPORTED = "505 HTTP Version Not Supported";
+    /**
+     * A declared length (Content-Length, chunk sizes) that a long cannot hold, the value it saturates at;
+     * {@code 2^63 - 1} itself, which no body can reach either, reads the same.
+     */
+    public static final long BEYOND_64_BITS = Long.MAX_VALUE;
     /** The largest chunk extension, which a peer could otherwise trickle without end. */
     static final int MAX_CHUNK_EXTENSION = 4096;
 
@@ -392,7 +397,7 @@ public final class HttpRequestParser implements ServerCodec {
                     }
                 } else if (c >= '0' && c <= '9' && !tokenEnded) {
                     valueDigits++;
-                    valueNumber = Math.min(valueNumber * 10 + (c - '0'), Integer.MAX_VALUE + 1L);
+                    valueNumber = times(valueNumber, 10, c - '0');
                 } else {
                     valueBroken = true;
                 }
@@ -486,7 +491,7 @@ public final class HttpRequestParser implements ServerCodec {
             return;
         }
         if (contentLength > maxFrame) {
-            tooLarge(contentLength);
+            tooLarge(contentLength); // as declared: BEYOND_64_BITS past a long
             return;
         }
         bodyLeft = Math.max(0, contentLength);
@@ -496,23 +501,30 @@ public final class HttpRequestParser implements ServerCodec {
     private void chunkSize(int c) {
         int digit = Character.digit(c, 16);
         if (digit >= 0) {
-            bodyLeft = bodyLeft * 16 + digit;
+            bodyLeft = times(bodyLeft, 16, digit);
             chunkDigits++;
-            if (bodyTotal + bodyLeft > maxFrame) {
-                tooLarge(bodyTotal + bodyLeft);
+            if (bodyLeft >= BEYOND_64_BITS - bodyTotal) {
+                tooLarge(BEYOND_64_BITS); // no more digits can make it smaller: refused now, not at the line's end
             }
         } else if (chunkDigits == 0) {
             bad("chunk size is not a hexadecimal number");
-        } else if (c == ';' || c == ' ' || c == '\t') {
-            state = CHUNK_EXTENSION;
-            extensionLength = 0;
+        } else if (c != ';' && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+            bad("chunk size is not a hexadecimal number");
+        } else if (bodyTotal + bodyLeft > maxFrame) {
+            tooLarge(bodyTotal + bodyLeft); // once the size is whole, to quote it as sent
         } else if (c == '\r') {
             state = CHUNK_SIZE_LF;
         } else if (c == '\n') {
             chunkStart();
         } else {
-            bad("chunk size is not a hexadecimal number");
+            state = CHUNK_EXTENSION;
+            extensionLength = 0;
         }
+    }
+
+    /** {@code n * base + digit}, or {@link #BEYOND_64_BITS} once that is reached (it stays there). */
+    private static long times(long n, int base, int digit) {
+        return n > (BEYOND_64_BITS - digit) / base ? BEYOND_64_BITS : n * base + digit;
     }
 
     /** The chunk-size line has ended: its data follows, or, for the last chunk (0), the trailer section. */
@@ -609,9 +621,13 @@ public final class HttpRequestParser implements ServerCodec {
         return ERROR;
     }
 
-    /** Why a body is refused 413. */
+    /**
+     * Why a body is refused 413: {@code bytes} as the request declared it (a Content-Length, or the chunks so far
+     * and the size of the one that passed), {@link #BEYOND_64_BITS} for a figure a long cannot hold.
+     */
     public static String tooLargeReason(long bytes, int maxFrame) {
-        return "request body of " + bytes + " bytes > --max-frame " + maxFrame;
+        return (bytes == BEYOND_64_BITS ? "request body beyond a 64-bit length"
+                : "request body of " + bytes + " bytes") + " > --max-frame " + maxFrame;
     }
 
     /** The server log's line for a request answered {@code status} because of {@code why}. */

@@ -105,8 +105,12 @@ final class HttpResponseParser {
         byte sp = in.getByte(at + 8);
         byte after = in.getByte(statusEnd);
         if (minor != '0' && minor != '1' || sp != ' ' || !digit(in.getByte(at + 9)) || !digit(in.getByte(at + 10))
-                || !digit(in.getByte(at + 11)) || after != ' ' && after != '\r' && after != '\n') {
+                || !digit(in.getByte(at + 11)) || after != ' ' && after != '\r' && after != '\n' && !digit(after)) {
             return bad(why, "its status line is not 'HTTP/1.x NNN reason'");
+        }
+        int code = (in.getByte(at + 9) - '0') * 100 + (in.getByte(at + 10) - '0') * 10 + in.getByte(at + 11) - '0';
+        if (digit(after) || code < 100 || code > 599) {
+            return bad(why, why == null ? null : HttpClientCodec.badStatus(statusText(in, at + 9)));
         }
         // Headers: one line at a time until the empty line, each line's bytes read once (its end and
         // its colon in the same loop); the name's length picks the few headers that matter.
@@ -165,7 +169,9 @@ final class HttpResponseParser {
             }
             line = eol + 1;
         }
-        int code = code(in, at);
+        if (chunked && contentLength >= 0 && minor == '1') {
+            return bad(why, HttpClientCodec.BOTH_LENGTHS);
+        }
         if (head != null) {
             // As closes(): Connection: close, or HTTP/1.0 without Connection: keep-alive.
             boolean closes = close || minor == '0' && !keepAlive;
@@ -366,6 +372,15 @@ final class HttpResponseParser {
             n = n * 10 + b - '0';
         }
         return n;
+    }
+
+    /** The status code's digits as sent (at most 12 shown), for an error's message: error path only. */
+    private static String statusText(WireBytes in, int from) {
+        StringBuilder code = new StringBuilder();
+        for (int i = from; i < in.length() && code.length() < 12 && digit(in.getByte(i)); i++) {
+            code.append((char) in.getByte(i));
+        }
+        return code.toString();
     }
 
     private static boolean digit(byte b) {

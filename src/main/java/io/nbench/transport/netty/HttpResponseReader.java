@@ -77,6 +77,10 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
             return;
         }
         int code = response.status().code();
+        if (code < 100 || code > 599) {
+            fail(ctx, HttpClientCodec.badStatus(statusText(code)));
+            return;
+        }
         interim = response.status().codeClass() == HttpStatusClass.INFORMATIONAL && code != 101;
         if (interim) {
             return; // its empty LastHttpContent follows, then the final response
@@ -113,14 +117,30 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** The status code's digits as the peer sent them ("099", which Netty reads as 99), else {@code code}'s. */
+    private String statusText(int code) {
+        byte[] head = connection.readHead(counted);
+        StringBuilder digits = new StringBuilder();
+        if (head.length > 9 && head[0] == 'H' && head[8] == ' ') {
+            for (int i = 9; i < head.length && head[i] >= '0' && head[i] <= '9'; i++) {
+                digits.append((char) head[i]);
+            }
+        }
+        return digits.length() > 0 ? digits.toString() : Integer.toString(code);
+    }
+
     /** What Netty's decoder could not parse: its reason, in the words the shared parser's errors use. */
     private boolean refusedByDecoder(ChannelHandlerContext ctx, DecoderResult result) {
         if (!result.isFailure()) {
             return false;
         }
         Throwable cause = result.cause();
+        String message = cause.getMessage() == null ? "" : cause.getMessage();
         String why = cause instanceof TooLongFrameException
                 ? "its status line or head is longer than " + HttpClientCodec.MAX_HEAD + " bytes"
+                // Netty 4.2's words for it: the shared parser's, so that every transport says the same.
+                : message.startsWith("Content-Length are not allowed in HTTP/1.1 messages that contains a "
+                        + "Transfer-Encoding") ? HttpClientCodec.BOTH_LENGTHS
                 : "Netty's decoder says " + (cause.getMessage() == null ? cause.getClass().getSimpleName()
                         : cause.getMessage().lines().findFirst().orElse(""));
         fail(ctx, why);
@@ -129,7 +149,7 @@ final class HttpResponseReader extends ChannelInboundHandlerAdapter {
 
     private void fail(ChannelHandlerContext ctx, String reason) {
         failed = true;
-        handler.onProtocolError(HttpClientCodec.notHttp(reason), connection.readHead());
+        handler.onProtocolError(HttpClientCodec.notHttp(reason), connection.readHead(counted));
         ctx.close();
     }
 

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpRequest;
@@ -148,6 +149,12 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void start(ChannelHandlerContext ctx, HttpRequest request) {
+        if (request.decoderResult().isFailure() && beyond64Bits(request.headers().get(HttpHeaderNames.CONTENT_LENGTH))) {
+            // Netty refuses a length a long cannot hold as "not a number"; the shared parser answers it 413.
+            refuse(ctx, HttpRequestParser.BODY_TOO_LARGE,
+                    HttpRequestParser.tooLargeReason(HttpRequestParser.BEYOND_64_BITS, maxFrame));
+            return;
+        }
         if (refusedByDecoder(ctx, request.decoderResult())) {
             return;
         }
@@ -220,6 +227,16 @@ final class HttpServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** What Netty's decoder could not parse: 400, or 431 for a line or header section over the limit. */
+    /** A Content-Length of digits only whose figure is past what a long holds (2^63 - 1). */
+    private static boolean beyond64Bits(String value) {
+        if (value == null || value.isEmpty() || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return false;
+        }
+        String digits = value.replaceFirst("^0+", "");
+        String max = Long.toString(Long.MAX_VALUE);
+        return digits.length() > max.length() || digits.length() == max.length() && digits.compareTo(max) > 0;
+    }
+
     private boolean refusedByDecoder(ChannelHandlerContext ctx, DecoderResult result) {
         if (!result.isFailure()) {
             return false;

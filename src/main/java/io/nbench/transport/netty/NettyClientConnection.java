@@ -374,7 +374,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     /**
      * One socket read for Netty's HTTP decoder, which decodes it before {@code fireChannelRead} returns: its
      * responses are bracketed as one read, as decode's are. Retained meanwhile so that a protocol error can still
-     * show its first bytes ({@link #readHead}) once the decoder has merged them into its cumulation and let go.
+     * show its first bytes ({@link #readHead(long)}) once the decoder has merged them into its cumulation and let go.
      */
     private void passToDecoder(ChannelHandlerContext ctx, ByteBuf in) {
         inRead = true;
@@ -391,10 +391,19 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
         }
     }
 
-    /** The start of the read being decoded, for a protocol error's message: what the peer sent. */
-    byte[] readHead() {
+    /**
+     * For a protocol error's message, what the peer sent from byte {@code offset} of the connection's input on (counted as {@link #received}):
+     * the response that failed, not the good ones before it in the same read; from the read's start when that
+     * byte is not in it (the response began in an earlier read).
+     */
+    byte[] readHead(long offset) {
         ByteBuf in = passing;
-        return in == null ? new byte[0] : head(in, passingFrom);
+        if (in == null) {
+            return new byte[0];
+        }
+        long readStart = received - (in.writerIndex() - passingFrom);
+        long at = offset - readStart;
+        return head(in, at >= 0 && at < in.writerIndex() - passingFrom ? passingFrom + (int) at : passingFrom);
     }
 
     /** The start of a bad frame, for the error message. */

@@ -46,6 +46,82 @@ class HttpClientPeerTest {
     }
 
     /**
+     * A status line that does not start with HTTP/ is quoted as the server sent it, on every client transport,
+     * also when it comes in the same read as a good response before it (--window 2, both in one write: before,
+     * netty quoted the read's first bytes, the good response's: {@code (it sent 'HTTP/1.1 200 OK')}).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("io.nbench.testkit.Transports#network")
+    void aBadStatusLineIsQuotedAsSent(String impl) throws Exception {
+        byte[] reply = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nXYZHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII);
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answerEachHead(server, reply), "scripted-http");
+            peer.setDaemon(true);
+            peer.start();
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "1",
+                    "--msgs", "4", "--window", "2", "--warmup", "0", "--iterations", "1",
+                    "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
+            assertEquals(1, r.exit(), r.all());
+            String line = r.all().lines().filter(l -> l.startsWith("Result: ")).findFirst().orElse(r.all());
+            assertTrue(line.contains("(it sent 'XYZHTTP/1.1 200 OK')"), line);
+        }
+    }
+
+    /**
+     * A status code that is not 3 digits from 100 to 599 is a protocol error naming it, on every client transport
+     * (before, netty counted "HTTP/1.1 2000" and "HTTP/1.1 099" as responses and the shared parser refused 099's
+     * or took it as status 99; "Responses by status" showed them as 0).
+     */
+    @ParameterizedTest(name = "{0}, {1}")
+    @org.junit.jupiter.params.provider.MethodSource("badStatusCases")
+    void aStatusThatIsNotThreeDigitsIsAProtocolErrorNamingIt(String impl, String code) throws Exception {
+        byte[] reply = ("HTTP/1.1 " + code + " OK\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answerEachHead(server, reply), "scripted-http");
+            peer.setDaemon(true);
+            peer.start();
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "1",
+                    "--msgs", "2", "--warmup", "0", "--iterations", "1",
+                    "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
+            assertEquals(1, r.exit(), r.all());
+            String line = r.all().lines().filter(l -> l.startsWith("Result: ")).findFirst().orElse(r.all());
+            assertTrue(line.contains("status '" + code + "' is not a 3-digit HTTP status"), line);
+        }
+    }
+
+    /**
+     * An HTTP/1.1 response with both Content-Length and Transfer-Encoding (RFC 9112 6.3: "ought to be handled as
+     * an error", a sign of response smuggling) stops the run with one line naming it on every client transport,
+     * as the server refuses such a request 400. Before, netty's client refused it in Netty's words and the
+     * others framed it by its chunks (exit 0).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.MethodSource("io.nbench.testkit.Transports#network")
+    void bothContentLengthAndTransferEncodingAreAProtocolError(String impl) throws Exception {
+        byte[] reply = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII);
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread peer = new Thread(() -> answerEachHead(server, reply), "scripted-http");
+            peer.setDaemon(true);
+            peer.start();
+            NbenchProcess.Result r = NbenchProcess.run(dir, "022", "client", "--impl", impl, "--threads", "1",
+                    "--msgs", "4", "--window", "2", "--warmup", "0", "--iterations", "1",
+                    "--url", "http://127.0.0.1:" + server.getLocalPort() + "/");
+            assertEquals(1, r.exit(), r.all());
+            String line = r.all().lines().filter(l -> l.startsWith("Result: ")).findFirst().orElse(r.all());
+            assertTrue(line.contains("the peer's response is not HTTP/1.1: " + HttpClientCodec.BOTH_LENGTHS
+                    + " (it sent 'HTTP/1.1 200 OK')"), line);
+        }
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> badStatusCases() {
+        return io.nbench.testkit.Transports.network().stream().flatMap(impl -> java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of(impl, "2000"),
+                org.junit.jupiter.params.provider.Arguments.of(impl, "099")));
+    }
+
+    /**
      * Netty's decoder on responses nbench's own server never sends: an interim 100 before the final response and a
      * chunked body with a chunk extension and a trailer; a 204 without a length. Pipelined (--window 3) on one
      * connection whose peer answers them in turn, each is one response, counted by its final status, none an
