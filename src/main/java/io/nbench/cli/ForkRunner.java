@@ -12,7 +12,10 @@ import io.nbench.report.compare.ResultFile;
 import io.nbench.report.json.ResultDoc;
 import io.nbench.report.json.ResultReader;
 import io.nbench.report.merge.ResultMerge;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -169,10 +172,10 @@ final class ForkRunner {
     }
 
     /** Copies lines from a child's stream to a writer; on a new thread unless {@code threadName} is null. */
-    private static Thread copy(java.io.InputStream in, PrintWriter to, String threadName) {
+    private static Thread copy(InputStream in, PrintWriter to, String threadName) {
         Runnable r = () -> {
-            try (java.io.BufferedReader reader = new java.io.BufferedReader(
-                    new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))) {
+            try (BufferedReader reader = new BufferedReader(
+                    new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     synchronized (to) {

@@ -5,6 +5,7 @@ import io.nbench.process.EndWithParent;
 import java.io.PrintWriter;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
 /** Entry point of the nbench jar. */
@@ -56,7 +57,7 @@ public final class Main {
         // picocli's suggestions for a mistyped command or option, on the same line: "did you mean: nbench client?"
         if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
             String qualified = c.getCommandSpec().qualifiedName();
-            java.util.List<String> s = u.getSuggestions().stream().limit(3)
+            List<String> s = u.getSuggestions().stream().limit(3)
                     .map(x -> u.isUnknownOption() ? x : qualified + " " + x).toList();
             message += "; did you mean: " + String.join(" or ", s) + "?";
         }
@@ -126,7 +127,7 @@ public final class Main {
      * Runs a command whose options were set in code rather than parsed (nbench run's own clients), with the
      * exit codes and messages {@code execute} gives: a usage error, an internal error, or the command's code.
      */
-    static int callWithoutParsing(CommandLine command, java.util.concurrent.Callable<Integer> call) {
+    static int callWithoutParsing(CommandLine command, Callable<Integer> call) {
         try {
             return call.call();
         } catch (CommandLine.ParameterException e) {

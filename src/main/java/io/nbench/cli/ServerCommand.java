@@ -14,6 +14,7 @@ import io.nbench.transport.TransportRegistry;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -192,7 +193,7 @@ final class ServerCommand implements Callable<Integer> {
         return builder.monitorToken(monitorToken());
     }
 
-    private <T> T usageErrors(java.util.function.Supplier<T> rules) {
+    private <T> T usageErrors(Supplier<T> rules) {
         try {
             return rules.get();
         } catch (InvalidServerPlan e) {

@@ -1,5 +1,6 @@
 package io.nbench.load;
 
+import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.resources.FileDescriptors;
 import io.nbench.transport.ClientConnection;
@@ -7,6 +8,7 @@ import io.nbench.transport.ClientTransport;
 import io.nbench.transport.TransportFailure;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -47,7 +49,7 @@ final class ConnectionSet {
         }
         long rampStart = System.nanoTime();
         // One codec for the run: every connection's requests are laid out by it and its responses framed by it.
-        io.nbench.protocol.ClientCodec codec = spec.protocol().newClientCodec(spec.request(),
+        ClientCodec codec = spec.protocol().newClientCodec(spec.request(),
                 spec.requestsPerConnection() == 1);
         for (int i = 0; i < cs.length; i++) {
             if (spec.connectRate() > 0) {
@@ -68,7 +70,7 @@ final class ConnectionSet {
                 c.transport = i == 0 ? connectFirst(template, c) : clientTransport.connect(remote, template, c.link());
             } catch (IOException e) {
                 run.connectionNotOpened();
-                run.attach(java.util.Arrays.copyOf(cs, i));
+                run.attach(Arrays.copyOf(cs, i));
                 throw new RunFailure("cannot connect to " + describe(remote) + " (connection " + (i + 1) + " of "
                         + cs.length + "): " + (FileDescriptors.exhausted(e) ? FileDescriptors.exhaustedMessage(cs.length)
                         : e.getMessage() + plainTextFix(e)), e);

@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -62,11 +64,11 @@ public final class ChildServer implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     public static ChildServer start(List<String> serverArgs) throws IOException {
-        return start(serverArgs, java.util.Map.of(), null);
+        return start(serverArgs, Map.of(), null);
     }
 
     /** As {@link #start(List, java.util.Map, java.nio.file.Path)} with no directory to remove. */
-    public static ChildServer start(List<String> serverArgs, java.util.Map<String, String> environment)
+    public static ChildServer start(List<String> serverArgs, Map<String, String> environment)
             throws IOException {
         return start(serverArgs, environment, null);
     }
@@ -76,8 +78,8 @@ public final class ChildServer implements AutoCloseable {
      * must not be on its command line, where ps shows it), and {@code scratch} (null: none) the directory
      * of this JVM the server removes if this JVM is killed (where {@code run} keeps the server's monitor token).
      */
-    public static ChildServer start(List<String> serverArgs, java.util.Map<String, String> environment,
-                                    java.nio.file.Path scratch) throws IOException {
+    public static ChildServer start(List<String> serverArgs, Map<String, String> environment,
+                                    Path scratch) throws IOException {
         List<String> args = new ArrayList<>(List.of("server"));
         args.addAll(serverArgs);
         args.add("--ready-line");

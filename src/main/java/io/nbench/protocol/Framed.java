@@ -1,5 +1,7 @@
 package io.nbench.protocol;
 
+import java.nio.ByteBuffer;
+
 /**
  * The framed protocol's layout and rules, shared by every transport so that they all accept, reject and
  * answer exactly alike. All integers are big-endian and unsigned on the wire.
@@ -73,7 +75,7 @@ public final class Framed {
 
     /** The whole rejected response to request {@code id}: status 1, no payload. */
     public static byte[] rejectedResponse(long id) {
-        return java.nio.ByteBuffer.allocate(RESPONSE_HEADER).putInt(RESPONSE_FIXED).putLong(id)
+        return ByteBuffer.allocate(RESPONSE_HEADER).putInt(RESPONSE_FIXED).putLong(id)
                 .put((byte) STATUS_REJECTED).array();
     }
 

@@ -1,5 +1,7 @@
 package io.nbench.protocol;
 
+import java.nio.ByteBuffer;
+
 /** nbench's own protocol ({@link Framed}): requests carry an id and ask for a response length. */
 final class FramedProtocol implements Protocol {
 
@@ -55,8 +57,8 @@ final class FramedProtocol implements Protocol {
 
     /** A rejected frame (status 1, no payload) with the id of the response it replaces. */
     @Override
-    public java.nio.ByteBuffer rejectedResponse(java.nio.ByteBuffer response) {
-        return java.nio.ByteBuffer.wrap(Framed.rejectedResponse(response.getLong(response.position() + 4)));
+    public ByteBuffer rejectedResponse(ByteBuffer response) {
+        return ByteBuffer.wrap(Framed.rejectedResponse(response.getLong(response.position() + 4)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.nbench.protocol;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The first bytes of something a peer sent that nbench could not parse, kept so that the error can show
@@ -58,7 +59,7 @@ public final class PeerBytes {
             }
         }
         if (text && end > 0) {
-            return "'" + new String(head, 0, end, java.nio.charset.StandardCharsets.US_ASCII) + "'";
+            return "'" + new String(head, 0, end, StandardCharsets.US_ASCII) + "'";
         }
         StringBuilder sb = new StringBuilder("0x");
         for (byte b : head) {

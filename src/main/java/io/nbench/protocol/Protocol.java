@@ -1,5 +1,6 @@
 package io.nbench.protocol;
 
+import io.nbench.protocol.http.HttpProtocol;
 import java.nio.ByteBuffer;
 
 /**
@@ -20,7 +21,7 @@ public interface Protocol {
      * HTTP/1.1 (RFC 9112): requests to a URL, responses counted by status; the server answers any method and
      * path with 200 and {@code --response-size} bytes.
      */
-    Protocol HTTP = new io.nbench.protocol.http.HttpProtocol();
+    Protocol HTTP = new HttpProtocol();
 
     /** The name {@code --protocol} takes, lower case. */
     String label();

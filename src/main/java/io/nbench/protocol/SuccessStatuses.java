@@ -1,7 +1,10 @@
 package io.nbench.protocol;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 
 /**
  * Which HTTP response statuses count as a success ({@code --success-status}): whole classes ({@code 2xx}) and
@@ -37,8 +40,8 @@ public record SuccessStatuses(List<Integer> classes, List<Integer> codes) {
      * @throws IllegalArgumentException naming the term that is neither a class nor a code
      */
     public static SuccessStatuses parse(String text) {
-        List<Integer> classes = new java.util.ArrayList<>();
-        List<Integer> codes = new java.util.ArrayList<>();
+        List<Integer> classes = new ArrayList<>();
+        List<Integer> codes = new ArrayList<>();
         for (String raw : text.split(",", -1)) {
             String t = raw.trim().toLowerCase(Locale.ROOT);
             if (t.matches("[1-5]xx")) {
@@ -57,7 +60,7 @@ public record SuccessStatuses(List<Integer> classes, List<Integer> codes) {
     public boolean[] table() {
         boolean[] t = new boolean[600];
         for (int c : classes) {
-            java.util.Arrays.fill(t, c * 100, c * 100 + 100, true);
+            Arrays.fill(t, c * 100, c * 100 + 100, true);
         }
         for (int c : codes) {
             t[c] = true;
@@ -73,7 +76,7 @@ public record SuccessStatuses(List<Integer> classes, List<Integer> codes) {
     /** As the option is written: {@code 2xx,404}. */
     @Override
     public String toString() {
-        java.util.StringJoiner j = new java.util.StringJoiner(",");
+        StringJoiner j = new StringJoiner(",");
         classes.forEach(c -> j.add(c + "xx"));
         codes.forEach(c -> j.add(Integer.toString(c)));
         return j.toString();

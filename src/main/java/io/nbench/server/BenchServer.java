@@ -1,6 +1,7 @@
 package io.nbench.server;
 
 import io.nbench.monitor.MonitorToken;
+import io.nbench.server.metrics.MetricsJson;
 import io.nbench.server.monitor.MonitorServer;
 import io.nbench.server.runtime.BusinessExecutor;
 import io.nbench.server.runtime.BusinessRuntime;
@@ -94,7 +95,7 @@ public final class BenchServer implements AutoCloseable {
             InetSocketAddress at = new InetSocketAddress(plan.monitor().bind(), plan.monitor().port());
             try {
                 monitor = MonitorServer.start(at, plan.monitor().token(), metrics, MonitorServer.DEFAULT_IDLE_TIMEOUT,
-                        new io.nbench.server.metrics.MetricsJson.Server(plan.transport().name(), plan.protocol().label()));
+                        new MetricsJson.Server(plan.transport().name(), plan.protocol().label()));
             } catch (IOException e) {
                 server.close();
                 runtime.close();

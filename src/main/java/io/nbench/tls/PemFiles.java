@@ -1,6 +1,7 @@
 package io.nbench.tls;
 
 import io.nbench.files.BoundedFile;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -88,7 +89,7 @@ public final class PemFiles {
 
     private static Reader open(String option, Path file) {
         try {
-            return new InputStreamReader(new java.io.ByteArrayInputStream(BoundedFile.read(file, MAX_BYTES)),
+            return new InputStreamReader(new ByteArrayInputStream(BoundedFile.read(file, MAX_BYTES)),
                     StandardCharsets.US_ASCII);
         } catch (BoundedFile.TooLarge e) {
             throw new InvalidTls(option + " " + file + " " + e.beyond("nbench reads of a PEM file")

@@ -9,6 +9,8 @@ import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -33,7 +35,7 @@ public final class TlsSetup {
 
     /** @param handshakeTimeout {@code --tls-handshake-timeout} */
     public static ServerTls server(TlsChoice choice, Path cert, Path key, InetAddress bind,
-                                   java.time.Duration handshakeTimeout) {
+                                   Duration handshakeTimeout) {
         checkServer(choice, cert, key);
         if (choice == null) {
             return null;
@@ -87,7 +89,7 @@ public final class TlsSetup {
     }
 
     private static ServerKey fromFiles(Path cert, Path keyFile) {
-        List<java.security.cert.X509Certificate> chain = PemFiles.certificates("--tls-cert", cert);
+        List<X509Certificate> chain = PemFiles.certificates("--tls-cert", cert);
         PrivateKey key = PemFiles.privateKey("--tls-key", keyFile);
         require(belongTogether(key, chain.get(0).getPublicKey()), "--tls-key " + keyFile + " is not the key of "
                 + "--tls-cert " + cert + ": give the key the certificate was issued for");

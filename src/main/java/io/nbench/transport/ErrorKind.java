@@ -1,5 +1,7 @@
 package io.nbench.transport;
 
+import java.util.Locale;
+
 /** Error classes counted separately in every result. */
 public enum ErrorKind {
     /** Could not connect, or a reconnect failed. */
@@ -20,6 +22,6 @@ public enum ErrorKind {
     STATUS;
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

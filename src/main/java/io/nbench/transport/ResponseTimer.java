@@ -1,5 +1,7 @@
 package io.nbench.transport;
 
+import java.util.concurrent.ScheduledExecutorService;
+
 /**
  * Completes requests later without holding a thread while they wait ({@code --work-mode delay}), as a
  * reactive handler returning {@code Mono.delay(D)} does: see {@link ServerRuntime#timer}. Every request waits
@@ -21,7 +23,7 @@ public interface ResponseTimer {
      * hand-over of the write to the loop, a second wake-up (measured on 2 busy cores, a 1 ms delay at 2,000 a
      * second: 85-108 µs late at p50 through the timer's thread, 23-48 µs on the loop). By default, this timer.
      */
-    default ResponseTimer on(java.util.concurrent.ScheduledExecutorService loop) {
+    default ResponseTimer on(ScheduledExecutorService loop) {
         return this;
     }
 }

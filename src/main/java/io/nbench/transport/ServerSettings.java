@@ -1,7 +1,9 @@
 package io.nbench.transport;
 
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ServerCodec;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 
 /**
  * What a server transport is asked to run.
@@ -21,7 +23,7 @@ import java.net.InetSocketAddress;
  *                 transport whose {@link Transport#tls} says so is given one
  */
 public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
-                             OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime,
+                             OptionValues options, Duration idleTimeout, ServerRuntime runtime,
                              ListenSettings listen, int responseSize, ServerTls tls) {
 
     public ServerSettings {
@@ -38,25 +40,25 @@ public record ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSe
 
     /** Plain TCP. */
     public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
-                          OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime,
+                          OptionValues options, Duration idleTimeout, ServerRuntime runtime,
                           ListenSettings listen, int responseSize) {
         this(bind, protocol, socket, maxFrame, options, idleTimeout, runtime, listen, responseSize, null);
     }
 
     /** Listening with {@link ListenSettings#DEFAULT}; responses of 0 bytes where the server decides. */
     public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
-                          OptionValues options, java.time.Duration idleTimeout, ServerRuntime runtime) {
+                          OptionValues options, Duration idleTimeout, ServerRuntime runtime) {
         this(bind, protocol, socket, maxFrame, options, idleTimeout, runtime, ListenSettings.DEFAULT, 0);
     }
 
     /** What each connection's server codec is configured with. */
-    public io.nbench.protocol.ServerCodec.Settings codec() {
-        return new io.nbench.protocol.ServerCodec.Settings(maxFrame, responseSize);
+    public ServerCodec.Settings codec() {
+        return new ServerCodec.Settings(maxFrame, responseSize);
     }
 
     /** Requests answered at once on their I/O thread. */
     public ServerSettings(InetSocketAddress bind, Protocol protocol, SocketSettings socket, int maxFrame,
-                          OptionValues options, java.time.Duration idleTimeout) {
+                          OptionValues options, Duration idleTimeout) {
         this(bind, protocol, socket, maxFrame, options, idleTimeout, ServerRuntime.INLINE);
     }
 

@@ -1,8 +1,9 @@
 package io.nbench.transport;
 
+import io.nbench.units.Durations;
 import java.security.PrivateKey;
-import java.time.Duration;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -54,7 +55,7 @@ public record ServerTls(List<String> protocols, List<String> ciphers, PrivateKey
     /** What the server's effective configuration says about its TLS (never the key). */
     public String describe() {
         return String.join(",", protocols) + (ciphers.isEmpty() ? "" : " ciphers " + String.join(",", ciphers))
-                + ", certificate " + origin + ", handshake timeout " + io.nbench.units.Durations.format(handshakeTimeout);
+                + ", certificate " + origin + ", handshake timeout " + Durations.format(handshakeTimeout);
     }
 
     @Override

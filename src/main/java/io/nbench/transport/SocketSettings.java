@@ -1,5 +1,8 @@
 package io.nbench.transport;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * Socket and threading choices shared by every transport. Zero means "the transport's or the OS's
  * default"; each transport honours what is meaningful for it and reports the effective values.
@@ -24,8 +27,8 @@ public record SocketSettings(int ioThreads, boolean tcpNoDelay, int sndbuf, int 
     }
 
     /** The socket options as every transport reports them in its effective configuration. */
-    public java.util.Map<String, String> describe() {
-        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+    public Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
         m.put("tcp-nodelay", Boolean.toString(tcpNoDelay));
         m.put("sndbuf", sndbuf > 0 ? Integer.toString(sndbuf) : "os-default");
         m.put("rcvbuf", rcvbuf > 0 ? Integer.toString(rcvbuf) : "os-default");

@@ -12,8 +12,10 @@ import io.nbench.testkit.ExternalTools;
 import io.nbench.testkit.TestServers;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +50,7 @@ class HttpsUrlCliTest {
     }
 
     private static CliTest.Outcome client(String impl, String url, String... trust) {
-        List<String> args = new java.util.ArrayList<>(List.of("client", "--impl", impl, "--url", url, "--threads", "2",
+        List<String> args = new ArrayList<>(List.of("client", "--impl", impl, "--url", url, "--threads", "2",
                 "--msgs", "50", "--warmup", "0", "--iterations", "1"));
         args.addAll(List.of(trust));
         return CliTest.run(args.toArray(new String[0]));
@@ -80,7 +82,7 @@ class HttpsUrlCliTest {
                     ExitCode.COULD_NOT_RUN);
             assertTrue(line.endsWith("TLS handshake failed: the server answered in plain text, not TLS: use http:// "
                     + "(or start the server with --tls)"), impl + ": " + line);
-            assertFalse(java.util.regex.Pattern.compile("[0-9a-fA-F]{40}").matcher(line).find(), impl + ": " + line);
+            assertFalse(Pattern.compile("[0-9a-fA-F]{40}").matcher(line).find(), impl + ": " + line);
         }
         // The same answer to a framed client's --tls, with its own fix.
         String framed = TlsCliTest.oneLine(TlsCliTest.client("netty", port, "--tls", "--tls-insecure"),

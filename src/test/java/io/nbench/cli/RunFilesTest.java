@@ -15,10 +15,12 @@ import io.nbench.testkit.ResultDocs;
 import java.io.BufferedReader;
 import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +28,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.HdrHistogram.EncodableHistogram;
@@ -149,17 +154,17 @@ class RunFilesTest {
         assertEquals("", one.out(), "refused before any server starts");
 
         assertTrue(o.out().contains("Report: " + page + "\n"), o.out());
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                "<script type=\"application/json\" id=\"nbench-data\">(.*?)</script>", java.util.regex.Pattern.DOTALL)
+        Matcher m = Pattern.compile(
+                "<script type=\"application/json\" id=\"nbench-data\">(.*?)</script>", Pattern.DOTALL)
                 .matcher(Files.readString(page));
         assertTrue(m.find());
-        JsonNode data = io.nbench.report.json.ResultDocument.MAPPER.readTree(m.group(1));
+        JsonNode data = ResultDocument.MAPPER.readTree(m.group(1));
         assertEquals(2, data.path("files").size());
         assertEquals("server netty, " + dir.resolve("results").resolve("netty.json"), data.path("files").get(0).path("name").asText());
         assertEquals(2, data.path("comparison").path("files").size(), "the servers compared, as run's table does");
 
         Path readOnly = Files.writeString(dir.resolve("old.html"), "previous");
-        Files.setPosixFilePermissions(readOnly, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+        Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r--r--r--"));
         CliTest.Outcome refused = run("--report", readOnly.toString());
         assertEquals(ExitCode.COULD_NOT_RUN, refused.code(), refused.out() + refused.err());
         assertEquals("", refused.out(), "refused before any server starts");
@@ -170,7 +175,7 @@ class RunFilesTest {
     void readOnlyResultsFileIsRefusedBeforeAnyServerStarts() throws IOException {
         Path results = Files.createDirectory(dir.resolve("results"));
         Path old = Files.writeString(results.resolve("mina-vmpipe.json"), "previous");
-        Files.setPosixFilePermissions(old, java.nio.file.attribute.PosixFilePermissions.fromString("r--r--r--"));
+        Files.setPosixFilePermissions(old, PosixFilePermissions.fromString("r--r--r--"));
         CliTest.Outcome o = run("--results-dir", results.toString());
         assertEquals(ExitCode.COULD_NOT_RUN, o.code(), o.out() + o.err());
         assertEquals(List.of("nbench run: cannot write --results-dir " + old + ": read-only file, left as it is: make "
@@ -188,7 +193,7 @@ class RunFilesTest {
         return new ProcessBuilder(command).start();
     }
 
-    static CompletableFuture<String> text(java.io.InputStream in) {
+    static CompletableFuture<String> text(InputStream in) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -336,7 +341,7 @@ class RunFilesTest {
             for (ProcessHandle c : children) {
                 try {
                     c.onExit().get(20, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
+                } catch (TimeoutException e) {
                     throw new AssertionError("child " + c.pid() + " of run (now of PID "
                             + c.parent().map(ProcessHandle::pid).orElse(-1L) + ") still runs 20 s after its run was "
                             + "killed; " + tmp + " holds " + list(tmp));

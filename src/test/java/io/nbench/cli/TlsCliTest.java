@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nbench.client.ExitCode;
 import io.nbench.protocol.Protocol;
+import io.nbench.protocol.ProtocolRegistry;
 import io.nbench.server.BenchServer;
 import io.nbench.server.ServerPlan;
 import io.nbench.testkit.DatedCertificates;
@@ -17,9 +18,12 @@ import io.nbench.testkit.TestServers;
 import io.nbench.tls.TlsChoice;
 import io.nbench.transport.Transport;
 import io.nbench.transport.TransportRegistry;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -104,7 +108,7 @@ class TlsCliTest {
     @ParameterizedTest(name = "{0} -> {1}, {2}")
     @MethodSource("pairs")
     void everyTlsClientTalksToEveryTlsServer(String client, String server, String protocol) throws Exception {
-        Protocol p = io.nbench.protocol.ProtocolRegistry.load().get(protocol);
+        Protocol p = ProtocolRegistry.load().get(protocol);
         Path out = dir.resolve(client + "-" + server + "-" + protocol + ".json");
         try (BenchServer s = server(server, p, Map.of())) {
             CliTest.Outcome o = client(client, s.address().getPort(), "--protocol", protocol, "--tls",
@@ -193,9 +197,9 @@ class TlsCliTest {
             // -quiet: s_client prints only what it receives; the line sent comes back once through the echo server.
             Process sClient = new ProcessBuilder("openssl", "s_client", "-connect", "127.0.0.1:" + s.address().getPort(),
                     "-servername", "localhost", "-quiet").redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(sClient.getInputStream(),
-                    java.nio.charset.StandardCharsets.US_ASCII))) {
-                sClient.getOutputStream().write("hello through TLS\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            try (var in = new BufferedReader(new InputStreamReader(sClient.getInputStream(),
+                    StandardCharsets.US_ASCII))) {
+                sClient.getOutputStream().write("hello through TLS\n".getBytes(StandardCharsets.US_ASCII));
                 sClient.getOutputStream().flush();
                 assertEquals("hello through TLS", in.readLine());
             } finally {
@@ -329,7 +333,7 @@ class TlsCliTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("alertingServers")
     void aPlainClientReadingATlsAlertIsToldToAddTls(String client, String server, String protocol) throws Exception {
-        Protocol p = io.nbench.protocol.ProtocolRegistry.load().get(protocol);
+        Protocol p = ProtocolRegistry.load().get(protocol);
         try (BenchServer s = server(server, p, Map.of())) {
             String line = oneLine(client(client, s.address().getPort(), "--protocol", protocol, "--size", "64"),
                     ExitCode.COULD_NOT_RUN);

@@ -16,6 +16,7 @@ import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ class TlsHandshakeTimeoutTest {
                 }
                 assertTrue(log.toString().contains("--tls-handshake-timeout"), log.toString());
                 // The timeout is for handshakes: the connection whose handshake was done is still served.
-                byte[] hello = "still here".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                byte[] hello = "still here".getBytes(StandardCharsets.US_ASCII);
                 good.getOutputStream().write(hello);
                 good.getOutputStream().flush();
                 assertArrayEquals(hello, good.getInputStream().readNBytes(hello.length), transport);

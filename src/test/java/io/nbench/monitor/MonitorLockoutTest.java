@@ -13,6 +13,8 @@ import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +68,7 @@ class MonitorLockoutTest {
                             if (line.startsWith("ERR")) {
                                 lastLines.add(line);
                             }
-                        } catch (java.net.SocketTimeoutException e) {
+                        } catch (SocketTimeoutException e) {
                             s.getOutputStream().write(trickle ? 'a' : '\n'); // still here
                         }
                     }
@@ -124,7 +126,7 @@ class MonitorLockoutTest {
                 String first;
                 try {
                     first = crowdIn.get(0).readLine();
-                } catch (java.net.SocketException e) {
+                } catch (SocketException e) {
                     first = null; // closed by the server: a reset is as good as an end here
                 }
                 assertNull(first, "the oldest waiting connection from 127.0.0.2 was displaced");

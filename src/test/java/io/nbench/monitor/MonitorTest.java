@@ -20,12 +20,16 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -169,7 +173,7 @@ class MonitorTest {
                 }
             }
             assertTrue(System.nanoTime() < deadline, "no session came back");
-            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // a retry, not a measurement
+            LockSupport.parkNanos(10_000_000L); // a retry, not a measurement
         }
     }
 
@@ -266,15 +270,15 @@ class MonitorTest {
 
     /** As ssh does with a private key: a token file others can read is named, once, on stderr (and still used). */
     @Test
-    @org.junit.jupiter.api.condition.EnabledOnOs({org.junit.jupiter.api.condition.OS.LINUX,
-        org.junit.jupiter.api.condition.OS.MAC})
+    @org.junit.jupiter.api.condition.EnabledOnOs({OS.LINUX,
+        OS.MAC})
     void aTokenFileOthersCanReadIsUsedWithOneWarning(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("token");
         Files.writeString(file, "readable-token\n");
         String warning = "nbench server: warning: --monitor-token-file " + file + " can be read by other users "
                 + "(rw-r--r--): anyone on this machine may use the monitor; make it private with chmod 600 " + file;
         for (String permissions : List.of("rw-r--r--", "rw-------")) {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString(permissions));
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(permissions));
             boolean shared = permissions.equals("rw-r--r--");
             try (ServerProcess s = ServerProcess.start(Map.of(), "--impl", "nio", "--port", "0", "--monitor-port", "0",
                     "--monitor-token-file", file.toString())) {
@@ -284,7 +288,7 @@ class MonitorTest {
                 }
                 long deadline = System.nanoTime() + 30_000_000_000L;
                 while (shared && s.stderr().isEmpty() && System.nanoTime() < deadline) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L); // awaiting the stderr pump
+                    LockSupport.parkNanos(10_000_000L); // awaiting the stderr pump
                 }
                 assertEquals(shared ? warning + "\n" : "", s.stderr(), permissions);
             }
@@ -293,7 +297,7 @@ class MonitorTest {
 
     private static JsonNode json() throws Exception {
         try (MonitorClient c = MonitorClient.connect("127.0.0.1", server.monitorPort, MonitorToken.from(null,
-                Map.of(MonitorToken.ENV, TOKEN)), java.time.Duration.ofSeconds(30))) {
+                Map.of(MonitorToken.ENV, TOKEN)), Duration.ofSeconds(30))) {
             return new ObjectMapper().readTree(c.metricsJson());
         }
     }

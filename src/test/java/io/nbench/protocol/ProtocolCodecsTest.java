@@ -11,8 +11,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nbench.transport.support.ByteBufferPayloadView;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The protocol plugin: the registry, and each member's codecs against the protocol vectors. */
@@ -58,7 +60,7 @@ class ProtocolCodecsTest {
     @Test
     void theFramedClientCodecRefusesAHeaderAtItsFirstFourBytesAndAnUnknownStatus() {
         ClientCodec codec = Protocol.FRAMED.client();
-        byte[] http = "HTTP/1.1 400 Bad Request".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] http = "HTTP/1.1 400 Bad Request".getBytes(StandardCharsets.US_ASCII);
         assertEquals(ClientCodec.BAD, codec.frame(bytes(http, 4), 0, MAX_FRAME));
         assertTrue(codec.problem(bytes(http, 4), MAX_FRAME).startsWith("response payload "));
         byte[] status2 = Arrays.copyOf(RESP1, RESP1.length);
@@ -79,7 +81,7 @@ class ProtocolCodecsTest {
     @Test
     void theEchoClientCodecCountsAResponsePerMessageSize() {
         ClientCodec codec = Protocol.ECHO.client();
-        byte[] any = "HTTP/1.1 400".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] any = "HTTP/1.1 400".getBytes(StandardCharsets.US_ASCII);
         assertEquals(-5, codec.frame(bytes(any, 4), 5, MAX_FRAME));
         assertEquals(5, codec.frame(bytes(any, 12), 5, MAX_FRAME));
         assertEquals(-1, codec.id(bytes(any, 5)));
@@ -91,7 +93,7 @@ class ProtocolCodecsTest {
     @Test
     void theEchoServerCodecWritesBackEveryByteThroughAnyBuffers() {
         byte[] sent = new byte[10_000];
-        new java.util.Random(7).nextBytes(sent);
+        new Random(7).nextBytes(sent);
         for (int outCapacity : new int[] {1, 7, 4096}) {
             ServerCodec codec = Protocol.ECHO.newServerCodec(new ServerCodec.Settings(MAX_FRAME, 0), (req, resp) -> {
                 throw new AssertionError("echo has no requests");

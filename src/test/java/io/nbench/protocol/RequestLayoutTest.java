@@ -10,9 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * The request layout at every boundary of its payload (7, 8, 9 and 12 bytes: below, at and above the
@@ -169,8 +170,8 @@ class RequestLayoutTest {
         assertEquals(Protocol.HTTP, Protocol.parse("HTTP"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Protocol.parse("gopher"));
         assertEquals("unknown protocol 'gopher': use framed, echo or http", e.getMessage());
-        assertEquals(java.util.List.of(Protocol.FRAMED, Protocol.ECHO, Protocol.HTTP),
-                io.nbench.protocol.ProtocolRegistry.load().all());
+        assertEquals(List.of(Protocol.FRAMED, Protocol.ECHO, Protocol.HTTP),
+                ProtocolRegistry.load().all());
     }
     @Test
     void theTailAfterTheIdIsSharedFrom1KiB() {

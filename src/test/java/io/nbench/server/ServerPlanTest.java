@@ -7,6 +7,7 @@ import io.nbench.protocol.Protocol;
 import io.nbench.server.runtime.WorkMode;
 import io.nbench.transport.ListenSettings;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ class ServerPlanTest {
                         + "(default 1024; Linux caps it at net.core.somaxconn)"),
                 broken(b -> b.listen(new ListenSettings(1024, -1)), "--tcp-fastopen -1 is negative: use the number of "
                         + "pending Fast Open requests to queue, e.g. 256 (0 = off)"),
-                broken(b -> b.transport("netty", java.util.Map.of("netty.io", "nio")).listen(new ListenSettings(1024, 16)),
+                broken(b -> b.transport("netty", Map.of("netty.io", "nio")).listen(new ListenSettings(1024, 16)),
                         "--tcp-fastopen 16: netty.io=nio has no TCP_FASTOPEN (Java's NIO channels): use -O "
                         + "netty.io=epoll or io_uring"),
                 broken(b -> b.maxFrame(0), "--max-frame 0 accepts no payload: use at least 1 byte (default 16m)"),
@@ -81,12 +82,12 @@ class ServerPlanTest {
     @MethodSource("broken")
     void eachRuleNamesTheOptionAndItsFix(String message, UnaryOperator<ServerPlanBuilder> change) {
         assertEquals(message, assertThrows(InvalidServerPlan.class,
-                () -> change.apply(ServerPlan.builder().transport("nio", java.util.Map.of())).build()).getMessage());
+                () -> change.apply(ServerPlan.builder().transport("nio", Map.of())).build()).getMessage());
     }
 
     @Test
     void theConstructorAppliesTheRulesToo() {
-        ServerPlan ok = ServerPlan.builder().transport("nio", java.util.Map.of()).build();
+        ServerPlan ok = ServerPlan.builder().transport("nio", Map.of()).build();
         assertEquals("--max-frame 0 accepts no payload: use at least 1 byte (default 16m)",
                 assertThrows(InvalidServerPlan.class, () -> new ServerPlan(ok.transport(), ok.transportOptions(),
                         ok.bind(), ok.port(), ok.protocol(), ok.socket(), ok.listen(), 0, 0, null, null, null, null,

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.load.Driver;
+import io.nbench.load.Measure;
 import io.nbench.load.RunResult;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.Protocol;
@@ -13,15 +15,21 @@ import io.nbench.testkit.StalledListener;
 import io.nbench.transport.netty.NettyTransport;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +56,7 @@ public abstract class ClientContract {
     @BeforeEach
     void available() {
         Availability a = transport().availability();
-        org.junit.jupiter.api.Assumptions.assumeTrue(a.available(), a.reason());
+        Assumptions.assumeTrue(a.available(), a.reason());
     }
 
     static List<TransportTesting.Case> cases() {
@@ -59,7 +67,7 @@ public abstract class ClientContract {
         assertFalse(r.aborted(), () -> c + ": aborted: " + r.abortReason() + " " + r.firstErrors());
         assertEquals(0, r.errors().total(), () -> c + ": errors " + r.errors().nonZero() + " " + r.firstErrors());
         assertEquals(THREADS * MSGS * 2, r.summary().messages(), () -> c + ": messages");
-        if (c.measure() == io.nbench.load.Measure.RTT) {
+        if (c.measure() == Measure.RTT) {
             assertEquals(0, r.lateResponses(), () -> c + ": late or unknown responses");
         }
     }
@@ -86,8 +94,8 @@ public abstract class ClientContract {
      * Options that set this transport's buffers to {@code bytes}, to exercise partial reads and writes,
      * frames streamed through buffers smaller than them, and requests waiting for room; empty if it has none.
      */
-    protected java.util.Map<String, String> buffers(String bytes) {
-        return java.util.Map.of();
+    protected Map<String, String> buffers(String bytes) {
+        return Map.of();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -95,15 +103,15 @@ public abstract class ClientContract {
     void againstItselfWithTinyBuffers(TransportTesting.Case c) throws Exception {
         // The smallest allowed for small messages; 100 KiB frames through 64 bytes would take 1,600
         // system calls each, too slow for a unit test on two cores.
-        java.util.Map<String, String> options = buffers(c.size() > 1024 ? "4k" : "64");
-        org.junit.jupiter.api.Assumptions.assumeFalse(options.isEmpty(), "no buffer options");
+        Map<String, String> options = buffers(c.size() > 1024 ? "4k" : "64");
+        Assumptions.assumeFalse(options.isEmpty(), "no buffer options");
         assertClean(TransportTesting.run(transport(), transport(), c, THREADS, CONNECTIONS, MSGS, options), c);
     }
 
     @Test
     void moreThreadsThanConnectionsShareThemSafely() throws Exception {
         TransportTesting.Case c = new TransportTesting.Case(Protocol.FRAMED, 100, 100, 8,
-                io.nbench.load.Driver.THREADS, io.nbench.load.Measure.RTT);
+                Driver.THREADS, Measure.RTT);
         RunResult r = TransportTesting.run(transport(), transport(), c, 4, 1, 300);
         assertEquals(0, r.errors().total(), () -> r.errors().nonZero() + " " + r.firstErrors());
         assertEquals(4 * 300 * 2, r.summary().messages());
@@ -112,7 +120,7 @@ public abstract class ClientContract {
     @Test
     void connectRefusedSaysSo() throws Exception {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         try (ClientTransport client = TransportTesting.newClient(transport(), Protocol.FRAMED, false)) {
@@ -129,7 +137,7 @@ public abstract class ClientContract {
     void connectTimeoutSaysSo() throws Exception {
         try (StalledListener listener = new StalledListener()) {
             ClientSettings settings = new ClientSettings(Protocol.FRAMED, TransportTesting.socket(),
-                    java.time.Duration.ofMillis(300), false, Vectors.MAX_FRAME, TransportTesting.defaults(transport()));
+                    Duration.ofMillis(300), false, Vectors.MAX_FRAME, TransportTesting.defaults(transport()));
             try (ClientTransport client = transport().newClient(settings)) {
                 TransportFailure e = assertThrows(TransportFailure.class, () -> client.connect(listener.address(),
                         RequestTemplate.framed(1, 1, 1), new Recorder()));
@@ -142,7 +150,7 @@ public abstract class ClientContract {
     @Test
     void reportsAProtocolErrorThenClosedOnce() throws Exception {
         Recorder recorder = new Recorder();
-        try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              ClientTransport client = TransportTesting.newClient(transport(), Protocol.FRAMED, false)) {
             ClientConnection c = client.connect((InetSocketAddress) listener.getLocalSocketAddress(),
                     RequestTemplate.framed(1, 1, 1), recorder);
@@ -175,7 +183,7 @@ public abstract class ClientContract {
     @Test
     void reportsResponsesAndClosedWhenThePeerCloses() throws Exception {
         Recorder recorder = new Recorder();
-        try (ServerSocket listener = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              ClientTransport client = TransportTesting.newClient(transport(), Protocol.FRAMED, true)) {
             RequestTemplate template = RequestTemplate.framed(3, 3, 1);
             ClientConnection c = client.connect((InetSocketAddress) listener.getLocalSocketAddress(), template, recorder);
@@ -183,11 +191,11 @@ public abstract class ClientContract {
                 c.send(7);
                 assertEquals(7L, recorder.written.poll(10, TimeUnit.SECONDS));
                 byte[] request = peer.getInputStream().readNBytes(template.wireLength());
-                java.nio.ByteBuffer req = java.nio.ByteBuffer.wrap(request);
+                ByteBuffer req = ByteBuffer.wrap(request);
                 assertEquals(Framed.requestFrameLength(3), req.getInt());
                 assertEquals(3, req.getInt());
                 assertEquals(7, req.getLong());
-                byte[] response = java.nio.ByteBuffer.allocate(Framed.RESPONSE_HEADER + 3).putInt(Framed.RESPONSE_FIXED + 3)
+                byte[] response = ByteBuffer.allocate(Framed.RESPONSE_HEADER + 3).putInt(Framed.RESPONSE_FIXED + 3)
                         .putLong(7).put((byte) 0).put(request, Framed.REQUEST_HEADER, 3).array();
                 // one byte at a time: the decoder must keep partial frames
                 for (byte b : response) {
@@ -204,7 +212,7 @@ public abstract class ClientContract {
 
     @Test
     void closeStopsEveryThread() throws Exception {
-        java.util.Set<Thread> before = TransportTesting.threadsNamed("nbench-" + transport().name());
+        Set<Thread> before = TransportTesting.threadsNamed("nbench-" + transport().name());
         Recorder recorder = new Recorder();
         try (RunningServer server = TransportTesting.startServer(netty, Protocol.FRAMED, ServerEvents.NONE)) {
             ClientTransport client = TransportTesting.newClient(transport(), Protocol.FRAMED, false);
@@ -214,7 +222,7 @@ public abstract class ClientContract {
             client.close();
             assertOnceAfterClose(recorder);
         }
-        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed("nbench-" + transport().name(), before));
+        assertEquals(Set.of(), TransportTesting.newThreadsNamed("nbench-" + transport().name(), before));
     }
 
     /** Records a connection's events for assertions. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.testkit.Transports;
+import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -70,7 +71,7 @@ class ClientMemoryTest {
             bytes += Math.max(0, pool.getMemoryUsed());
         }
         // Netty counts direct memory it allocates without a Cleaner itself (-1 when it does not).
-        bytes += Math.max(0, io.netty.util.internal.PlatformDependent.usedDirectMemory());
+        bytes += Math.max(0, PlatformDependent.usedDirectMemory());
         return bytes;
     }
 

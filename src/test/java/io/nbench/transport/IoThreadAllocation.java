@@ -3,10 +3,12 @@ package io.nbench.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import io.nbench.load.Driver;
 import io.nbench.load.Measure;
 import io.nbench.protocol.Protocol;
 import io.nbench.testkit.NbenchProcess;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,8 +56,8 @@ public final class IoThreadAllocation {
      */
     public static void assertNonePerMessage(String client, String server, String threadPrefix, Protocol protocol,
                                             Driver driver, int size, int window, int connections) throws Exception {
-        Assumptions.assumeTrue(java.lang.management.ManagementFactory.getThreadMXBean()
-                instanceof com.sun.management.ThreadMXBean, "needs HotSpot's allocation counters");
+        Assumptions.assumeTrue(ManagementFactory.getThreadMXBean()
+                instanceof ThreadMXBean, "needs HotSpot's allocation counters");
         List<String> command = new ArrayList<>(NbenchProcess.command(List.of("-Xmx1g", "-Xbatch"),
                 IoThreadAllocation.class.getName()));
         command.addAll(List.of(client, server, threadPrefix, protocol.label(), driver.name(), Integer.toString(size),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nbench.protocol.Protocol;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.time.Duration;
@@ -74,9 +75,9 @@ class IoThreadsTest {
     void transportsNeverSeeAnUnresolvedCount() {
         int cores = Runtime.getRuntime().availableProcessors();
         SocketSettings unresolved = new SocketSettings(0, true, 0, 0);
-        assertEquals(cores, new ClientSettings(io.nbench.protocol.Protocol.ECHO, unresolved, Duration.ofSeconds(1),
+        assertEquals(cores, new ClientSettings(Protocol.ECHO, unresolved, Duration.ofSeconds(1),
                 false, 1024, null).socket().ioThreads());
-        assertEquals(3, new ClientSettings(io.nbench.protocol.Protocol.ECHO, unresolved.withIoThreads(3),
+        assertEquals(3, new ClientSettings(Protocol.ECHO, unresolved.withIoThreads(3),
                 Duration.ofSeconds(1), false, 1024, null).socket().ioThreads());
     }
 }

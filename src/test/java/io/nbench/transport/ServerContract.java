@@ -12,20 +12,37 @@ import io.nbench.server.runtime.BusinessExecutor;
 import io.nbench.server.runtime.BusinessRuntime;
 import io.nbench.server.runtime.SimulatedWork;
 import io.nbench.server.runtime.WorkMode;
-import java.time.Duration;
 import io.nbench.testkit.NeverReadingPeer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,16 +87,16 @@ public abstract class ServerContract {
      * The {@code -O} option that puts this transport's request handler on the framework's own executor
      * (two threads), and the name its threads start with; null when the framework has none.
      */
-    protected java.util.Map.Entry<java.util.Map<String, String>, String> nativeExecutor() {
+    protected Map.Entry<Map<String, String>, String> nativeExecutor() {
         return null;
     }
 
     /** A framed server with this business runtime; {@code owned} is closed after the test. */
     private InetSocketAddress start(ServerRuntime with, AutoCloseable owned) throws IOException {
-        return start(with, owned, java.util.Map.of());
+        return start(with, owned, Map.of());
     }
 
-    private InetSocketAddress start(ServerRuntime with, AutoCloseable owned, java.util.Map<String, String> options)
+    private InetSocketAddress start(ServerRuntime with, AutoCloseable owned, Map<String, String> options)
             throws IOException {
         runtime = owned;
         events = new TransportTesting.CountingEvents();
@@ -90,12 +107,12 @@ public abstract class ServerContract {
     }
 
     /** Work of a random 0-3 ms, so requests on several threads finish out of order; records where it ran. */
-    private static ServerRuntime randomWork(BusinessPool pool, java.util.Set<String> threads) {
+    private static ServerRuntime randomWork(BusinessPool pool, Set<String> threads) {
         return new ServerRuntime() {
             @Override
             public void work() {
                 threads.add(Thread.currentThread().getName());
-                SimulatedWork.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(3_000_000));
+                SimulatedWork.sleep(ThreadLocalRandom.current().nextLong(3_000_000));
             }
 
             @Override
@@ -115,18 +132,18 @@ public abstract class ServerContract {
      * requests, and one of 100 KiB (which is streamed when requests are answered on the I/O thread).
      */
     private static byte[][] pipeline() throws IOException {
-        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
-        java.io.ByteArrayOutputStream responses = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream requests = new ByteArrayOutputStream();
+        ByteArrayOutputStream responses = new ByteArrayOutputStream();
         for (int i = 0; i < PIPELINE; i++) {
             int payload = i == 30 ? 100 * 1024 : i % 7 * 10;
             int response = i % 8 == 5 ? 0 : i == 30 ? 100 * 1024 : i % 5 * 7 + 1;
             byte[] body = new byte[payload];
             Arrays.fill(body, (byte) i);
-            requests.write(java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + payload)
+            requests.write(ByteBuffer.allocate(Framed.REQUEST_HEADER + payload)
                     .putInt(Framed.requestFrameLength(payload)).putInt(response).putLong(1000 + i).put(body).array());
             if (response > 0) {
                 byte[] echoed = Arrays.copyOf(body, response); // the payload, zero-padded to the length asked
-                responses.write(java.nio.ByteBuffer.allocate(Framed.RESPONSE_HEADER + response)
+                responses.write(ByteBuffer.allocate(Framed.RESPONSE_HEADER + response)
                         .putInt(Framed.responseFrameLength(Framed.STATUS_OK, response)).putLong(1000 + i)
                         .put((byte) Framed.STATUS_OK).put(echoed).array());
             }
@@ -139,10 +156,10 @@ public abstract class ServerContract {
     /** With the framework's own executor option the work runs on its threads, and responses keep request order. */
     @Test
     void nativeExecutorRunsTheWorkOffTheIoThreadInOrder() throws Exception {
-        java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
+        Map.Entry<Map<String, String>, String> option = nativeExecutor();
         Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
-        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        java.util.Set<Thread> before = TransportTesting.threadsNamed(option.getValue());
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        Set<Thread> before = TransportTesting.threadsNamed(option.getValue());
         InetSocketAddress a = start(randomWork(null, threads), null, option.getKey());
         byte[][] pipeline = pipeline();
         try (Socket s = connect(a); Socket other = connect(a)) {
@@ -155,7 +172,7 @@ public abstract class ServerContract {
                 "work ran on " + threads);
         server.close();
         server = null;
-        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed(option.getValue(), before),
+        assertEquals(Set.of(), TransportTesting.newThreadsNamed(option.getValue(), before),
                 "the executor's threads end with the server");
     }
 
@@ -165,7 +182,7 @@ public abstract class ServerContract {
      */
     @Test
     void nativeExecutorEchoesEveryByteInOrder() throws Exception {
-        java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
+        Map.Entry<Map<String, String>, String> option = nativeExecutor();
         Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
         events = new TransportTesting.CountingEvents();
         server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.ECHO,
@@ -214,7 +231,7 @@ public abstract class ServerContract {
      */
     @Test
     void nativeExecutorEchoBoundsWhatItAcceptsFromAPeerThatNeverReads() throws Exception {
-        java.util.Map.Entry<java.util.Map<String, String>, String> option = nativeExecutor();
+        Map.Entry<Map<String, String>, String> option = nativeExecutor();
         Assumptions.assumeTrue(option != null, "this framework has no executor of its own");
         events = new TransportTesting.CountingEvents();
         server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.ECHO,
@@ -266,11 +283,11 @@ public abstract class ServerContract {
     /** A port another socket holds: a typed failure the CLI turns into "choose another --port". */
     @Test
     void aPortInUseIsATypedFailure() throws Exception {
-        try (java.net.ServerSocket holder = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket holder = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             InetSocketAddress taken = new InetSocketAddress("127.0.0.1", holder.getLocalPort());
-            TransportFailure e = org.junit.jupiter.api.Assertions.assertThrows(TransportFailure.class, () -> transport()
+            TransportFailure e = Assertions.assertThrows(TransportFailure.class, () -> transport()
                     .startServer(new ServerSettings(taken, Protocol.FRAMED, TransportTesting.socket(), MAX_FRAME,
-                            OptionValues.resolve(transport().options(), java.util.Map.of())), ServerEvents.NONE).close());
+                            OptionValues.resolve(transport().options(), Map.of())), ServerEvents.NONE).close());
             assertEquals(TransportFailure.Kind.ADDRESS_IN_USE, e.kind(), e.getMessage());
             assertTrue(e.getMessage().startsWith("cannot listen on 127.0.0.1:" + taken.getPort() + ": "), e.getMessage());
             assertTrue(e.getMessage().endsWith("Address already in use"), e.getMessage());
@@ -343,7 +360,7 @@ public abstract class ServerContract {
     void streamsA16MiBResponseWhileTheRequestIsStillArriving() throws Exception {
         InetSocketAddress a = start(Protocol.FRAMED);
         byte[] request = new byte[Framed.REQUEST_HEADER + MAX_FRAME];
-        java.nio.ByteBuffer.wrap(request).putInt(Framed.requestFrameLength(MAX_FRAME)).putInt(MAX_FRAME).putLong(77);
+        ByteBuffer.wrap(request).putInt(Framed.requestFrameLength(MAX_FRAME)).putInt(MAX_FRAME).putLong(77);
         for (int i = Framed.REQUEST_HEADER; i < request.length; i++) {
             request[i] = (byte) (i * 13 + 5);
         }
@@ -363,7 +380,7 @@ public abstract class ServerContract {
             byte[] response = s.getInputStream().readNBytes(Framed.RESPONSE_HEADER + MAX_FRAME);
             writer.join(10_000);
             assertEquals(null, writeFailure.get());
-            java.nio.ByteBuffer r = java.nio.ByteBuffer.wrap(response);
+            ByteBuffer r = ByteBuffer.wrap(response);
             assertEquals(Framed.RESPONSE_FIXED + MAX_FRAME, r.getInt());
             assertEquals(77, r.getLong());
             assertEquals(Framed.STATUS_OK, r.get());
@@ -382,19 +399,19 @@ public abstract class ServerContract {
         InetSocketAddress a = start(Protocol.FRAMED);
         int[] sizes = {0, 1, 65_535, 65_536, 65_537, 200_003, 1 << 20};
         Random random = new Random(42);
-        java.io.ByteArrayOutputStream requests = new java.io.ByteArrayOutputStream();
-        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream requests = new ByteArrayOutputStream();
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
         long id = 1;
         for (int payload : sizes) {
             for (int response : sizes) {
                 byte[] body = new byte[payload];
                 random.nextBytes(body);
-                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER)
+                ByteBuffer header = ByteBuffer.allocate(Framed.REQUEST_HEADER)
                         .putInt(Framed.requestFrameLength(payload)).putInt(response).putLong(id);
                 requests.write(header.array());
                 requests.write(body);
                 if (response > 0) {
-                    expected.write(java.nio.ByteBuffer.allocate(Framed.RESPONSE_HEADER)
+                    expected.write(ByteBuffer.allocate(Framed.RESPONSE_HEADER)
                             .putInt(Framed.responseFrameLength(Framed.STATUS_OK, response)).putLong(id)
                             .put((byte) Framed.STATUS_OK).array());
                     expected.write(Arrays.copyOf(body, response));
@@ -443,7 +460,7 @@ public abstract class ServerContract {
         InetSocketAddress a = start(Protocol.FRAMED);
         int count = 100;
         int responseLength = 1 << 20;
-        byte[] one = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER).putInt(Framed.MIN_REQUEST_FRAME)
+        byte[] one = ByteBuffer.allocate(Framed.REQUEST_HEADER).putInt(Framed.MIN_REQUEST_FRAME)
                 .putInt(responseLength).putLong(1).array();
         byte[] requests = new byte[one.length * count];
         for (int i = 0; i < count; i++) {
@@ -451,14 +468,14 @@ public abstract class ServerContract {
         }
         // Behind them, filler requests of 64 KiB asking for one byte back (0 would be one-way: no response).
         int fillerPayload = (64 << 10) - Framed.REQUEST_HEADER;
-        java.nio.ByteBuffer filler = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + fillerPayload);
+        ByteBuffer filler = ByteBuffer.allocate(Framed.REQUEST_HEADER + fillerPayload);
         filler.putInt(Framed.requestFrameLength(fillerPayload)).putInt(1).putLong(2).clear();
-        try (java.nio.channels.SocketChannel ch = java.nio.channels.SocketChannel.open(a)) {
+        try (SocketChannel ch = SocketChannel.open(a)) {
             // 1.6 KB of requests asking for 100 MiB of responses that we do not read yet, then fillers until
             // the kernel refuses more: an event, not a sleep, and one that happens only when the server has
             // stopped reading (its receive buffer and our send buffer full, a few MiB; 64 MiB is the bound).
             ch.configureBlocking(false);
-            java.nio.ByteBuffer big = java.nio.ByteBuffer.wrap(requests);
+            ByteBuffer big = ByteBuffer.wrap(requests);
             while (big.hasRemaining()) {
                 ch.write(big);
             }
@@ -477,11 +494,11 @@ public abstract class ServerContract {
             assertTrue(servedWhileBlocked < count / 2, "the server answered " + servedWhileBlocked + " requests of 1 MiB "
                     + "that nobody read: it must stop reading while its responses cannot be written");
             ch.configureBlocking(true);
-            InputStream in = java.nio.channels.Channels.newInputStream(ch);
+            InputStream in = Channels.newInputStream(ch);
             byte[] header = new byte[Framed.RESPONSE_HEADER];
             for (int i = 0; i < count; i++) {
                 assertEquals(Framed.RESPONSE_HEADER, in.readNBytes(header, 0, Framed.RESPONSE_HEADER));
-                assertEquals(Framed.RESPONSE_FIXED + responseLength, java.nio.ByteBuffer.wrap(header).getInt());
+                assertEquals(Framed.RESPONSE_FIXED + responseLength, ByteBuffer.wrap(header).getInt());
                 in.skipNBytes(responseLength);
             }
             while (filler.hasRemaining()) {
@@ -489,7 +506,7 @@ public abstract class ServerContract {
             }
             for (int i = 0; i < fillers; i++) {
                 assertEquals(Framed.RESPONSE_HEADER, in.readNBytes(header, 0, Framed.RESPONSE_HEADER));
-                assertEquals(Framed.RESPONSE_FIXED + 1, java.nio.ByteBuffer.wrap(header).getInt());
+                assertEquals(Framed.RESPONSE_FIXED + 1, ByteBuffer.wrap(header).getInt());
                 in.skipNBytes(1);
             }
         }
@@ -508,7 +525,7 @@ public abstract class ServerContract {
         server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, protocol,
                 new SocketSettings(0, true, NeverReadingPeer.SNDBUF, NeverReadingPeer.SNDBUF), MAX_FRAME,
                 TransportTesting.defaults(transport())), events);
-        byte[] request = java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER + 4).putInt(Framed.MIN_REQUEST_FRAME + 4)
+        byte[] request = ByteBuffer.allocate(Framed.REQUEST_HEADER + 4).putInt(Framed.MIN_REQUEST_FRAME + 4)
                 .putInt(1 << 20).putLong(1).putInt(0).array();
         long cap = 256L << 20;
         long accepted;
@@ -541,15 +558,15 @@ public abstract class ServerContract {
         events = new TransportTesting.CountingEvents();
         server = transport().startServer(new ServerSettings(TransportTesting.ANY_PORT, Protocol.FRAMED,
                 TransportTesting.socket(), MAX_FRAME, TransportTesting.defaults(transport()),
-                java.time.Duration.ofSeconds(2)), events);
+                Duration.ofSeconds(2)), events);
         InetSocketAddress a = server.address();
         try (Socket slow = connect(a); Socket silent = connect(a); Socket active = connect(a)) {
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicBoolean stop = new AtomicBoolean();
             AtomicReference<Throwable> activeFailure = new AtomicReference<>();
             Thread trickler = new Thread(() -> {
                 try {
                     OutputStream out = slow.getOutputStream();
-                    out.write(java.nio.ByteBuffer.allocate(Framed.REQUEST_HEADER).putInt(Framed.MIN_REQUEST_FRAME + 1000)
+                    out.write(ByteBuffer.allocate(Framed.REQUEST_HEADER).putInt(Framed.MIN_REQUEST_FRAME + 1000)
                             .putInt(0).putLong(9).array());
                     while (!stop.get()) {
                         out.write('x');
@@ -625,10 +642,10 @@ public abstract class ServerContract {
         try (Socket good = connect(a); Socket http = connect(a)) {
             exchange(good, REQ1, RESP1);
             for (String piece : request.split("\\|")) {
-                http.getOutputStream().write(piece.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                http.getOutputStream().write(piece.getBytes(StandardCharsets.US_ASCII));
                 http.getOutputStream().flush();
             }
-            String answer = new String(http.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            String answer = new String(http.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
             assertEquals("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: " + body.length()
                     + "\r\nConnection: close\r\n\r\n" + body, answer);
             assertTrue(events.protocolErrors.tryAcquire(10, TimeUnit.SECONDS), "protocol error counted");
@@ -675,7 +692,7 @@ public abstract class ServerContract {
     @Test
     void offloadedResponsesKeepRequestOrder() throws Exception {
         BusinessExecutor pool = new BusinessExecutor(4, 4, 1000);
-        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<String> threads = ConcurrentHashMap.newKeySet();
         InetSocketAddress a = start(randomWork(pool, threads), pool);
         byte[][] pipeline = pipeline();
         try (Socket s = connect(a)) {
@@ -707,13 +724,13 @@ public abstract class ServerContract {
      * The threads that complete --work-mode delay's responses: the delay timer's, unless the transport completes
      * them on its connections' event loops ({@link io.nbench.transport.ResponseTimer#on}).
      */
-    protected java.util.function.Predicate<String> delayCompleter() {
+    protected Predicate<String> delayCompleter() {
         return named("nbench-delay-timer"::equals, "nbench-delay-timer");
     }
 
     /** {@code test}, shown as {@code name} in a failure. */
-    protected static java.util.function.Predicate<String> named(java.util.function.Predicate<String> test, String name) {
-        return new java.util.function.Predicate<>() {
+    protected static Predicate<String> named(Predicate<String> test, String name) {
+        return new Predicate<>() {
             @Override
             public boolean test(String s) {
                 return test.test(s);
@@ -737,7 +754,7 @@ public abstract class ServerContract {
         int connections = 200;
         long delay = TimeUnit.SECONDS.toNanos(1);
         InetSocketAddress a = start(new BusinessRuntime(Duration.ofNanos(delay), WorkMode.DELAY, null));
-        java.util.List<Socket> sockets = new java.util.ArrayList<>();
+        List<Socket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < connections; i++) {
                 sockets.add(connect(a));
@@ -745,21 +762,21 @@ public abstract class ServerContract {
             oneRequestEach(sockets);
             // Each response is counted answered just after it is written: wait for the first round's counts.
             assertTrue(events.answered.tryAcquire(connections, 10, TimeUnit.SECONDS), "first round answered");
-            java.util.Set<Thread> before = TransportTesting.threadsNamed("");
+            Set<Thread> before = TransportTesting.threadsNamed("");
             events.maxInProgress.set(0);
             oneRequestEach(sockets);
-            java.util.Set<String> started = TransportTesting.threadsNamed("").stream()
+            Set<String> started = TransportTesting.threadsNamed("").stream()
                     .filter(t -> !before.contains(t) && t.getName().startsWith("nbench-"))
-                    .map(Thread::getName).collect(java.util.stream.Collectors.toSet());
-            assertEquals(java.util.Set.of(), started, "threads started while 200 requests waited");
+                    .map(Thread::getName).collect(Collectors.toSet());
+            assertEquals(Set.of(), started, "threads started while 200 requests waited");
         } finally {
             for (Socket s : sockets) {
                 s.close();
             }
         }
         assertEquals(connections, events.maxInProgress.get(), "requests waiting at once");
-        assertEquals(java.util.Set.of(), events.answeringThreads.stream().filter(delayCompleter().negate())
-                .collect(java.util.stream.Collectors.toSet()), "answered by threads other than "
+        assertEquals(Set.of(), events.answeringThreads.stream().filter(delayCompleter().negate())
+                .collect(Collectors.toSet()), "answered by threads other than "
                 + delayCompleter());
         assertTrue(events.processed.tryAcquire(2 * connections, 10, TimeUnit.SECONDS), "every request timed");
         assertTrue(events.minProcessed.get() >= delay, events.minProcessed.get() + " ns processing < the delay");
@@ -767,7 +784,7 @@ public abstract class ServerContract {
     }
 
     /** Sends a request on each socket, then reads each response. */
-    private static void oneRequestEach(java.util.List<Socket> sockets) throws IOException {
+    private static void oneRequestEach(List<Socket> sockets) throws IOException {
         for (Socket s : sockets) {
             s.getOutputStream().write(REQ1);
         }
@@ -800,7 +817,7 @@ public abstract class ServerContract {
     /** Stopping the server with delayed responses an hour away returns at once, and counts them dropped. */
     @Test
     void stopDropsPendingDelayedResponsesAndEndsTheTimer() throws Exception {
-        java.util.Set<Thread> before = TransportTesting.threadsNamed("nbench-delay");
+        Set<Thread> before = TransportTesting.threadsNamed("nbench-delay");
         BusinessRuntime delayed = new BusinessRuntime(Duration.ofHours(1), WorkMode.DELAY, null);
         InetSocketAddress a = start(delayed);
         try (Socket s = connect(a); Socket other = connect(a)) {
@@ -815,7 +832,7 @@ public abstract class ServerContract {
         }
         assertTrue(events.dropped.tryAcquire(3, 10, TimeUnit.SECONDS), "3 pending responses dropped");
         assertEquals(0, events.served.get());
-        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed("nbench-delay", before));
+        assertEquals(Set.of(), TransportTesting.newThreadsNamed("nbench-delay", before));
     }
 
     @Test
@@ -846,7 +863,7 @@ public abstract class ServerContract {
 
     @Test
     void closeStopsEveryThreadAndConnection() throws Exception {
-        java.util.Set<Thread> before = TransportTesting.threadsNamed("nbench-" + transport().name());
+        Set<Thread> before = TransportTesting.threadsNamed("nbench-" + transport().name());
         InetSocketAddress a = start(Protocol.FRAMED);
         Socket s = connect(a);
         exchange(s, REQ1, RESP1);
@@ -855,6 +872,6 @@ public abstract class ServerContract {
         assertClosedByPeer(s);
         s.close();
         assertTrue(events.closed.tryAcquire(1, 10, TimeUnit.SECONDS));
-        assertEquals(java.util.Set.of(), TransportTesting.newThreadsNamed("nbench-" + transport().name(), before));
+        assertEquals(Set.of(), TransportTesting.newThreadsNamed("nbench-" + transport().name(), before));
     }
 }

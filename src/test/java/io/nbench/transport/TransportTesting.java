@@ -1,5 +1,6 @@
 package io.nbench.transport;
 
+import com.sun.management.ThreadMXBean;
 import io.nbench.load.BenchmarkRun;
 import io.nbench.load.Driver;
 import io.nbench.load.LoadSpec;
@@ -14,13 +15,16 @@ import io.nbench.server.runtime.BusinessRuntime;
 import io.nbench.server.runtime.WorkMode;
 import io.nbench.testkit.Runs;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /** Starting real servers and clients of any transport on loopback, and running the engine between them. */
@@ -118,8 +122,8 @@ public final class TransportTesting {
      */
     public static long ioThreadBytesDuringRun(ClientTransport client, RunningServer server, Case c, int connections,
                                               long msgs, String ioThreadPrefix) throws Exception {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         Map<Long, Long> before = allocatedBytes(threads, ioThreadPrefix);
         RunResult r = new BenchmarkRun(c.spec(2, connections, msgs), RunListener.NONE).execute(client, server.address());
         Map<Long, Long> after = allocatedBytes(threads, ioThreadPrefix);
@@ -137,7 +141,7 @@ public final class TransportTesting {
         return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
     }
 
-    private static Map<Long, Long> allocatedBytes(com.sun.management.ThreadMXBean threads, String prefix) {
+    private static Map<Long, Long> allocatedBytes(ThreadMXBean threads, String prefix) {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith(prefix))
                 .collect(Collectors.toMap(Thread::getId, t -> threads.getThreadAllocatedBytes(t.getId())));
@@ -208,7 +212,7 @@ public final class TransportTesting {
         public final AtomicInteger opened = new AtomicInteger();
         public final AtomicInteger served = new AtomicInteger();
         /** The bytes of every request received (answered at once or later), as the server counted them. */
-        public final java.util.concurrent.atomic.AtomicLong requestBytes = new java.util.concurrent.atomic.AtomicLong();
+        public final AtomicLong requestBytes = new AtomicLong();
         public final Semaphore closed = new Semaphore(0);
         public final Semaphore protocolErrors = new Semaphore(0);
         public volatile String lastError;
@@ -218,8 +222,8 @@ public final class TransportTesting {
         public final Semaphore processed = new Semaphore(0);
         public final Semaphore queueWaits = new Semaphore(0);
         /** The shortest processing time reported, in nanoseconds. */
-        public final java.util.concurrent.atomic.AtomicLong minProcessed =
-                new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+        public final AtomicLong minProcessed =
+                new AtomicLong(Long.MAX_VALUE);
 
         /** One permit per request received to be answered later (pool, timer, work), and per request dropped. */
         public final Semaphore received = new Semaphore(0);
@@ -230,7 +234,7 @@ public final class TransportTesting {
         public final AtomicInteger inProgress = new AtomicInteger();
         public final AtomicInteger maxInProgress = new AtomicInteger();
         /** The threads that handed answered requests' responses on (requestAnswered's callers). */
-        public final java.util.Set<String> answeringThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        public final Set<String> answeringThreads = ConcurrentHashMap.newKeySet();
 
         @Override
         public void requestReceived(int requestBytes) {
@@ -300,7 +304,7 @@ public final class TransportTesting {
         }
 
         /** The bytes of the answers to refused requests (400, 505, ...), counted in the server's bytes out. */
-        public final java.util.concurrent.atomic.AtomicLong refusalBytes = new java.util.concurrent.atomic.AtomicLong();
+        public final AtomicLong refusalBytes = new AtomicLong();
 
         @Override
         public void refusalAnswered(int responseBytes) {
@@ -308,7 +312,7 @@ public final class TransportTesting {
         }
 
         /** The threads the echo handler ran on. */
-        public final java.util.Set<String> echoThreads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        public final Set<String> echoThreads = ConcurrentHashMap.newKeySet();
 
         @Override
         public void echoed(int bytes) {

@@ -1,19 +1,18 @@
 package io.nbench.transport.blocking;
 
-import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
+import io.nbench.transport.TlsSession;
+import io.nbench.transport.support.Failures;
 import io.nbench.transport.support.Threads;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import io.nbench.transport.TlsSession;
+import java.net.NoRouteToHostException;
 import java.net.Socket;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 
 /** The blocking client: each connection has its own reader thread; nothing is shared between connections. */
 final class BlockingClient implements ClientTransport {
@@ -73,7 +74,7 @@ final class BlockingClient implements ClientTransport {
             }
             connection = new BlockingClientConnection(wire, socket, config, template, handler, settings.maxFrame(),
                     settings.notifyWritten(), connections::remove);
-        } catch (SocketTimeoutException | ConnectException | java.net.NoRouteToHostException e) {
+        } catch (SocketTimeoutException | ConnectException | NoRouteToHostException e) {
             socket.close();
             throw Failures.connect(e, timeoutMs);
         } catch (IOException | RuntimeException e) {

@@ -1,15 +1,15 @@
 package io.nbench.transport.blocking;
 
-import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.ServerCodec;
-import io.nbench.transport.support.HandshakeDeadlines;
-import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
-import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.support.CodecRequests;
+import io.nbench.transport.support.Failures;
+import io.nbench.transport.support.HandshakeDeadlines;
+import io.nbench.transport.support.IdleConnections;
+import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.support.Threads;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLException;
 
 /**
  * The blocking server: an acceptor thread and one thread per connection that reads, answers and
@@ -138,7 +139,7 @@ final class BlockingServer implements RunningServer {
                 HandshakeDeadlines.Deadline deadline = handshakes.start(remote, () -> closeQuietly(socket));
                 try {
                     wire = tls.accept(socket);
-                } catch (javax.net.ssl.SSLException e) {
+                } catch (SSLException e) {
                     if (handshakes.done(deadline)) { // else the timeout closed it and said so
                         events.protocolError(remote, BlockingTls.failure(e));
                     }

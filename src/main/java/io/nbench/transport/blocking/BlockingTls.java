@@ -8,6 +8,7 @@ import io.nbench.transport.support.JdkClientTls;
 import io.nbench.transport.support.JdkTls;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
@@ -94,7 +95,7 @@ final class BlockingTls {
             return ssl;
         } catch (IOException e) {
             raw.close();
-            throw Failures.handshake(e instanceof java.net.SocketTimeoutException ? null : e, timeoutMillis);
+            throw Failures.handshake(e instanceof SocketTimeoutException ? null : e, timeoutMillis);
         }
     }
 

@@ -6,6 +6,7 @@ import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.RequestPipeline;
+import java.nio.ByteBuffer;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilter;
 import org.apache.mina.core.session.IoSession;
@@ -269,8 +270,8 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
      * Zeros for the padding of streamed responses, shared by every session and thread: each write gets a
      * read-only view of its own (MINA moves a written buffer's position, and never frees a read-only one).
      */
-    private static final java.nio.ByteBuffer ZEROS =
-            java.nio.ByteBuffer.allocateDirect(StreamedRequest.WHOLE).asReadOnlyBuffer();
+    private static final ByteBuffer ZEROS =
+            ByteBuffer.allocateDirect(StreamedRequest.WHOLE).asReadOnlyBuffer();
 
     private static StreamedRequest startStream(IoSession session, IoBuffer in, long frameLength, int responseLength,
                                                StreamedRequest stream) {
@@ -315,7 +316,7 @@ final class FramedServerDecoder extends CumulativeProtocolDecoder {
             return n > 0;
         }
         for (int left = stream.padding(); left > 0; left -= StreamedRequest.WHOLE) {
-            java.nio.ByteBuffer zeros = ZEROS.duplicate();
+            ByteBuffer zeros = ZEROS.duplicate();
             zeros.limit(Math.min(left, StreamedRequest.WHOLE));
             session.write(IoBuffer.wrap(zeros));
         }

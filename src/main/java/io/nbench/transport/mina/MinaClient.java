@@ -1,14 +1,16 @@
 package io.nbench.transport.mina;
 
-import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
+import io.nbench.transport.TlsSession;
+import io.nbench.transport.support.Failures;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +42,7 @@ final class MinaClient implements ClientTransport {
     /** With --tls: the SslFilter first in every session's chain; null otherwise. */
     private final MinaTls.Client tls;
     /** What the first connection's handshake negotiated; null until then. */
-    private volatile io.nbench.transport.TlsSession session;
+    private volatile TlsSession session;
 
     MinaClient(ClientSettings settings, MinaConfig config) throws IOException {
         this.settings = settings;
@@ -103,7 +105,7 @@ final class MinaClient implements ClientTransport {
         long timeout = settings.connectTimeout().toMillis();
         if (!f.awaitUninterruptibly(timeout + 1000)) {
             f.cancel();
-            throw Failures.connect(new java.net.SocketTimeoutException("connect timed out"), timeout);
+            throw Failures.connect(new SocketTimeoutException("connect timed out"), timeout);
         }
         if (!f.isConnected()) {
             throw Failures.connect(f.getException(), timeout);
@@ -111,7 +113,7 @@ final class MinaClient implements ClientTransport {
         connection.attach(f.getSession());
         if (tls != null) {
             // The handshake is part of the connect: the connection is used only once it is done.
-            io.nbench.transport.TlsSession negotiated = tls.awaitHandshake(f.getSession(), timeout);
+            TlsSession negotiated = tls.awaitHandshake(f.getSession(), timeout);
             if (tls.resumed(f.getSession())) {
                 events.onHandshakeResumed();
             }
@@ -123,7 +125,7 @@ final class MinaClient implements ClientTransport {
     }
 
     @Override
-    public io.nbench.transport.TlsSession tlsSession() {
+    public TlsSession tlsSession() {
         return session;
     }
 

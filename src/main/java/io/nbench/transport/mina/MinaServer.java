@@ -1,31 +1,35 @@
 package io.nbench.transport.mina;
 
-import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
-import io.nbench.transport.support.HandshakeDeadlines;
-import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ListenSettings;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
+import io.nbench.transport.support.Failures;
+import io.nbench.transport.support.HandshakeDeadlines;
+import io.nbench.transport.support.IdleConnections;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.mina.core.service.IoAcceptor;
 import org.apache.mina.core.service.IoProcessor;
 import org.apache.mina.core.service.IoServiceStatistics;
 import org.apache.mina.core.service.SimpleIoProcessorPool;
-import org.apache.mina.core.session.IoSession;
 import org.apache.mina.core.session.IoEventType;
+import org.apache.mina.core.session.IoSession;
 import org.apache.mina.filter.codec.ProtocolCodecFilter;
 import org.apache.mina.filter.executor.ExecutorFilter;
 import org.apache.mina.filter.executor.OrderedThreadPoolExecutor;
+import org.apache.mina.filter.ssl.SslFilter;
 import org.apache.mina.transport.socket.nio.NioProcessor;
 import org.apache.mina.transport.socket.nio.NioSession;
 import org.apache.mina.transport.socket.nio.NioSocketAcceptor;
@@ -69,7 +73,7 @@ final class MinaServer implements RunningServer {
     static MinaServer start(ServerSettings settings, ServerEvents events, MinaConfig config) throws IOException {
         config.applyJvmGlobals();
         // --tls: one filter for every session (made before any thread starts, so a failure leaves nothing to stop).
-        org.apache.mina.filter.ssl.SslFilter tls = settings.tls() == null ? null : MinaTls.server(settings.tls());
+        SslFilter tls = settings.tls() == null ? null : MinaTls.server(settings.tls());
         List<ExecutorService> pools = new ArrayList<>();
         IoAcceptor acceptor;
         SimpleIoProcessorPool<NioSession> processors = null;
@@ -125,7 +129,7 @@ final class MinaServer implements RunningServer {
                         new ProtocolCodecFilter(IoBufferEncoder.INSTANCE, decoder));
             }
             if (handOff) {
-                java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+                AtomicInteger n = new AtomicInteger();
                 OrderedThreadPoolExecutor executor = new OrderedThreadPoolExecutor(config.executorThreads,
                         config.executorThreads, 30, TimeUnit.SECONDS, r -> {
                             Thread t = new Thread(r, "nbench-mina-executor-" + n.incrementAndGet());
@@ -172,7 +176,7 @@ final class MinaServer implements RunningServer {
 
     @Override
     public Map<String, String> effectiveConfig() {
-        Map<String, String> m = new java.util.LinkedHashMap<>(config.describe());
+        Map<String, String> m = new LinkedHashMap<>(config.describe());
         if (!config.vmpipe) {
             m.putAll(listen.describe());
             m.put("executor", executorDescription);
@@ -189,7 +193,7 @@ final class MinaServer implements RunningServer {
     }
 
     /** The open sessions, for tests. */
-    java.util.Collection<IoSession> sessions() {
+    Collection<IoSession> sessions() {
         return acceptor.getManagedSessions().values();
     }
 

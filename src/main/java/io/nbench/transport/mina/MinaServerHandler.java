@@ -1,20 +1,21 @@
 package io.nbench.transport.mina;
 
+import io.nbench.transport.ServerEvents;
 import io.nbench.transport.support.HandshakeDeadlines;
 import io.nbench.transport.support.IdleConnections;
-import org.apache.mina.core.filterchain.IoFilterChain;
-import org.apache.mina.core.session.IoSession;
-import org.apache.mina.filter.FilterEvent;
-import org.apache.mina.filter.ssl.SslEvent;
-import io.nbench.transport.support.RequestPipeline;
-import io.nbench.transport.ServerEvents;
 import io.nbench.transport.support.JdkTls;
+import io.nbench.transport.support.RequestPipeline;
 import io.nbench.transport.support.TlsAlerts;
+import javax.net.ssl.SSLException;
+import org.apache.mina.core.buffer.IoBuffer;
+import org.apache.mina.core.filterchain.IoFilterChain;
 import org.apache.mina.core.future.DefaultWriteFuture;
 import org.apache.mina.core.future.WriteFuture;
-import org.apache.mina.core.write.DefaultWriteRequest;
-import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.service.IoHandlerAdapter;
+import org.apache.mina.core.session.IoSession;
+import org.apache.mina.core.write.DefaultWriteRequest;
+import org.apache.mina.filter.FilterEvent;
+import org.apache.mina.filter.ssl.SslEvent;
 
 /**
  * The server's IoHandler: connection counts and backpressure for every protocol, and RFC 862 echo when
@@ -174,7 +175,7 @@ final class MinaServerHandler extends IoHandlerAdapter {
     public void exceptionCaught(IoSession session, Throwable cause) {
         // With --tls, a failed handshake (a plain-text client, a client that rejected the certificate) is the
         // client's protocol error, logged once per connection as the other TLS servers do.
-        if (cause instanceof javax.net.ssl.SSLException tls && session.setAttributeIfAbsent(TLS_FAILED, Boolean.TRUE)
+        if (cause instanceof SSLException tls && session.setAttributeIfAbsent(TLS_FAILED, Boolean.TRUE)
                 == null) {
             Object deadline = session.getAttribute(HANDSHAKE);
             if (deadline != null && !handshakes.done((HandshakeDeadlines.Deadline) deadline)) {

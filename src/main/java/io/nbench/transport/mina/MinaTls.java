@@ -7,10 +7,13 @@ import io.nbench.transport.support.Failures;
 import io.nbench.transport.support.JdkClientTls;
 import io.nbench.transport.support.JdkTls;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
@@ -101,16 +104,16 @@ final class MinaTls {
             try {
                 SSLSession s = done.get(timeoutMillis, TimeUnit.MILLISECONDS);
                 return new TlsSession(ENGINE, s.getProtocol(), s.getCipherSuite());
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 session.closeNow();
                 throw Failures.handshake(null, timeoutMillis);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 session.closeNow();
                 throw Failures.handshake(e.getCause(), timeoutMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 session.closeNow();
-                throw new java.io.InterruptedIOException("interrupted during the TLS handshake");
+                throw new InterruptedIOException("interrupted during the TLS handshake");
             }
         }
     }

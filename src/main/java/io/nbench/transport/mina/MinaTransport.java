@@ -1,10 +1,11 @@
 package io.nbench.transport.mina;
 
+import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.Availability;
 import io.nbench.transport.BaseTransport;
-import io.nbench.transport.OptionValues;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
+import io.nbench.transport.OptionValues;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
@@ -71,7 +72,7 @@ public final class MinaTransport extends BaseTransport {
      */
     @Override
     public long serverMemoryPerConnection(ServerSettings settings) {
-        return WriteBound.HIGH + 2L * io.nbench.protocol.StreamedRequest.WHOLE
+        return WriteBound.HIGH + 2L * StreamedRequest.WHOLE
                 + settings.options().integer(PREFIX + READ_BUFFER_MAX);
     }
 

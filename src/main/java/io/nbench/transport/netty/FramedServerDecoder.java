@@ -3,12 +3,13 @@ package io.nbench.transport.netty;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.HttpOnFramed;
 import io.nbench.protocol.StreamedRequest;
+import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerRuntime;
 import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.support.RequestPipeline;
-import io.nbench.transport.ServerEvents;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
@@ -121,7 +122,7 @@ final class FramedServerDecoder extends BackpressuredServerDecoder {
                     events.protocolError(String.valueOf(ctx.channel().remoteAddress()), HttpOnFramed.ERROR);
                     answeredHttp = true;
                     ctx.writeAndFlush(Unpooled.wrappedBuffer(HttpOnFramed.ANSWER))
-                            .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                            .addListener(ChannelFutureListener.CLOSE);
                     events.refusalAnswered(HttpOnFramed.ANSWER.length);
                     return;
                 }

@@ -1,31 +1,34 @@
 package io.nbench.transport.netty;
 
-import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.TlsSession;
+import io.nbench.transport.support.Failures;
 import io.nbench.transport.support.JdkTls;
 import io.nbench.transport.support.ResumedHandshakes;
-import io.netty.handler.ssl.OpenSslSessionContext;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.OpenSslSessionContext;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -97,7 +100,7 @@ final class NettyClient implements ClientTransport {
         ChannelFuture f = b.connect(config.address(remote));
         if (!f.awaitUninterruptibly(settings.connectTimeout().toMillis() + 1000)) {
             f.cancel(false);
-            throw Failures.connect(new java.net.SocketTimeoutException("connect timed out"), settings.connectTimeout().toMillis());
+            throw Failures.connect(new SocketTimeoutException("connect timed out"), settings.connectTimeout().toMillis());
         }
         if (!f.isSuccess()) {
             throw Failures.connect(f.cause(), settings.connectTimeout().toMillis());
@@ -135,13 +138,13 @@ final class NettyClient implements ClientTransport {
 
     /** The TLS handshake is part of the connect: it returns once the handshake is done, or fails with why. */
     private void handshake(Channel ch, SslHandler ssl, ConnectionHandler handler) throws IOException {
-        io.netty.util.concurrent.Future<Channel> done = ssl.handshakeFuture();
+        Future<Channel> done = ssl.handshakeFuture();
         long timeout = settings.connectTimeout().toMillis();
         if (!done.awaitUninterruptibly(timeout + 1000) || !done.isSuccess()) {
             ch.close();
             Throwable cause = done.isDone() ? done.cause() : null;
             // Netty checks the first record itself; its exception's message is a hex dump of what the server sent.
-            throw cause instanceof io.netty.handler.ssl.NotSslRecordException ? Failures.plainTextPeer(cause)
+            throw cause instanceof NotSslRecordException ? Failures.plainTextPeer(cause)
                     : Failures.handshake(cause, timeout);
         }
         if (session == null) {

@@ -1,8 +1,8 @@
 package io.nbench.transport.netty;
 
+import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.PeerBytes;
-import io.nbench.protocol.ClientCodec;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.protocol.ResponseHead;
 import io.nbench.protocol.http.HttpClientCodec;
@@ -13,9 +13,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.DuplexChannel;
 import java.io.IOException;
 
 /**
@@ -453,7 +454,7 @@ final class NettyClientConnection extends ChannelInboundHandlerAdapter implement
     /** Also {@link HttpResponseReader}'s, for what Netty's decoder throws. */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (http && cause instanceof IOException && ctx.channel() instanceof io.netty.channel.socket.DuplexChannel d
+        if (http && cause instanceof IOException && ctx.channel() instanceof DuplexChannel d
                 && d.isOutputShutdown() && d.isActive()) {
             // A write failed (the client has AUTO_CLOSE off, so Netty shut the output instead of closing): an HTTP
             // server closed the connection while requests were still going out. The responses it sent before are

@@ -9,19 +9,20 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.local.LocalAddress;
 import io.netty.channel.local.LocalChannel;
 import io.netty.channel.local.LocalIoHandler;
 import io.netty.channel.local.LocalServerChannel;
-import io.netty.channel.FixedRecvByteBufAllocator;
-import io.netty.channel.RecvByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.internal.PlatformDependent;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -145,7 +146,7 @@ final class NettyConfig {
         m.put("allocator", allocatorName);
         m.put("recv", recvName);
         m.put("unsafe", Boolean.toString(PlatformDependent.hasUnsafe()));
-        m.put("leak-detection", ResourceLeakDetector.getLevel().name().toLowerCase(java.util.Locale.ROOT));
+        m.put("leak-detection", ResourceLeakDetector.getLevel().name().toLowerCase(Locale.ROOT));
         if (local) {
             return m;
         }

@@ -46,7 +46,7 @@ public final class NettyLocalTransport extends BaseTransport {
     }
 
     @Override
-    public ClientTransport newClient(ClientSettings settings) throws java.io.IOException {
+    public ClientTransport newClient(ClientSettings settings) throws IOException {
         return new NettyClient(settings, NettyConfig.local(settings.options(), settings.socket()));
     }
 }

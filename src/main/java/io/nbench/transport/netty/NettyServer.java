@@ -1,32 +1,34 @@
 package io.nbench.transport.netty;
 
-import io.nbench.transport.support.Failures;
 import io.nbench.protocol.Protocol;
-import io.nbench.transport.support.IdleConnections;
 import io.nbench.transport.ListenSettings;
 import io.nbench.transport.RunningServer;
 import io.nbench.transport.ServerEvents;
 import io.nbench.transport.ServerSettings;
 import io.nbench.transport.TransportFailure;
+import io.nbench.transport.support.Failures;
+import io.nbench.transport.support.IdleConnections;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The Netty server: one acceptor loop, {@code --io-threads} worker loops, a decoder per connection. */
 final class NettyServer implements RunningServer {
@@ -181,7 +183,7 @@ final class NettyServer implements RunningServer {
                 executor, executorDescription, settings.tls() == null ? null : config.tlsEngine + " engine, " + settings.tls().describe());
     }
 
-    private static final java.util.concurrent.atomic.AtomicInteger LOCAL_PORTS = new java.util.concurrent.atomic.AtomicInteger(40_000);
+    private static final AtomicInteger LOCAL_PORTS = new AtomicInteger(40_000);
 
     @Override
     public InetSocketAddress address() {
@@ -190,7 +192,7 @@ final class NettyServer implements RunningServer {
 
     @Override
     public Map<String, String> effectiveConfig() {
-        Map<String, String> m = new java.util.LinkedHashMap<>(config.describe());
+        Map<String, String> m = new LinkedHashMap<>(config.describe());
         if (!config.local) {
             m.putAll(listen.describe());
             m.put("executor", executorDescription);

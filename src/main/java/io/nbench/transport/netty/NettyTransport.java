@@ -1,5 +1,6 @@
 package io.nbench.transport.netty;
 
+import io.nbench.protocol.StreamedRequest;
 import io.nbench.transport.Availability;
 import io.nbench.transport.BaseTransport;
 import io.nbench.transport.ClientSettings;
@@ -11,6 +12,7 @@ import io.nbench.transport.ServerSettings;
 import io.nbench.transport.TransportOption;
 import io.nbench.units.Sizes;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Netty 4.2 over TCP: {@code MultiThreadIoEventLoopGroup} with epoll, io_uring or NIO. */
@@ -72,7 +74,7 @@ public final class NettyTransport extends BaseTransport {
 
     @Override
     public List<String> details() {
-        List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         for (NettyIo io : NettyIo.values()) {
             String why = io.unavailableReason();
             lines.add("netty.io=" + io.label + ": " + (why == null ? "available" : "unavailable (" + why + ")"));
@@ -112,7 +114,7 @@ public final class NettyTransport extends BaseTransport {
      */
     @Override
     public long serverMemoryPerConnection(ServerSettings settings) {
-        return 4 * io.nbench.protocol.StreamedRequest.WHOLE;
+        return 4 * StreamedRequest.WHOLE;
     }
 
     @Override

@@ -1,15 +1,16 @@
 package io.nbench.transport.nio;
 
-import io.nbench.transport.support.Failures;
 import io.nbench.protocol.RequestTemplate;
 import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientSettings;
 import io.nbench.transport.ClientTransport;
-import io.nbench.transport.TlsSession;
 import io.nbench.transport.ConnectionHandler;
+import io.nbench.transport.TlsSession;
+import io.nbench.transport.support.Failures;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnresolvedAddressException;
@@ -73,7 +74,7 @@ final class NioClient implements ClientTransport {
             // connected channels.
             channel.socket().connect(remote, (int) timeoutMs);
             channel.configureBlocking(false);
-        } catch (SocketTimeoutException | ConnectException | java.net.NoRouteToHostException e) {
+        } catch (SocketTimeoutException | ConnectException | NoRouteToHostException e) {
             channel.close();
             throw Failures.connect(e, timeoutMs);
         } catch (UnresolvedAddressException e) {

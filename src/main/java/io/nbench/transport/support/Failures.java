@@ -1,12 +1,15 @@
 package io.nbench.transport.support;
 
-import io.nbench.transport.TransportFailure;
 import io.nbench.transport.TransportFailure.Kind;
+import io.nbench.transport.TransportFailure;
 import java.net.BindException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedChannelException;
+import java.security.cert.CertificateException;
 import java.util.Locale;
+import javax.net.ssl.SSLException;
 
 /**
  * The one place where what Netty, MINA and the JDK throw on a failed connect or bind becomes a
@@ -51,14 +54,14 @@ public final class Failures {
         if (dated != null) {
             return new TransportFailure(Kind.HANDSHAKE, "TLS handshake failed: " + dated, cause);
         }
-        String why = has(cause, java.nio.channels.ClosedChannelException.class) ? "the server closed the connection"
+        String why = has(cause, ClosedChannelException.class) ? "the server closed the connection"
                 : root(cause);
         String lower = why.toLowerCase(Locale.ROOT);
         String fix;
         if (lower.contains("subject alternative") || lower.contains("no name matching")) {
             fix = "the server's certificate does not name the host connected to: use a --host it names, or "
                     + "--tls-insecure";
-        } else if (has(cause, java.security.cert.CertificateException.class)) {
+        } else if (has(cause, CertificateException.class)) {
             fix = "the server's certificate is not trusted: give it (or its CA) with --tls-ca FILE, or use "
                     + "--tls-insecure";
         } else {
@@ -83,7 +86,7 @@ public final class Failures {
      */
     private static boolean plainTextAnswer(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof javax.net.ssl.SSLException
+            if (t instanceof SSLException
                     && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("unrecognized ssl message")) {
                 return true;
             }

@@ -13,6 +13,7 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -142,7 +143,7 @@ public final class JdkTls {
      * What a server's log says of a handshake the JDK's TLS failed: a plain-text client named as such, with the fix;
      * else the JDK's reason (nothing in common, a client that did not trust the certificate and said so).
      */
-    public static String serverFailure(javax.net.ssl.SSLException e) {
+    public static String serverFailure(SSLException e) {
         String m = String.valueOf(e.getMessage());
         if (plainText(e)) {
             return "not TLS (" + m + "): this server runs with --tls, so clients need --tls too";
@@ -151,7 +152,7 @@ public final class JdkTls {
     }
 
     /** Whether a server's engine failed because the client sent something that is not TLS. */
-    public static boolean plainText(javax.net.ssl.SSLException e) {
+    public static boolean plainText(SSLException e) {
         String m = String.valueOf(e.getMessage());
         return m.contains("Unsupported or unrecognized SSL message") || m.contains("plaintext connection");
     }

@@ -1,6 +1,7 @@
 package io.nbench.transport.support;
 
 import io.nbench.transport.ServerEvents;
+import java.util.Arrays;
 
 /**
  * The processing time of requests answered on their I/O thread (or a transport's own executor thread), for
@@ -32,7 +33,7 @@ final class ProcessingClock {
     /** A request's frame was decoded (its last byte consumed). */
     void decoded() {
         if (count == decoded.length) {
-            decoded = java.util.Arrays.copyOf(decoded, count * 2);
+            decoded = Arrays.copyOf(decoded, count * 2);
         }
         decoded[count] = eachRequest || count == 0 ? System.nanoTime() : decoded[count - 1];
         count++;

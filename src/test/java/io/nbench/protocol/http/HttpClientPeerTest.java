@@ -3,17 +3,28 @@ package io.nbench.protocol.http;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.client.ExitCode;
 import io.nbench.testkit.NbenchProcess;
+import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.Transports;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -115,10 +126,10 @@ class HttpClientPeerTest {
         }
     }
 
-    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> badStatusCases() {
-        return io.nbench.testkit.Transports.network().stream().flatMap(impl -> java.util.stream.Stream.of(
-                org.junit.jupiter.params.provider.Arguments.of(impl, "2000"),
-                org.junit.jupiter.params.provider.Arguments.of(impl, "099")));
+    static Stream<Arguments> badStatusCases() {
+        return Transports.network().stream().flatMap(impl -> Stream.of(
+                Arguments.of(impl, "2000"),
+                Arguments.of(impl, "099")));
     }
 
     /**
@@ -182,7 +193,7 @@ class HttpClientPeerTest {
             assertTrue(r.out().contains("errors 5 (status 404 x5)"), r.out());
             assertTrue(r.out().contains("Responses by status (whole run): 404 x15\n"), r.out());
             assertTrue(r.out().contains("  4xx: 10 responses, "), r.out());
-            com.fasterxml.jackson.databind.JsonNode c = io.nbench.testkit.ResultDocs.read(dir.resolve("r.json"))
+            JsonNode c = ResultDocs.read(dir.resolve("r.json"))
                     .path("combinations").path(0);
             assertEquals("FAIL", c.path("status").asText());
             assertEquals(10, c.path("summary").path("messages").asLong(), c.path("summary").toString());
@@ -200,7 +211,7 @@ class HttpClientPeerTest {
     void aResetAfterAResponseThatSaidConnectionCloseIsNoError(String impl) throws Exception {
         byte[] reply = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbody"
                 .getBytes(StandardCharsets.US_ASCII);
-        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger answered = new AtomicInteger();
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread peer = new Thread(() -> answerOnceThenReset(server, reply, reply.length, answered), "resetting-http");
             peer.setDaemon(true);
@@ -220,8 +231,8 @@ class HttpClientPeerTest {
      * reset, drops the bytes the earlier ones read (AbstractPollingIoProcessor.read), so the whole response is lost
      * before nbench sees it and counted as the read error it then is.
      */
-    static java.util.stream.Stream<String> transportsThatKeepBytesReadBeforeAReset() {
-        return io.nbench.testkit.Transports.network().stream().filter(impl -> !impl.equals("mina"));
+    static Stream<String> transportsThatKeepBytesReadBeforeAReset() {
+        return Transports.network().stream().filter(impl -> !impl.equals("mina"));
     }
 
     /** A reset in the middle of a response still loses it: a read error, and the run stops at --max-errors 0. */
@@ -230,7 +241,7 @@ class HttpClientPeerTest {
     void aResetInTheMiddleOfAResponseIsAReadError(String impl) throws Exception {
         byte[] reply = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbody"
                 .getBytes(StandardCharsets.US_ASCII);
-        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger answered = new AtomicInteger();
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread peer = new Thread(() -> answerOnceThenReset(server, reply, reply.length - 2, answered),
                     "resetting-http");
@@ -244,10 +255,10 @@ class HttpClientPeerTest {
         }
     }
 
-    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> closingCases() {
-        return io.nbench.testkit.Transports.network().stream().flatMap(impl -> java.util.stream.Stream.of(
-                org.junit.jupiter.params.provider.Arguments.of(impl, "Connection: close"),
-                org.junit.jupiter.params.provider.Arguments.of(impl, "unannounced")));
+    static Stream<Arguments> closingCases() {
+        return Transports.network().stream().flatMap(impl -> Stream.of(
+                Arguments.of(impl, "Connection: close"),
+                Arguments.of(impl, "unannounced")));
     }
 
     /**
@@ -278,23 +289,23 @@ class HttpClientPeerTest {
         byte[] reply = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.US_ASCII);
         byte[] last = close.equals("unannounced") ? reply
                 : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".getBytes(StandardCharsets.US_ASCII);
-        java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger answered = new AtomicInteger();
         try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread acceptor = new Thread(() -> closeAfter(server, perConnection, reply, last, answered), "closing-http");
             acceptor.setDaemon(true);
             acceptor.start();
-            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("client", "--connections", "2",
+            List<String> args = new ArrayList<>(List.of("client", "--connections", "2",
                     "--threads", "2", "--msgs", "" + msgs, "--warmup", "1", "--iterations", "1", "--timeout", "5s",
                     "--url", "http://127.0.0.1:" + server.getLocalPort() + "/"));
-            args.addAll(java.util.List.of(load));
+            args.addAll(List.of(load));
             if (!args.contains("--max-inflight")) {
-                args.addAll(java.util.List.of("--window", "4"));
+                args.addAll(List.of("--window", "4"));
             }
             NbenchProcess.Result r = NbenchProcess.run(dir, "022", args.toArray(String[]::new));
             if (args.contains("--rate") && r.out().contains("\nResult: FAIL: target rate missed by more than 1% ")) {
                 // The open loop's verdict on its rate, not on the counts: a server that closes every fifth
                 // request slows a short iteration by the reconnects' time, which a busy machine makes 1 % of it.
-                assertEquals(io.nbench.client.ExitCode.FAILED, r.exit(), r.all());
+                assertEquals(ExitCode.FAILED, r.exit(), r.all());
             } else {
                 assertEquals(0, r.exit(), r.all());
                 assertEquals("", r.err());
@@ -313,7 +324,7 @@ class HttpClientPeerTest {
      * closes, so no unread request turns the close into a reset. Counts the responses written.
      */
     private static void closeAfter(ServerSocket server, int n, byte[] reply, byte[] last,
-                                   java.util.concurrent.atomic.AtomicInteger answered) {
+                                   AtomicInteger answered) {
         while (!server.isClosed()) {
             Socket s;
             try {
@@ -323,8 +334,8 @@ class HttpClientPeerTest {
             }
             Thread t = new Thread(() -> {
                 try (s) {
-                    InputStream in = new java.io.BufferedInputStream(s.getInputStream());
-                    java.io.OutputStream out = s.getOutputStream();
+                    InputStream in = new BufferedInputStream(s.getInputStream());
+                    OutputStream out = s.getOutputStream();
                     int heads = 0;
                     int seen = 0;
                     int b;
@@ -338,7 +349,7 @@ class HttpClientPeerTest {
                             answered.incrementAndGet();
                             if (heads == n) {
                                 s.shutdownOutput();
-                                in.transferTo(java.io.OutputStream.nullOutputStream());
+                                in.transferTo(OutputStream.nullOutputStream());
                                 return;
                             }
                         }
@@ -369,7 +380,7 @@ class HttpClientPeerTest {
      * with a reset (SO_LINGER 0) rather than a FIN. Counts the connections answered.
      */
     private static void answerOnceThenReset(ServerSocket server, byte[] reply, int bytes,
-                                            java.util.concurrent.atomic.AtomicInteger answered) {
+                                            AtomicInteger answered) {
         while (!server.isClosed()) {
             try (Socket s = server.accept()) {
                 InputStream in = s.getInputStream();

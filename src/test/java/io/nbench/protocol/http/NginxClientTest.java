@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nbench.testkit.ExternalTools;
 import io.nbench.testkit.NbenchProcess;
 import io.nbench.testkit.ResultDocs;
+import io.nbench.testkit.TestMatrix;
 import io.nbench.testkit.Transports;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -16,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -63,7 +66,7 @@ class NginxClientTest {
         assumeTrue(onPath("nginx"), "nginx is not installed (Debian package nginx-light): skipped");
         Path www = Files.createDirectories(dir.resolve("www"));
         byte[] body = new byte[BODY];
-        new java.util.Random(7).nextBytes(body);
+        new Random(7).nextBytes(body);
         Files.write(www.resolve("file"), body);
         port = freePort();
         closingPort = freePort();
@@ -84,7 +87,7 @@ class NginxClientTest {
             tlsPort = freePort();
             cert = dir.resolve("localhost.crt");
             Path key = dir.resolve("localhost.key");
-            io.nbench.testkit.ExternalTools.run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+            ExternalTools.run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
                     "ec_paramgen_curve:P-256", "-nodes", "-keyout", key.toString(), "-out", cert.toString(), "-days",
                     "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"));
             config = config.substring(0, config.length() - "}\n".length()) + "  server { listen 127.0.0.1:" + tlsPort
@@ -145,11 +148,11 @@ class NginxClientTest {
             // with read errors before. MINA still loses it in about 1 run of 4 (the final jar against nginx closing
             // after 7: 'Errors: 5 (read=4 write=1)', 412 of 800): open in issue 35, so its case runs with -Pmatrix
             // only, where it shows, not in every commit's suite.
-            if (!impl.equals("mina") || io.nbench.testkit.TestMatrix.FULL) {
+            if (!impl.equals("mina") || TestMatrix.FULL) {
                 modes.add("server closes after 7, --window 4");
             }
             for (int k = 0; k < modes.size(); k++) {
-                if (io.nbench.testkit.TestMatrix.FULL || k % 2 == i % 2) {
+                if (TestMatrix.FULL || k % 2 == i % 2) {
                     args.add(Arguments.of(impl, modes.get(k)));
                 }
             }
@@ -232,7 +235,7 @@ class NginxClientTest {
         List<String> impls = Transports.tls();
         for (int i = 0; i < impls.size(); i++) {
             for (int k = 0; k < settings.size(); k++) {
-                if (io.nbench.testkit.TestMatrix.FULL || k == i % settings.size()) {
+                if (TestMatrix.FULL || k == i % settings.size()) {
                     args.add(Arguments.of(impls.get(i), settings.get(k).get(0), settings.get(k).get(1)));
                 }
             }

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.AfterAll;
@@ -36,7 +37,7 @@ class StatusClassTimingTest {
     /** Requests answered so far, over every connection: the n of {@link #script}. */
     private static final AtomicInteger answered = new AtomicInteger();
     /** What the server sent, by status code. */
-    private static final Map<Integer, AtomicInteger> sent = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Integer, AtomicInteger> sent = new ConcurrentHashMap<>();
 
     @TempDir
     Path dir;

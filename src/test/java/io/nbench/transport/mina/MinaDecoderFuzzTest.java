@@ -14,6 +14,8 @@ import io.nbench.testkit.FuzzStreams;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.ErrorKind;
 import io.nbench.transport.PayloadView;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.mina.core.buffer.IoBuffer;
 import org.apache.mina.core.filterchain.IoFilterAdapter;
 import org.apache.mina.core.session.DummySession;
@@ -35,7 +37,7 @@ class MinaDecoderFuzzTest {
         CountingServerEvents events = new CountingServerEvents();
         DummySession session = new DummySession();
         long[] responses = new long[1];
-        java.util.List<WriteRequest> written = new java.util.ArrayList<>();
+        List<WriteRequest> written = new ArrayList<>();
         session.getFilterChain().addLast("responses", new IoFilterAdapter() {
             @Override
             public void filterWrite(NextFilter next, IoSession s, WriteRequest request) {
@@ -80,7 +82,7 @@ class MinaDecoderFuzzTest {
     void clientDecoder(byte[] input) throws Exception {
         byte[] stream = FuzzStreams.stream(input);
         Handler handler = new Handler();
-        ClientDecoder decoder = new ClientDecoder(handler, io.nbench.protocol.RequestTemplate.framed(100, 100, 1), MAX_FRAME);
+        ClientDecoder decoder = new ClientDecoder(handler, RequestTemplate.framed(100, 100, 1), MAX_FRAME);
         DummySession session = new DummySession();
         for (byte[] piece : FuzzStreams.pieces(input)) {
             if (session.isClosing()) {

@@ -10,8 +10,10 @@ import io.nbench.transport.ClientTransport;
 import io.nbench.transport.RunningServer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,14 +31,14 @@ class MinaInteropTest {
 
     private static final Map<String, Map<Protocol, RunningServer>> SERVERS = new HashMap<>();
 
-    private static java.util.Set<Thread> threadsBefore;
+    private static Set<Thread> threadsBefore;
 
     @BeforeAll
     static void start() throws Exception {
         threadsBefore = MinaTestKit.liveThreads();
         for (String impl : List.of("mina", "netty")) {
-            Map<Protocol, RunningServer> byProtocol = new java.util.LinkedHashMap<>();
-            for (Protocol p : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
+            Map<Protocol, RunningServer> byProtocol = new LinkedHashMap<>();
+            for (Protocol p : List.of(Protocol.FRAMED, Protocol.ECHO)) {
                 byProtocol.put(p, MinaTestKit.server(impl, p, new MinaTestKit.CountingEvents(), Map.of()));
             }
             SERVERS.put(impl, byProtocol);
@@ -57,7 +59,7 @@ class MinaInteropTest {
         List<Arguments> list = new ArrayList<>();
         String[][] pairs = {{"mina", "netty"}, {"netty", "mina"}, {"mina", "mina"}};
         for (String[] pair : pairs) {
-            for (Protocol protocol : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
+            for (Protocol protocol : List.of(Protocol.FRAMED, Protocol.ECHO)) {
                 for (int size : new int[] {1, 100, 100 * 1024}) {
                     for (int window : new int[] {1, 16}) {
                         for (Driver driver : Driver.values()) {

@@ -2,6 +2,7 @@ package io.nbench.transport.mina;
 
 import io.nbench.transport.ServerContract;
 import io.nbench.transport.Transport;
+import java.util.Map;
 
 class MinaServerTest extends ServerContract {
     @Override
@@ -10,7 +11,7 @@ class MinaServerTest extends ServerContract {
     }
 
     @Override
-    protected java.util.Map.Entry<java.util.Map<String, String>, String> nativeExecutor() {
-        return java.util.Map.entry(java.util.Map.of("mina.executor", "2"), "nbench-mina-executor");
+    protected Map.Entry<Map<String, String>, String> nativeExecutor() {
+        return Map.entry(Map.of("mina.executor", "2"), "nbench-mina-executor");
     }
 }

@@ -10,10 +10,14 @@ import io.nbench.load.Measure;
 import io.nbench.protocol.Framed;
 import io.nbench.protocol.Protocol;
 import io.nbench.transport.ClientSettings;
+import io.nbench.transport.ServerSettings;
 import io.nbench.transport.SocketSettings;
 import io.nbench.transport.Transport;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.apache.mina.core.service.IoServiceStatistics;
@@ -27,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(60)
 class MinaStatisticsTest {
 
-    private java.util.Set<Thread> threadsBefore;
+    private Set<Thread> threadsBefore;
 
     @org.junit.jupiter.api.BeforeEach
     void snapshotThreads() {
@@ -57,8 +61,8 @@ class MinaStatisticsTest {
         Transport mina = MinaTestKit.transport("mina");
         Map<String, String> opts = Map.of("mina.stats", mode);
         SocketSettings twoProcessors = new SocketSettings(2, true, 0, 0);
-        try (MinaServer server = (MinaServer) mina.startServer(new io.nbench.transport.ServerSettings(
-                new java.net.InetSocketAddress("127.0.0.1", 0), Protocol.FRAMED, twoProcessors, MinaTestKit.MAX_FRAME,
+        try (MinaServer server = (MinaServer) mina.startServer(new ServerSettings(
+                new InetSocketAddress("127.0.0.1", 0), Protocol.FRAMED, twoProcessors, MinaTestKit.MAX_FRAME,
                 MinaTestKit.options(mina, opts)), new MinaTestKit.CountingEvents());
              MinaClient client = (MinaClient) mina.newClient(new ClientSettings(Protocol.FRAMED, twoProcessors,
                      Duration.ofSeconds(5), false, MinaTestKit.MAX_FRAME, MinaTestKit.options(mina, opts)))) {
@@ -131,7 +135,7 @@ class MinaStatisticsTest {
         lock.lock();
         lock.unlock();
         // The other thread only reports; the assertion runs here, on the test thread.
-        java.util.concurrent.atomic.AtomicReference<Boolean> acquired = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Boolean> acquired = new AtomicReference<>();
         Thread other = new Thread(() -> acquired.set(lock.tryLock()));
         other.start();
         other.join();

@@ -12,6 +12,8 @@ import io.nbench.load.LoadSpec;
 import io.nbench.load.Measure;
 import io.nbench.protocol.Protocol;
 import io.nbench.protocol.RequestTemplate;
+import io.nbench.testkit.NoConnectionEvents;
+import io.nbench.transport.ClientConnection;
 import io.nbench.transport.ClientTransport;
 import io.nbench.transport.ConnectionHandler;
 import io.nbench.transport.PayloadView;
@@ -22,8 +24,11 @@ import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.apache.mina.core.session.IoSession;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +47,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(60)
 class MinaTransportTest {
 
-    private java.util.Set<Thread> threadsBefore;
+    private Set<Thread> threadsBefore;
 
     @org.junit.jupiter.api.BeforeEach
     void snapshotThreads() {
@@ -117,7 +122,7 @@ class MinaTransportTest {
     @ParameterizedTest
     @EnumSource(Driver.class)
     void vmpipeThroughTheEngine(Driver driver) throws Exception {
-        for (Protocol protocol : java.util.List.of(Protocol.FRAMED, Protocol.ECHO)) {
+        for (Protocol protocol : List.of(Protocol.FRAMED, Protocol.ECHO)) {
             MinaTestKit.CountingEvents events = new MinaTestKit.CountingEvents();
             try (RunningServer server = MinaTestKit.server("mina-vmpipe", protocol, events, Map.of());
                  ClientTransport client = MinaTestKit.client("mina-vmpipe", protocol, false, Map.of())) {
@@ -145,8 +150,8 @@ class MinaTransportTest {
         for (int size : new int[] {1, 100}) {
             try (RunningServer server = MinaTestKit.server("mina", protocol, new MinaTestKit.CountingEvents(), Map.of());
                  ClientTransport client = MinaTestKit.client("mina", protocol, true, Map.of())) {
-                java.util.Set<Long> written = java.util.concurrent.ConcurrentHashMap.newKeySet();
-                java.util.concurrent.atomic.AtomicLong bytesBack = new java.util.concurrent.atomic.AtomicLong();
+                Set<Long> written = ConcurrentHashMap.newKeySet();
+                AtomicLong bytesBack = new AtomicLong();
                 ConnectionHandler handler = new NoEvents() {
                     @Override
                     public void onWritten(long id) {
@@ -159,7 +164,7 @@ class MinaTransportTest {
                     }
                 };
                 RequestTemplate template = RequestTemplate.of(protocol, size, size, 7);
-                io.nbench.transport.ClientConnection c = client.connect(server.address(), template, handler);
+                ClientConnection c = client.connect(server.address(), template, handler);
                 Thread[] senders = new Thread[2];
                 for (int t = 0; t < senders.length; t++) {
                     long base = (t + 1) * 1_000_000L;
@@ -229,6 +234,6 @@ class MinaTransportTest {
     }
 
     /** Kept as a name of this test's: every event ignored. */
-    static class NoEvents extends io.nbench.testkit.NoConnectionEvents {
+    static class NoEvents extends NoConnectionEvents {
     }
 }

@@ -2,6 +2,8 @@ package io.nbench.transport.netty;
 
 import io.nbench.transport.ServerContract;
 import io.nbench.transport.Transport;
+import java.util.Map;
+import java.util.function.Predicate;
 
 class NettyServerTest extends ServerContract {
     @Override
@@ -11,12 +13,12 @@ class NettyServerTest extends ServerContract {
 
     /** On epoll each connection's event loop completes its delayed responses: no timer thread wakes, no hand-over. */
     @Override
-    protected java.util.function.Predicate<String> delayCompleter() {
+    protected Predicate<String> delayCompleter() {
         return named(name -> name.startsWith("nbench-netty-server-"), "netty's event loops (nbench-netty-server-*)");
     }
 
     @Override
-    protected java.util.Map.Entry<java.util.Map<String, String>, String> nativeExecutor() {
-        return java.util.Map.entry(java.util.Map.of("netty.executor", "2"), "nbench-netty-executor");
+    protected Map.Entry<Map<String, String>, String> nativeExecutor() {
+        return Map.entry(Map.of("netty.executor", "2"), "nbench-netty-executor");
     }
 }
