@@ -16,18 +16,24 @@ import org.junit.jupiter.api.Test;
  */
 class CliClassSizeTest {
 
-    /** Lines of one source file in io.nbench.cli, comments and imports included (what a reader scrolls through). */
-    static final int MAX_LINES = 250;
+    /**
+     * Lines of one source file in io.nbench.cli besides its package and import lines: what a reader scrolls
+     * through, comments included. Imports are not counted since InlineQualifiedNamesTest moves every type name there
+     * (ClientCommand went from 249 to 255 lines with 6 more imports and not a line more to read); the limit was 250
+     * with them, about 22 of them in the largest classes.
+     */
+    static final int MAX_LINES = 230;
 
     @Test
-    void everyCliClassIsUnder250Lines() throws IOException {
+    void everyCliClassIsUnder230LinesBesidesImports() throws IOException {
         Path cli = Path.of("src", "main", "java", "io", "nbench", "cli");
         List<String> tooLong = new ArrayList<>();
         try (Stream<Path> files = Files.list(cli)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
-                long lines = Files.readAllLines(f).size();
+                long lines = Files.readAllLines(f).stream()
+                        .filter(l -> !l.startsWith("import ") && !l.startsWith("package ")).count();
                 if (lines >= MAX_LINES) {
-                    tooLong.add(f.getFileName() + ": " + lines + " lines");
+                    tooLong.add(f.getFileName() + ": " + lines + " lines besides imports");
                 }
             }
         }
