@@ -4,6 +4,7 @@ import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
 import io.nbench.client.output.OutputRegistry;
 import io.nbench.client.output.OutputSettings;
+import io.nbench.files.Directories;
 import io.nbench.process.ChildJvm;
 import io.nbench.process.ChildProcesses;
 import io.nbench.report.AtomicFiles;
@@ -87,12 +88,12 @@ final class ForkRunner {
         Interruption interruption = Interruption.install("nbench-forks-interrupt", FORK_GRACE.plusSeconds(5),
                 () -> stopRequested.set(true), () -> {
                     out.flush();
-                    RunFiles.deleteQuietly(dir);
+                    Directories.deleteQuietly(dir);
                 });
         try {
             return runForks(dir, out, err);
         } finally {
-            RunFiles.deleteQuietly(dir);
+            Directories.deleteQuietly(dir);
             interruption.close();
         }
     }

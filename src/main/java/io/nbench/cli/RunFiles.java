@@ -2,6 +2,7 @@ package io.nbench.cli;
 
 import io.nbench.client.ClientSpec;
 import io.nbench.client.ExitCode;
+import io.nbench.files.Directories;
 import io.nbench.report.AtomicFiles;
 import io.nbench.report.CombinationResult;
 import io.nbench.report.SweepResult;
@@ -10,14 +11,11 @@ import io.nbench.report.json.ResultDoc;
 import io.nbench.transport.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -176,20 +174,7 @@ final class RunFiles implements AutoCloseable {
     /** Removes the scratch directory; safe to call twice (the signal handler may too). */
     @Override
     public void close() {
-        deleteQuietly(scratch);
+        Directories.deleteQuietly(scratch);
     }
 
-    static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // a temporary directory left behind is harmless
-        }
-    }
 }

@@ -1,15 +1,12 @@
 package io.nbench.process;
 
 import io.nbench.client.ExitCode;
+import io.nbench.files.Directories;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * A child JVM of nbench ({@code run}'s servers, {@code --forks}' clients) ends when the nbench that started it
@@ -93,16 +90,6 @@ public final class EndWithParent {
         if (dir.getFileName() == null || !dir.getFileName().toString().startsWith(SCRATCH_PREFIX)) {
             return;
         }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // gone already (run's other server removed it), or not removable: nothing more to do
-        }
+        Directories.deleteQuietly(dir); // run's other server may have removed it already
     }
 }

@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.nbench.client.ExitCode;
+import io.nbench.testkit.ExternalTools;
 import io.nbench.tls.SelfSigned;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateEncodingException;
@@ -37,22 +36,15 @@ class InputFileLimitTest {
     /** An @-file naming /dev/zero: a nested @-file is bounded too. */
     static Path nesting;
 
-    private static final String FREE = freePort();
+    private static String freePort;
 
     @BeforeAll
     static void files() throws IOException, CertificateEncodingException {
+        freePort = Integer.toString(ExternalTools.freePort());
         byte[] der = SelfSigned.make(InetAddress.getLoopbackAddress()).chain().get(0).getEncoded();
         cert = Files.writeString(dir.resolve("server.crt"), "-----BEGIN CERTIFICATE-----\n"
                 + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der) + "\n-----END CERTIFICATE-----\n");
         nesting = Files.writeString(dir.resolve("nesting.args"), "--msgs 10\n@/dev/zero\n");
-    }
-
-    private static String freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return Integer.toString(s.getLocalPort());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @ParameterizedTest
@@ -84,7 +76,7 @@ class InputFileLimitTest {
     })
     void devZeroIsRefusedInOneLineNamingTheFileAndTheLimit(String line, String message) {
         String[] args = line.replace("CERT", cert.toString()).replace("NESTING", nesting.toString())
-                .replace("FREE", FREE).split(" ");
+                .replace("FREE", freePort).split(" ");
         CliTest.Outcome o = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> CliTest.run(args), line);
         assertEquals("nbench: " + message + "\n", o.err(), line);
         assertEquals(ExitCode.USAGE, o.code(), line);
